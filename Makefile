@@ -1,0 +1,35 @@
+# `make test` and `make dev` work on a fresh machine: the virtual environment is built from this
+# project's own files the first time and again whenever pyproject.toml changes.
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: test lint typecheck unit dev bench clean
+
+$(STAMP): pyproject.toml
+	rm -rf $(VENV)
+	$$(scripts/find-python) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
+
+unit: $(STAMP)
+	$(VENV)/bin/pytest
+
+test: lint typecheck unit
+
+dev: $(STAMP)
+	$(VENV)/bin/yamb demo
+
+bench: $(STAMP)
+	$(PY) bench/engine_bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
