@@ -1,0 +1,403 @@
+"""The turn engine: whose turn it is, the dice, which cells are legal, and what a write does.
+
+A Game is plain mutable state; every move checks the rules first and changes nothing when it
+raises IllegalMoveError. Dice are given to it (from a DiceSource, a record, or a test), never
+drawn by it, so the same engine serves live play, replays and scorekeeping with physical dice.
+"""
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from yamb.errors import IllegalMoveError
+from yamb.layout import MAX_ROLLS, Layout, rows_of_mask
+from yamb.rules.tables import score_tables
+from yamb.sheet import Sheet
+
+type Dice = tuple[int, ...]
+_FACES = frozenset(range(1, 7))
+# (column index, row index, score): plain tuples, because listing them is the hot path.
+type LegalCell = tuple[int, int, int]
+
+
+class WriteResult(NamedTuple):
+    seat: int
+    column: int
+    row: int
+    score: int
+    extra: int
+    # The seat whose directed cell this write opened, and the row; None when it opened nothing.
+    directs: tuple[int, int] | None
+    game_over: bool
+
+
+class AutoMove(NamedTuple):
+    column: int
+    row: int
+    score: int
+    # True when the cell is an announced one written without an announcement made first.
+    announces: bool
+
+
+class Game:
+    __slots__ = (
+        "_columns_this_turn",
+        "_tables",
+        "announcement",
+        "dice",
+        "finished",
+        "layout",
+        "left",
+        "obligations",
+        "players",
+        "roll",
+        "seat",
+        "sheets",
+        "turns_played",
+    )
+
+    def __init__(self, layout: Layout, players: Sequence[str]) -> None:
+        if not 1 <= len(players) <= 4:
+            raise ValueError("a game has 1 to 4 players")
+        if len(set(players)) != len(players):
+            raise ValueError("each player may sit only once")
+        self.layout = layout
+        self.players = tuple(players)
+        self.sheets = [Sheet(layout) for _ in players]
+        self.seat = 0
+        self.roll = 0  # 0 until the server's roll 1 starts the turn
+        self.dice: Dice = ()
+        self.announcement: tuple[int, int] | None = None
+        # The directed row each seat must write next, opened by the previous seat.
+        self.obligations: list[int | None] = [None] * len(players)
+        self.left: set[int] = set()
+        self.turns_played = [0] * len(players)
+        self.finished = False
+        self._tables = score_tables(layout.grid, layout.dice_count)
+        # The current turn's writable cells; forgotten whenever the state changes.
+        self._columns_this_turn: list[tuple[int, int, int]] | None = None
+
+    # -- dice ------------------------------------------------------------------------------
+
+    def _check_dice(self, dice: Sequence[int]) -> Dice:
+        count = self.layout.dice_count
+        if len(dice) != count or not _FACES.issuperset(dice):
+            raise IllegalMoveError(f"dice must be {count} values from 1 to 6", code="bad_dice")
+        return tuple(dice)
+
+    def start_turn(self, dice: Sequence[int]) -> None:
+        """The server's roll 1, which starts the turn of the seat in turn."""
+        if self.finished:
+            raise IllegalMoveError("the game is over", code="game_over")
+        if self.roll:
+            raise IllegalMoveError("the turn has already started", code="turn_started")
+        self.dice = self._check_dice(dice)
+        self.roll = 1
+
+    def restart_turn(self, dice: Sequence[int]) -> None:
+        """An interrupted turn is lost whole, announcement and dice: a new roll 1."""
+        self.roll = 0
+        self.announcement = None
+        self._columns_this_turn = None
+        self.start_turn(dice)
+
+    def can_reroll(self) -> bool:
+        """Another roll is allowed, and some cell could still be written after it."""
+        roll = self.roll
+        return (
+            not self.finished
+            and 1 <= roll < MAX_ROLLS
+            and any(last > roll for _, _, last in self._turn_columns())
+        )
+
+    def reroll(self, dice: Sequence[int]) -> None:
+        """Rolls 2 and 3; the caller has kept the locked dice in `dice`."""
+        new_dice = self._check_dice(dice)
+        if self.finished:
+            raise IllegalMoveError("the game is over", code="game_over")
+        if not self.roll:
+            raise IllegalMoveError("the turn has not started", code="turn_not_started")
+        if self.roll >= MAX_ROLLS:
+            raise IllegalMoveError("a turn has at most 3 rolls", code="no_rolls_left")
+        if not self.can_reroll():
+            raise IllegalMoveError(
+                "no cell could be written after another roll: write now", code="reroll_refused"
+            )
+        self.dice = new_dice
+        self.roll += 1
+
+    # -- legal cells -----------------------------------------------------------------------
+
+    def _turn_columns(self) -> list[tuple[int, int, int]]:
+        """(column, mask of writable rows, last roll they may be written after) for the seat in
+        turn: computed once a turn, and again after an announcement."""
+        columns = self._columns_this_turn
+        if columns is None:
+            columns = self._columns_this_turn = self._find_turn_columns()
+        return columns
+
+    def _find_turn_columns(self) -> list[tuple[int, int, int]]:
+        if self.announcement is not None:
+            announced_column, announced_row = self.announcement
+            return [(announced_column, 1 << announced_row, MAX_ROLLS)]
+        obligation = self.obligations[self.seat]
+        directed = self.layout.directed_column
+        if obligation is not None and directed is not None:
+            return [(directed, 1 << obligation, MAX_ROLLS)]
+        full = self.layout.full_mask
+        filled = self.sheets[self.seat].filled
+        result = []
+        for index, column in enumerate(self.layout.columns):
+            column_filled = filled[index]
+            if column_filled == full:
+                continue
+            if column.directed and not self._directed_free(index):
+                continue
+            if column.next_rows is None:
+                mask = full & ~column_filled
+            else:
+                mask = column.next_rows.get(column_filled) or column.chain_heads(column_filled)
+            result.append((index, mask, column.last_roll))
+        return result
+
+    def _directed_free(self, column: int) -> bool:
+        """Unopened directed cells are free once no direction can reach them any more."""
+        layout = self.layout
+        director = (self.seat - 1) % len(self.players)
+        if director in self.left:
+            return True
+        director_sheet = self.sheets[director]
+        if all(director_sheet.is_column_full(c) for c in layout.directs_columns):
+            return True
+        sheet = self.sheets[self.seat]
+        empty_here = layout.rows_per_column - sheet.filled[column].bit_count()
+        return sheet.empty_cells == empty_here
+
+    def _joker_active(self) -> bool:
+        joker = self.layout.grid.joker
+        if joker is None or not self.roll:
+            return False
+        dice = self.dice
+        if dice.count(dice[0]) != len(dice):
+            return False
+        yahtzee = self.layout.grid.row_index(joker.yahtzee_row)
+        return bool(self.sheets[self.seat].filled[0] >> yahtzee & 1)
+
+    def legal_cells(self) -> list[LegalCell]:
+        """Every cell the seat in turn may write now, with the score it would get."""
+        roll = self.roll
+        if not roll or self.finished:
+            return []
+        if self._joker_active():
+            return self._joker_cells()
+        scores = self._tables[roll - 1][tuple(sorted(self.dice))]
+        cells: list[LegalCell] = []
+        for column, mask, last in self._turn_columns():
+            if last >= roll:
+                cells += [(column, row, scores[row]) for row in rows_of_mask(mask)]
+        if self.layout.conditional_rows:
+            cells = [(c, r, self._conditional_score(c, r, s)) for c, r, s in cells]
+        return cells
+
+    def is_legal(self, column: int, row: int) -> bool:
+        roll = self.roll
+        if not roll or self.finished:
+            return False
+        if self._joker_active():
+            return any(c == column and r == row for c, r, _ in self._joker_cells())
+        return any(
+            c == column and mask >> row & 1 and last >= roll
+            for c, mask, last in self._turn_columns()
+        )
+
+    def _conditional_score(self, column: int, row: int, score: int) -> int:
+        values = self.sheets[self.seat].values[column]
+        for conditional, required_row, required_value in self.layout.conditional_rows:
+            if conditional == row and values[required_row] != required_value:
+                return 0
+        return score
+
+    def _joker_cells(self) -> list[LegalCell]:
+        """Classic's forced joker: the face's upper box, else any lower box at full value,
+        else any upper box for 0."""
+        layout = self.layout
+        joker = layout.grid.joker
+        assert joker is not None
+        grid = layout.grid
+        filled = self.sheets[self.seat].filled[0]
+        scores = self._tables[self.roll - 1][tuple(sorted(self.dice))]
+        face_row = layout.upper_rows[self.dice[0] - 1]
+        if not filled >> face_row & 1:
+            return [(0, face_row, scores[face_row])]
+        lower = [r for r in layout.lower_rows if not filled >> r & 1]
+        if lower:
+            return [(0, r, joker.joker_values.get(grid.rows[r].id, scores[r])) for r in lower]
+        return [(0, r, 0) for r in layout.upper_rows if not filled >> r & 1]
+
+    def score_of(self, column: int, row: int) -> int:
+        """The score a legal cell would get now; IllegalMoveError when the cell is not legal."""
+        if not self.is_legal(column, row):
+            raise self._why_not_legal(column, row)
+        if self._joker_active():
+            return next(s for c, r, s in self._joker_cells() if c == column and r == row)
+        score = self._tables[self.roll - 1][tuple(sorted(self.dice))][row]
+        if self.layout.conditional_rows:
+            return self._conditional_score(column, row, score)
+        return score
+
+    def _why_not_legal(self, column: int, row: int) -> IllegalMoveError:
+        layout = self.layout
+        if not 0 <= column < len(layout.columns) or not 0 <= row < layout.rows_per_column:
+            return IllegalMoveError("no such cell", code="unknown_cell")
+        cell = f"{layout.columns[column].id}/{layout.grid.rows[row].id}"
+        if self.finished:
+            return IllegalMoveError("the game is over", code="game_over")
+        if not self.roll:
+            return IllegalMoveError("the turn has not started", code="turn_not_started")
+        if self.sheets[self.seat].filled[column] >> row & 1:
+            return IllegalMoveError(f"{cell} is already written", code="cell_written")
+        if self.announcement is not None:
+            c, r = self.announcement
+            announced = f"{layout.columns[c].id}/{layout.grid.rows[r].id}"
+            return IllegalMoveError(
+                f"{announced} was announced: write it", code="announced_elsewhere"
+            )
+        obligation = self.obligations[self.seat]
+        if obligation is not None:
+            return IllegalMoveError(
+                f"directed to directed/{layout.grid.rows[obligation].id}: write it",
+                code="directed_elsewhere",
+            )
+        if self._joker_active():
+            return IllegalMoveError(f"the joker rule does not allow {cell}", code="joker_rule")
+        column_type = layout.columns[column].type
+        if column_type.first_roll_only and self.roll != 1:
+            return IllegalMoveError(f"{cell} can be written only after roll 1", code="manual_rule")
+        if column_type.announce_by_roll is not None:
+            return IllegalMoveError(
+                f"{cell} needs an announcement by roll {column_type.announce_by_roll}",
+                code="needs_announcement",
+            )
+        if column_type.directed:
+            return IllegalMoveError(f"{cell} is not opened by a direction", code="not_directed")
+        return IllegalMoveError(f"the column order does not allow {cell} yet", code="column_order")
+
+    # -- announcing ------------------------------------------------------------------------
+
+    def announce(self, column: int, row: int) -> None:
+        layout = self.layout
+        if not 0 <= column < len(layout.columns) or not 0 <= row < layout.rows_per_column:
+            raise IllegalMoveError("no such cell", code="unknown_cell")
+        column_type = layout.columns[column].type
+        if column_type.announce_by_roll is None:
+            raise IllegalMoveError(
+                f"{column_type.id} is not an announced column", code="bad_announcement"
+            )
+        if self.announcement is not None:
+            raise IllegalMoveError(
+                "an announcement was already made this turn", code="bad_announcement"
+            )
+        if not self.roll or self.roll > column_type.announce_by_roll:
+            raise IllegalMoveError(
+                f"{column_type.id} is announced after roll 1"
+                + (" or 2" if column_type.announce_by_roll == 2 else ""),
+                code="bad_announcement",
+            )
+        if not any(c == column and r == row for c, r, _ in self.legal_cells()):
+            raise self._why_not_legal(column, row)
+        self.announcement = (column, row)
+        self._columns_this_turn = None
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def write(self, column: int, row: int) -> WriteResult:
+        score = self.score_of(column, row)
+        layout = self.layout
+        seat = self.seat
+        sheet = self.sheets[seat]
+        extra = 0
+        joker = layout.grid.joker
+        if joker is not None and self._joker_active():
+            yahtzee_value = sheet.values[0][layout.grid.row_index(joker.yahtzee_row)]
+            if yahtzee_value == joker.bonus_needs:
+                extra = joker.bonus
+                sheet.extra[column] += extra
+        sheet.set(column, row, score)
+        self.obligations[seat] = None
+        directs = self._direct(column, row)
+        self.turns_played[seat] += 1
+        self._end_turn()
+        return WriteResult(seat, column, row, score, extra, directs, self.finished)
+
+    def _direct(self, column: int, row: int) -> tuple[int, int] | None:
+        directed = self.layout.directed_column
+        if directed is None or not self.layout.columns[column].type.directs:
+            return None
+        target = (self.seat + 1) % len(self.players)
+        if target in self.left or self.sheets[target].filled[directed] >> row & 1:
+            return None
+        self.obligations[target] = row
+        return (target, row)
+
+    def _end_turn(self) -> None:
+        self._columns_this_turn = None
+        self.roll = 0
+        self.dice = ()
+        self.announcement = None
+        count = len(self.players)
+        for step in range(1, count + 1):
+            candidate = (self.seat + step) % count
+            if candidate not in self.left and not self.sheets[candidate].is_full():
+                self.seat = candidate
+                return
+        self.finished = True
+
+    # -- the clock -------------------------------------------------------------------------
+
+    def auto_move(self) -> AutoMove:
+        """What the server writes when the clock runs out: the best legal cell for the current
+        dice (obligations first, since they are the only legal cells), first in sheet order on
+        ties."""
+        cells = self.legal_cells()
+        if not cells:
+            raise IllegalMoveError("no turn is in progress", code="turn_not_started")
+        column, row, score = max(cells, key=lambda cell: cell[2])
+        announces = (
+            self.announcement is None
+            and self.layout.columns[column].type.announce_by_roll is not None
+        )
+        return AutoMove(column, row, score, announces)
+
+    def play_auto_move(self) -> WriteResult:
+        move = self.auto_move()
+        if move.announces:
+            self.announce(move.column, move.row)
+        return self.write(move.column, move.row)
+
+    # -- leaving and the end ---------------------------------------------------------------
+
+    def leave(self, seat: int) -> None:
+        """A seat leaves (resigns or does not come back); the others play on."""
+        if seat in self.left:
+            return
+        self.left.add(seat)
+        self.obligations[seat] = None
+        self._columns_this_turn = None
+        if seat == self.seat and not self.finished:
+            self._end_turn()
+        elif all(s in self.left or self.sheets[s].is_full() for s in range(len(self.players))):
+            self.finished = True
+
+    def is_complete(self) -> bool:
+        """Every player has filled every cell."""
+        return all(sheet.is_full() for sheet in self.sheets)
+
+    def winners(self) -> list[str]:
+        """The leaders among the players still seated once the game is over; ties all win."""
+        if not self.finished:
+            return []
+        present = [s for s in range(len(self.players)) if s not in self.left]
+        if not present:
+            return []
+        totals = {s: self.sheets[s].total() for s in present}
+        best = max(totals.values())
+        return [self.players[s] for s in present if totals[s] == best]

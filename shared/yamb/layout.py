@@ -1,0 +1,160 @@
+"""A game's layout: its grid, its columns and its dice, resolved once into row indices and masks.
+
+The engine works on bitmasks of filled rows per column; everything that depends only on the
+layout (chain order, row sections, masks) is computed here once and shared by every game.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from yamb.errors import IllegalMoveError
+from yamb.rules import COLUMN_TYPES, GRIDS, MAIN_COLUMN, ColumnType, Grid
+
+MAX_ROLLS = 3
+
+_ROWS_OF_MASK: dict[int, tuple[int, ...]] = {}
+
+
+def rows_of_mask(mask: int) -> tuple[int, ...]:
+    """The row indices set in a mask, ascending (memoised: there are at most 2^15 masks)."""
+    rows = _ROWS_OF_MASK.get(mask)
+    if rows is None:
+        rows = _ROWS_OF_MASK[mask] = tuple(r for r in range(mask.bit_length()) if mask >> r & 1)
+    return rows
+
+
+class Column:
+    """One column of a layout, its type's rules flattened for the engine's inner loop."""
+
+    __slots__ = ("chains", "directed", "last_roll", "next_rows", "type")
+
+    def __init__(self, column_type: ColumnType, chains: tuple[tuple[int, ...], ...] | None):
+        self.type = column_type
+        self.chains = chains
+        # The last roll after which the column may be written without an announcement.
+        self.last_roll = (
+            1 if column_type.first_roll_only else column_type.announce_by_roll or MAX_ROLLS
+        )
+        self.directed = column_type.directed
+        # filled mask -> mask of the rows the chains allow next, memoised as masks are met.
+        self.next_rows: dict[int, int] | None = None if chains is None else {}
+
+    @property
+    def id(self) -> str:
+        return self.type.id
+
+    def chain_heads(self, filled: int) -> int:
+        """The first empty row of each chain, as a mask."""
+        assert self.chains is not None and self.next_rows is not None
+        mask = 0
+        for chain in self.chains:
+            for row in chain:
+                if not filled >> row & 1:
+                    mask |= 1 << row
+                    break
+        self.next_rows[filled] = mask
+        return mask
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Layout:
+    grid: Grid
+    columns: tuple[Column, ...]
+    dice_count: int
+    full_mask: int
+    upper_rows: tuple[int, ...]
+    lower_rows: tuple[int, ...]
+    # Middle part (Yamb): row indices of high, low and the multiplier; None elsewhere.
+    middle_rows: tuple[int, int, int] | None
+    # (row, required row, required value) for boxes that score only under a condition.
+    conditional_rows: tuple[tuple[int, int, int], ...]
+    directs_columns: tuple[int, ...]
+    directed_column: int | None
+
+    @property
+    def rows_per_column(self) -> int:
+        return len(self.grid.rows)
+
+    @property
+    def cells_per_sheet(self) -> int:
+        return len(self.grid.rows) * len(self.columns)
+
+    def column_index(self, column_id: str) -> int:
+        for index, column in enumerate(self.columns):
+            if column.id == column_id:
+                return index
+        raise IllegalMoveError(f"unknown column {column_id!r}", code="unknown_cell")
+
+    def row_index(self, row_id: str) -> int:
+        try:
+            return self.grid.row_index(row_id)
+        except KeyError:
+            raise IllegalMoveError(
+                f"unknown row {row_id!r} for the {self.grid.id} grid", code="unknown_cell"
+            ) from None
+
+
+def layout_for(grid_id: str, columns: Sequence[str] = (), dice_count: int = 5) -> Layout:
+    """The layout of a grid; `columns` (type ids in sheet order) for Yamb only."""
+    return _layout(grid_id, tuple(columns), dice_count)
+
+
+@cache
+def _layout(grid_id: str, column_ids: tuple[str, ...], dice_count: int) -> Layout:
+    grid = GRIDS.get(grid_id)
+    if grid is None:
+        raise ValueError(f"unknown grid {grid_id!r}; one of {', '.join(GRIDS)}")
+    if dice_count not in grid.dice_counts:
+        raise ValueError(
+            f"the {grid_id} grid plays with {' or '.join(map(str, grid.dice_counts))} dice"
+        )
+    if grid.has_column_types:
+        if not column_ids:
+            raise ValueError("a yamb game needs at least one column")
+        unknown = [c for c in column_ids if c not in COLUMN_TYPES]
+        if unknown:
+            raise ValueError(
+                f"unknown column type {unknown[0]!r}; one of {', '.join(COLUMN_TYPES)}"
+            )
+        if len(set(column_ids)) != len(column_ids):
+            raise ValueError("a column type may appear only once")
+        types = [COLUMN_TYPES[c] for c in column_ids]
+    else:
+        if column_ids not in ((), ("main",)):
+            raise ValueError(f"the {grid_id} grid has one column, 'main'")
+        types = [MAIN_COLUMN]
+
+    columns = tuple(
+        Column(
+            column_type,
+            None
+            if column_type.chains is None
+            else tuple(tuple(grid.row_index(r) for r in chain) for chain in column_type.chains),
+        )
+        for column_type in types
+    )
+    directed = [i for i, c in enumerate(columns) if c.type.directed]
+    middle = grid.middle
+    return Layout(
+        grid=grid,
+        columns=columns,
+        dice_count=dice_count,
+        full_mask=(1 << len(grid.rows)) - 1,
+        upper_rows=tuple(i for i, r in enumerate(grid.rows) if r.section == "upper"),
+        lower_rows=tuple(i for i, r in enumerate(grid.rows) if r.section == "lower"),
+        middle_rows=None
+        if middle is None
+        else (
+            grid.row_index(middle.high),
+            grid.row_index(middle.low),
+            grid.row_index(middle.multiplier),
+        ),
+        conditional_rows=tuple(
+            (i, grid.row_index(r.requires[0]), r.requires[1])
+            for i, r in enumerate(grid.rows)
+            if r.requires is not None
+        ),
+        directs_columns=tuple(i for i, c in enumerate(columns) if c.type.directs),
+        directed_column=directed[0] if directed else None,
+    )

@@ -1,0 +1,211 @@
+"""A game's settings (rules.md 6, product G1): their shape, and which settings exclude which.
+
+`validate_settings` is the one door: it accepts settings or raises InvalidSettingsError listing
+every problem, each naming the settings involved. Exclusions are data (EXCLUSIONS) so that a rule
+is added as one line.
+"""
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+
+from yamb.errors import InvalidSettingsError
+from yamb.rules import COLUMN_TYPES, PRESETS
+
+type TurnType = Literal["turn_by_turn", "simultaneous", "each_for_themself", "slow"]
+type Account = Literal["free", "premium"]
+
+MIN_TURN_SECONDS = 10
+MAX_TURN_SECONDS = 120
+FREE_MAX_COLUMNS = 3
+FREE_MAX_COLUMN_RANK = 3
+FREE_PRESETS = frozenset({1, 2})
+
+
+class GameSettings(BaseModel):
+    """What the creator chooses. `preset` or `columns` (a custom set) for Yamb; family grids
+    have neither."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    grid: Literal["yamb", "classic", "scandinavian", "yacht", "generala"] = "yamb"
+    players: StrictInt = Field(default=2, ge=1, le=4, description="seats; 1 is a solo game")
+    pairs: StrictBool = Field(default=False, description="2 vs 2: four players in two teams")
+    turn_type: TurnType = "turn_by_turn"
+    preset: StrictInt | None = Field(default=None, ge=1, le=7)
+    columns: tuple[str, ...] | None = None
+    dice: Literal[5, 6] = 5
+    ranked: StrictBool = False
+    turn_seconds: StrictInt | None = Field(default=60, description="None: unlimited")
+    slow_deadline_hours: StrictInt | None = Field(default=None, ge=1, le=24 * 30)
+
+    @property
+    def solo(self) -> bool:
+        return self.players == 1
+
+    @property
+    def column_ids(self) -> tuple[str, ...]:
+        """The sheet's column types in order; () for a family grid."""
+        if self.columns is not None:
+            return self.columns
+        if self.preset is not None:
+            return PRESETS[self.preset]
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class Exclusion:
+    settings: tuple[str, ...]
+    applies: Callable[[GameSettings], bool]
+    message: str
+
+
+def _has(settings: GameSettings, column_type: str) -> bool:
+    return column_type in settings.column_ids
+
+
+EXCLUSIONS: tuple[Exclusion, ...] = (
+    Exclusion(("ranked", "dice"), lambda s: s.ranked and s.dice != 5, "ranked games use 5 dice"),
+    Exclusion(
+        ("ranked", "columns"),
+        lambda s: s.ranked and s.columns is not None,
+        "ranked games use a column preset, not a custom set",
+    ),
+    Exclusion(
+        ("ranked", "grid"), lambda s: s.ranked and s.grid != "yamb", "ranked games are Yamb games"
+    ),
+    Exclusion(
+        ("ranked", "turn_seconds"),
+        lambda s: s.ranked and s.turn_seconds is None,
+        "ranked games have a time per turn",
+    ),
+    Exclusion(
+        ("ranked", "turn_type"),
+        lambda s: s.ranked and s.turn_type == "slow",
+        "slow games are never ranked",
+    ),
+    Exclusion(("ranked", "players"), lambda s: s.ranked and s.solo, "solo games are never ranked"),
+    Exclusion(
+        ("pairs", "players"),
+        lambda s: s.pairs and s.players != 4,
+        "2 vs 2 needs exactly 4 players",
+    ),
+    Exclusion(
+        ("pairs", "turn_type"),
+        lambda s: s.pairs and s.turn_type != "turn_by_turn",
+        "2 vs 2 is played turn by turn",
+    ),
+    Exclusion(
+        ("turn_type", "turn_seconds"),
+        lambda s: s.turn_type == "slow" and s.turn_seconds is not None,
+        "slow games have no time per turn (set turn_seconds to null)",
+    ),
+    Exclusion(
+        ("turn_type", "slow_deadline_hours"),
+        lambda s: s.turn_type == "slow" and s.slow_deadline_hours is None,
+        "slow games need a deadline in hours",
+    ),
+    Exclusion(
+        ("slow_deadline_hours", "turn_type"),
+        lambda s: s.turn_type != "slow" and s.slow_deadline_hours is not None,
+        "only slow games have a deadline in hours",
+    ),
+    Exclusion(
+        ("columns", "turn_type"),
+        lambda s: _has(s, "directed") and not s.solo and s.turn_type != "turn_by_turn",
+        "directed with more than one player is played turn by turn only",
+    ),
+    Exclusion(
+        ("columns", "directed"),
+        lambda s: _has(s, "directed") and not _has(s, "announced"),
+        "the directed column needs the announced column",
+    ),
+    Exclusion(
+        ("preset", "columns"),
+        lambda s: s.grid == "yamb" and (s.preset is None) == (s.columns is None),
+        "a yamb game takes either a preset or a custom set of columns",
+    ),
+    Exclusion(
+        ("grid", "columns"),
+        lambda s: s.grid != "yamb" and (s.preset is not None or s.columns is not None),
+        "only yamb games have columns; family grids are one column",
+    ),
+    Exclusion(
+        ("grid", "dice"), lambda s: s.grid != "yamb" and s.dice != 5, "family grids use 5 dice"
+    ),
+)
+
+FREE_ACCOUNT_LIMITS: tuple[Exclusion, ...] = (
+    Exclusion(
+        ("account", "preset"),
+        lambda s: s.preset is not None and s.preset not in FREE_PRESETS,
+        "free accounts play presets 1 and 2 (premium unlocks every preset)",
+    ),
+    Exclusion(
+        ("account", "columns"),
+        lambda s: (
+            s.columns is not None
+            and (
+                len(s.columns) > FREE_MAX_COLUMNS
+                or any(
+                    c in COLUMN_TYPES and COLUMN_TYPES[c].rank > FREE_MAX_COLUMN_RANK
+                    for c in s.columns
+                )
+            )
+        ),
+        "free accounts play at most 3 columns of the types down, up and free",
+    ),
+)
+
+
+def _column_problems(settings: GameSettings) -> list[tuple[tuple[str, ...], str]]:
+    columns = settings.columns
+    if columns is None:
+        return []
+    problems: list[tuple[tuple[str, ...], str]] = []
+    unknown = [c for c in columns if c not in COLUMN_TYPES]
+    if unknown:
+        problems.append(
+            (("columns",), f"unknown column type {unknown[0]!r}; one of {', '.join(COLUMN_TYPES)}")
+        )
+    if not columns:
+        problems.append((("columns",), "a custom set needs at least one column"))
+    if len(set(columns)) != len(columns):
+        problems.append((("columns",), "a column type may appear only once"))
+    return problems
+
+
+def _turn_seconds_problems(settings: GameSettings) -> list[tuple[tuple[str, ...], str]]:
+    seconds = settings.turn_seconds
+    if seconds is not None and not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:
+        message = f"time per turn is {MIN_TURN_SECONDS}-{MAX_TURN_SECONDS} s, or null (unlimited)"
+        return [(("turn_seconds",), message)]
+    return []
+
+
+def validate_settings(data: Mapping[str, Any], account: Account = "premium") -> GameSettings:
+    """The settings, or InvalidSettingsError naming every conflicting pair of settings."""
+    try:
+        settings = GameSettings.model_validate(dict(data))
+    except ValidationError as error:
+        raise InvalidSettingsError(
+            [
+                (
+                    tuple(str(part) for part in issue["loc"][:1]) or ("settings",),
+                    f"{'.'.join(str(p) for p in issue['loc']) or 'settings'}: {issue['msg']}",
+                )
+                for issue in error.errors()
+            ]
+        ) from None
+    problems = _column_problems(settings) + _turn_seconds_problems(settings)
+    rules = EXCLUSIONS + (FREE_ACCOUNT_LIMITS if account == "free" else ())
+    problems += [
+        (rule.settings, f"{' and '.join(rule.settings)}: {rule.message}")
+        for rule in rules
+        if rule.applies(settings)
+    ]
+    if problems:
+        raise InvalidSettingsError(problems)
+    return settings

@@ -1,0 +1,71 @@
+"""A player's sheet: written values per column, and the totals the rules derive from them."""
+
+from dataclasses import dataclass
+
+from yamb.layout import Layout
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnTotals:
+    upper: int
+    bonus: int
+    middle: int
+    lower: int
+    extra: int
+
+    @property
+    def total(self) -> int:
+        return self.upper + self.bonus + self.middle + self.lower + self.extra
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "upper": self.upper,
+            "bonus": self.bonus,
+            "middle": self.middle,
+            "lower": self.lower,
+            "extra": self.extra,
+            "total": self.total,
+        }
+
+
+class Sheet:
+    """Values per column and row (None while empty), a filled-rows mask per column, and the
+    extra points (Yahtzee bonuses) per column."""
+
+    __slots__ = ("empty_cells", "extra", "filled", "layout", "values")
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        rows = layout.rows_per_column
+        self.values: list[list[int | None]] = [[None] * rows for _ in layout.columns]
+        self.filled: list[int] = [0] * len(layout.columns)
+        self.extra: list[int] = [0] * len(layout.columns)
+        self.empty_cells = layout.cells_per_sheet
+
+    def is_full(self) -> bool:
+        return self.empty_cells == 0
+
+    def is_column_full(self, column: int) -> bool:
+        return self.filled[column] == self.layout.full_mask
+
+    def set(self, column: int, row: int, value: int) -> None:
+        self.values[column][row] = value
+        self.filled[column] |= 1 << row
+        self.empty_cells -= 1
+
+    def column_totals(self, column: int) -> ColumnTotals:
+        layout = self.layout
+        values = self.values[column]
+        upper = sum(values[r] or 0 for r in layout.upper_rows)
+        bonus_rule = layout.grid.upper_bonus
+        bonus = bonus_rule.amount if bonus_rule and upper >= bonus_rule.threshold else 0
+        middle = 0
+        if layout.middle_rows is not None:
+            high, low, multiplier = (values[r] for r in layout.middle_rows)
+            if high is not None and low is not None and multiplier is not None:
+                middle = (high - low) * multiplier
+        lower = sum(values[r] or 0 for r in layout.lower_rows)
+        return ColumnTotals(upper, bonus, middle, lower, self.extra[column])
+
+    def total(self) -> int:
+        return sum(self.column_totals(c).total for c in range(len(self.layout.columns)))
