@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	rm -rf $(VENV)
 	$$(scripts/find-python) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,service,local]'
 	touch $@
 
 lint: $(STAMP)

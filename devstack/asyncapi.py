@@ -1,0 +1,117 @@
+"""Generates docs/asyncapi.yaml (AsyncAPI 3) from the protocol's pydantic models.
+
+    python -m devstack.asyncapi > docs/asyncapi.yaml
+
+tests/unit/test_asyncapi.py fails when the committed document and the models disagree.
+"""
+
+import sys
+from typing import Any
+
+import yaml
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+from yamb import protocol
+
+CLIENT_MODELS: list[type[BaseModel]] = [
+    protocol.CreateGame,
+    protocol.ListGames,
+    protocol.JoinGame,
+    protocol.LeaveGame,
+    protocol.EditGame,
+    protocol.DeleteGame,
+    protocol.StartGame,
+    protocol.WatchGame,
+    protocol.Sync,
+    protocol.Roll,
+    protocol.Announce,
+    protocol.Select,
+    protocol.Write,
+    protocol.Resign,
+    protocol.FinishSheet,
+]
+SERVER_MODELS: list[type[BaseModel]] = [
+    protocol.Ack,
+    protocol.GameFrame,
+    protocol.GameListFrame,
+    protocol.ErrorFrame,
+    protocol.DisconnectedFrame,
+    protocol.GameDeletedFrame,
+]
+
+
+def _message_name(model: type[BaseModel]) -> str:
+    return model.__name__
+
+
+def document() -> dict[str, Any]:
+    models = CLIENT_MODELS + SERVER_MODELS
+    _, schemas = models_json_schema(
+        [(model, "validation") for model in models],
+        by_alias=True,
+        ref_template="#/components/schemas/{model}",
+    )
+    messages = {
+        _message_name(model): {
+            "name": _message_name(model),
+            "title": _message_name(model),
+            "summary": (model.__doc__ or "").strip().splitlines()[0] if model.__doc__ else "",
+            "contentType": "application/json",
+            "payload": {"$ref": f"#/components/schemas/{model.__name__}"},
+        }
+        for model in models
+    }
+    return {
+        "asyncapi": "3.0.0",
+        "info": {
+            "title": "Yamb game protocol",
+            "version": "1.0.0",
+            "description": (
+                "Clients connect with ?token=<Cognito ID token> and send JSON frames whose "
+                "`action` selects the route; every action is answered (ack, game, game_list) "
+                "or refused with an error frame. After every change the whole game state is "
+                "broadcast to its players and spectators as a `game` frame. No frame exceeds "
+                "32 KB."
+            ),
+        },
+        "servers": {
+            "aws": {
+                "host": "{apiId}.execute-api.{region}.amazonaws.com",
+                "pathname": "/live",
+                "protocol": "wss",
+                "variables": {"apiId": {}, "region": {"default": "us-east-1"}},
+            },
+            "local": {"host": "127.0.0.1:8765", "pathname": "/local", "protocol": "ws"},
+        },
+        "channels": {
+            "play": {
+                "address": "/",
+                "messages": {name: {"$ref": f"#/components/messages/{name}"} for name in messages},
+            }
+        },
+        "operations": {
+            "sendAction": {
+                "action": "send",
+                "channel": {"$ref": "#/channels/play"},
+                "messages": [
+                    {"$ref": f"#/channels/play/messages/{_message_name(m)}"} for m in CLIENT_MODELS
+                ],
+            },
+            "receiveFrame": {
+                "action": "receive",
+                "channel": {"$ref": "#/channels/play"},
+                "messages": [
+                    {"$ref": f"#/channels/play/messages/{_message_name(m)}"} for m in SERVER_MODELS
+                ],
+            },
+        },
+        "components": {"messages": messages, "schemas": schemas.get("$defs", {})},
+    }
+
+
+def render() -> str:
+    return yaml.safe_dump(document(), sort_keys=False, width=100)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(render())

@@ -1,0 +1,52 @@
+"""The $connect authorizer: a handshake needs a valid Cognito ID token in `?token=`; the player
+id comes from the verified token only."""
+
+from functools import cache
+from typing import Any
+
+import jwt
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from yamb_service.auth import InvalidTokenError, TokenVerifier
+from yamb_service.config import authorizer_settings
+from yamb_service.observability import logger
+
+
+@cache
+def verifier() -> TokenVerifier:
+    settings = authorizer_settings()
+    jwks_url = settings.jwks_url or f"{settings.issuer}/.well-known/jwks.json"
+    return TokenVerifier(
+        issuer=settings.issuer,
+        audience=settings.user_pool_client_id,
+        keys=jwt.PyJWKClient(jwks_url, cache_keys=True, lifespan=3600),
+    )
+
+
+def _policy(principal: str, effect: str, resource: str, context: dict[str, str]) -> dict[str, Any]:
+    return {
+        "principalId": principal,
+        "policyDocument": {
+            "Version": "2012-10-17",
+            "Statement": [{"Action": "execute-api:Invoke", "Effect": effect, "Resource": resource}],
+        },
+        "context": context,
+    }
+
+
+@logger.inject_lambda_context(clear_state=True)
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    token = (event.get("queryStringParameters") or {}).get("token")
+    if not token:
+        raise Exception("Unauthorized")  # API Gateway answers 401
+    try:
+        identity = verifier().verify(token)
+    except InvalidTokenError as error:
+        logger.info("handshake refused", reason=str(error))
+        raise Exception("Unauthorized") from None
+    logger.info("handshake allowed", player_id=identity.player_id)
+    return _policy(
+        identity.player_id,
+        "Allow",
+        event["methodArn"],
+        {"playerId": identity.player_id, "nickname": identity.nickname},
+    )

@@ -1,0 +1,21 @@
+"""$connect and $disconnect: one live connection per player, and presence in their game."""
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from yamb_service.edge import parse_event
+from yamb_service.observability import logger, metrics
+from yamb_service.wiring import game_service
+
+
+@logger.inject_lambda_context(clear_state=True)
+@metrics.log_metrics
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, int]:
+    websocket = parse_event(event)
+    caller = websocket.caller
+    logger.append_keys(player_id=caller.player_id, connection_id=caller.connection_id)
+    if websocket.request_context.route_key == "$connect":
+        game_service().connect(caller)
+    else:
+        game_service().disconnect(caller)
+    return {"statusCode": 200}

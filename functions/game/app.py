@@ -1,0 +1,25 @@
+"""Every client action of the game protocol (all routes but $connect and $disconnect)."""
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from yamb_service.edge import BadFrameError, parse_action, parse_event
+from yamb_service.observability import logger, metrics
+from yamb_service.wiring import game_service
+
+OK = {"statusCode": 200}
+
+
+@logger.inject_lambda_context(clear_state=True)
+@metrics.log_metrics
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, int]:
+    websocket = parse_event(event)
+    caller = websocket.caller
+    service = game_service()
+    try:
+        action = parse_action(websocket.body)
+    except BadFrameError as error:
+        service.reply_error(caller.connection_id, "bad_request", error.message, error.request_id)
+        return OK
+    service.handle(caller, action)
+    return OK

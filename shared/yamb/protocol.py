@@ -1,0 +1,268 @@
+"""The WebSocket protocol: every frame a client sends and every frame the server sends.
+
+Client frames are `{"action": ..., "requestId": ..., ...}`, one model per action, parsed as a
+discriminated union so that an unknown action fails at the edge with a clear error. Server frames
+carry a `type`. docs/asyncapi.yaml is generated from these models (scripts/gen-asyncapi).
+"""
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
+from pydantic.alias_generators import to_camel
+
+from yamb.settings import GameSettings
+
+MAX_FRAME_BYTES = 32 * 1024
+
+RequestId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+GameId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+ColumnId = Annotated[str, Field(min_length=1, max_length=20)]
+RowId = Annotated[str, Field(min_length=1, max_length=20)]
+
+
+class Frame(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
+    )
+
+
+# ------------------------------------------------------------------------------- client frames
+
+
+class Action(Frame):
+    request_id: RequestId
+
+
+class CreateGame(Action):
+    action: Literal["create_game"]
+    settings: dict[str, Any] = Field(description="GameSettings; validated by the server")
+
+
+class ListGames(Action):
+    action: Literal["list_games"]
+
+
+class JoinGame(Action):
+    action: Literal["join_game"]
+    game_id: GameId
+
+
+class LeaveGame(Action):
+    action: Literal["leave_game"]
+    game_id: GameId
+
+
+class EditGame(Action):
+    action: Literal["edit_game"]
+    game_id: GameId
+    settings: dict[str, Any] | None = None
+    player_order: list[str] | None = None
+
+
+class DeleteGame(Action):
+    action: Literal["delete_game"]
+    game_id: GameId
+
+
+class StartGame(Action):
+    action: Literal["start_game"]
+    game_id: GameId
+
+
+class WatchGame(Action):
+    action: Literal["watch_game"]
+    game_id: GameId
+
+
+class Sync(Action):
+    action: Literal["sync"]
+
+
+class Roll(Action):
+    action: Literal["roll"]
+    game_id: GameId
+    keep: list[StrictInt] = Field(default_factory=list, description="positions of locked dice")
+
+
+class Announce(Action):
+    action: Literal["announce"]
+    game_id: GameId
+    column: ColumnId
+    row: RowId
+
+
+class Select(Action):
+    """The pending choice that beats the clock; `column` and `row` null take it back."""
+
+    action: Literal["select"]
+    game_id: GameId
+    column: ColumnId | None = None
+    row: RowId | None = None
+
+
+class Write(Action):
+    action: Literal["write"]
+    game_id: GameId
+    column: ColumnId
+    row: RowId
+
+
+class Resign(Action):
+    action: Literal["resign"]
+    game_id: GameId
+
+
+class FinishSheet(Action):
+    """The answer of the last player left to the offer to finish their sheet."""
+
+    action: Literal["finish_sheet"]
+    game_id: GameId
+    accept: bool
+
+
+ClientAction = Annotated[
+    CreateGame
+    | ListGames
+    | JoinGame
+    | LeaveGame
+    | EditGame
+    | DeleteGame
+    | StartGame
+    | WatchGame
+    | Sync
+    | Roll
+    | Announce
+    | Select
+    | Write
+    | Resign
+    | FinishSheet,
+    Field(discriminator="action"),
+]
+CLIENT_ACTIONS: TypeAdapter[ClientAction] = TypeAdapter(ClientAction)
+
+
+# ------------------------------------------------------------------------------- server frames
+
+
+class ColumnTotalsView(Frame):
+    upper: int
+    bonus: int
+    middle: int
+    lower: int
+    extra: int
+    total: int
+
+
+class SheetView(Frame):
+    player_id: str
+    # column id -> row id -> value; empty cells are absent.
+    cells: dict[str, dict[str, int]]
+    totals: dict[str, ColumnTotalsView]
+    total: int
+
+
+class LegalCellView(Frame):
+    column: str
+    row: str
+    score: int
+
+
+class SeatView(Frame):
+    player_id: str
+    present: bool
+    left: bool
+    return_deadline: datetime | None = None
+
+
+class TurnView(Frame):
+    number: int
+    player_id: str
+    roll: int
+    dice: list[int]
+    announcement: LegalCellView | None = None
+    directed_row: str | None = None
+    pending: LegalCellView | None = None
+    legal: list[LegalCellView]
+    can_roll: bool
+    deadline: datetime | None = None
+    frozen_ms: int | None = None
+
+
+class GameView(Frame):
+    game_id: str
+    version: int
+    status: Literal["waiting", "running", "finished", "cancelled"]
+    creator: str
+    settings: GameSettings
+    seats: list[SeatView]
+    sheets: list[SheetView] = Field(default_factory=list)
+    turn: TurnView | None = None
+    winners: list[str] = Field(default_factory=list)
+    outcome: str | None = None
+
+
+class GameSummary(Frame):
+    game_id: str
+    status: Literal["waiting", "running"]
+    creator: str
+    players: list[str]
+    seats: int
+    grid: str
+    columns: list[str]
+    created_at: datetime
+
+
+class Ack(Frame):
+    """The answer to an action that changed nothing more than what a `game` frame shows."""
+
+    type: Literal["ack"] = "ack"
+    request_id: str
+    action: str
+    game_id: str
+    version: int
+
+
+class GameFrame(Frame):
+    """The whole state of a game: the answer to sync, and broadcast after every change."""
+
+    type: Literal["game"] = "game"
+    request_id: str | None = None
+    # None answers a sync from a player who is in no game.
+    game: GameView | None
+
+
+class GameListFrame(Frame):
+    type: Literal["game_list"] = "game_list"
+    request_id: str
+    games: list[GameSummary]
+
+
+class ErrorFrame(Frame):
+    type: Literal["error"] = "error"
+    request_id: str | None = None
+    code: str
+    message: str
+
+
+class DisconnectedFrame(Frame):
+    """Sent to a connection replaced by a newer one of the same player, before it is closed."""
+
+    type: Literal["disconnected"] = "disconnected"
+    reason: str
+
+
+class GameDeletedFrame(Frame):
+    type: Literal["game_deleted"] = "game_deleted"
+    game_id: str
+
+
+ServerFrame = Annotated[
+    Ack | GameFrame | GameListFrame | ErrorFrame | DisconnectedFrame | GameDeletedFrame,
+    Field(discriminator="type"),
+]
+SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
+
+
+def encode(frame: Frame) -> str:
+    return frame.model_dump_json(by_alias=True, exclude_none=True)

@@ -1,0 +1,116 @@
+"""What clients see of a game: the protocol's GameView built from a stored session."""
+
+from yamb.game import Game
+from yamb.protocol import (
+    ColumnTotalsView,
+    GameSummary,
+    GameView,
+    LegalCellView,
+    SeatView,
+    SheetView,
+    TurnView,
+)
+from yamb.session.model import GameSession
+
+
+def _cell_view(game: Game, column: int, row: int, score: int) -> LegalCellView:
+    layout = game.layout
+    return LegalCellView(
+        column=layout.columns[column].id, row=layout.grid.rows[row].id, score=score
+    )
+
+
+def _sheets(game: Game) -> list[SheetView]:
+    layout = game.layout
+    views = []
+    for player_id, sheet in zip(game.players, game.sheets, strict=True):
+        cells = {
+            column.id: {
+                layout.grid.rows[r].id: value
+                for r, value in enumerate(sheet.values[c])
+                if value is not None
+            }
+            for c, column in enumerate(layout.columns)
+        }
+        totals = {
+            column.id: ColumnTotalsView(**sheet.column_totals(c).as_dict())
+            for c, column in enumerate(layout.columns)
+        }
+        views.append(
+            SheetView(
+                player_id=player_id,
+                cells=cells,
+                totals=totals,
+                total=sum(t.total for t in totals.values()),
+            )
+        )
+    return views
+
+
+def _turn(session: GameSession, game: Game) -> TurnView | None:
+    if not game.roll or game.finished:
+        return None
+    layout = game.layout
+    legal = game.legal_cells()
+    scores = {(c, r): s for c, r, s in legal}
+    announcement = None
+    if game.announcement is not None:
+        column, row = game.announcement
+        announcement = _cell_view(game, column, row, scores.get((column, row), 0))
+    pending = None
+    if session.pending is not None and session.pending in scores:
+        pending = _cell_view(game, *session.pending, scores[session.pending])
+    obligation = game.obligations[game.seat]
+    return TurnView(
+        number=session.turn,
+        player_id=game.players[game.seat],
+        roll=game.roll,
+        dice=list(game.dice),
+        announcement=announcement,
+        directed_row=None if obligation is None else layout.grid.rows[obligation].id,
+        pending=pending,
+        legal=[_cell_view(game, c, r, s) for c, r, s in legal],
+        can_roll=game.can_reroll(),
+        deadline=session.clock.deadline,
+        frozen_ms=session.clock.frozen_ms,
+    )
+
+
+def game_view(session: GameSession) -> GameView:
+    game = session.game() if session.engine is not None else None
+    return GameView(
+        game_id=session.game_id,
+        version=session.version,
+        status=session.status,
+        creator=session.creator,
+        settings=session.settings,
+        seats=[
+            SeatView(
+                player_id=seat.player_id,
+                present=seat.present,
+                left=seat.left,
+                return_deadline=seat.return_deadline,
+            )
+            for seat in session.seats
+        ],
+        sheets=_sheets(game) if game is not None else [],
+        turn=_turn(session, game) if game is not None and session.status == "running" else None,
+        winners=session.winners,
+        outcome=session.outcome,
+    )
+
+
+def game_summary(session: GameSession) -> GameSummary:
+    status = session.status
+    if status not in ("waiting", "running"):
+        raise ValueError("only waiting and running games are listed")
+    return GameSummary(
+        game_id=session.game_id,
+        status=status,
+        creator=session.creator,
+        players=session.player_ids,
+        seats=session.settings.players,
+        grid=session.settings.grid,
+        columns=list(session.settings.column_ids),
+        created_at=session.created_at,
+    )

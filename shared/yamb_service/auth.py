@@ -1,0 +1,63 @@
+"""Verifying a Cognito ID token: signature against the pool's key set, issuer, audience, expiry.
+PyJWT does the verification; this module only says what a valid player token is."""
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import jwt
+
+ALGORITHMS = ["RS256"]
+
+
+class InvalidTokenError(Exception):
+    pass
+
+
+class SigningKeys(Protocol):
+    def get_signing_key_from_jwt(self, token: str) -> Any: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    player_id: str
+    nickname: str
+
+
+class StaticKeys:
+    """A key set given as data (tests, the local stack)."""
+
+    def __init__(self, jwks: dict[str, Any]) -> None:
+        self._keys = jwt.PyJWKSet.from_dict(jwks)
+
+    def get_signing_key_from_jwt(self, token: str) -> Any:
+        kid = jwt.get_unverified_header(token).get("kid")
+        for key in self._keys.keys:
+            if key.key_id == kid:
+                return key
+        raise InvalidTokenError("the token was signed by an unknown key")
+
+
+class TokenVerifier:
+    def __init__(self, *, issuer: str, audience: str, keys: SigningKeys) -> None:
+        self._issuer = issuer
+        self._audience = audience
+        self._keys = keys
+
+    def verify(self, token: str) -> Identity:
+        try:
+            key = self._keys.get_signing_key_from_jwt(token)
+            claims = jwt.decode(
+                token,
+                key.key if hasattr(key, "key") else key,
+                algorithms=ALGORITHMS,
+                audience=self._audience,
+                issuer=self._issuer,
+                options={"require": ["exp", "iat", "sub", "aud", "iss"]},
+            )
+        except (jwt.PyJWTError, InvalidTokenError) as error:
+            raise InvalidTokenError(str(error)) from None
+        if claims.get("token_use") != "id":
+            raise InvalidTokenError("an ID token is needed")
+        return Identity(
+            player_id=claims["sub"], nickname=claims.get("cognito:username", claims["sub"])
+        )
