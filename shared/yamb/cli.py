@@ -21,6 +21,8 @@ def _check(paths: Sequence[str]) -> int:
             result = {"error": {"turn": None, "message": f"{path}: {error.strerror}"}}
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
             result = {"error": {"turn": None, "message": f"{path}: not JSON: {error}"}}
+        except RecursionError:
+            result = {"error": {"turn": None, "message": f"{path}: JSON nested too deeply"}}
         else:
             result = check(data)
         if "error" in result:
