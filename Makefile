@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: test lint typecheck unit dev bench clean
+.PHONY: test lint typecheck unit sam-check dev bench clean
 
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
@@ -23,7 +23,11 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(VENV)/bin/pytest
 
-test: lint typecheck unit
+# `sam validate --lint` and `sam build`, offline, with the SAM CLI in its own virtualenv.
+sam-check:
+	scripts/sam-check
+
+test: lint typecheck unit sam-check
 
 dev: $(STAMP)
 	$(VENV)/bin/yamb demo
@@ -32,4 +36,4 @@ bench: $(STAMP)
 	$(PY) bench/engine_bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .venv-sam .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis
