@@ -30,7 +30,7 @@ sam-check:
 test: lint typecheck unit sam-check
 
 dev: $(STAMP)
-	$(VENV)/bin/yamb demo
+	$(PY) -m devstack
 
 bench: $(STAMP)
 	$(PY) bench/engine_bench.py

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from pydantic.alias_generators import to_camel
 
 from yamb.errors import InvalidSettingsError
 from yamb.rules import COLUMN_TYPES, PRESETS
@@ -28,7 +29,10 @@ class GameSettings(BaseModel):
     """What the creator chooses. `preset` or `columns` (a custom set) for Yamb; family grids
     have neither."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Clients send camelCase like every protocol field; snake_case is accepted too.
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, alias_generator=to_camel, populate_by_name=True
+    )
 
     grid: Literal["yamb", "classic", "scandinavian", "yacht", "generala"] = "yamb"
     players: StrictInt = Field(default=2, ge=1, le=4, description="seats; 1 is a solo game")

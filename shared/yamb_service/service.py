@@ -6,6 +6,7 @@ A write that loses a race is retried on fresh state (the action is checked again
 concurrent actions never both apply and none is lost silently.
 """
 
+import contextlib
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -183,25 +184,32 @@ class GameService:
 
     def _create(self, caller: Caller, action: CreateGame) -> None:
         settings = validate_settings(action.settings)
-        self._require_free(caller.player_id)
         game_id = game_id_for(caller.player_id, action.request_id)
-        session = play.create(game_id, caller.player_id, caller.connection_id, settings, self.now())
-        session.remember(caller.player_id, action.request_id, action.action)
-        if not self.games.create(session):
-            session = self.games.get(game_id)  # the same request again: the same answer
-        else:
-            self.players.set_game(caller.player_id, game_id)
-            metrics.add_metric(name="GameCreated", unit=MetricUnit.Count, value=1)
-        self._send(
-            caller,
-            Ack(
-                request_id=action.request_id,
-                action=action.action,
-                game_id=game_id,
-                version=session.version,
-            ),
-        )
-        self._broadcast(session)
+        try:
+            existing: GameSession | None = self.games.get(game_id)
+        except GameNotFoundError:
+            existing = None
+        if existing is None:
+            # A repeat of this request finds its game above: only a new game needs a free player.
+            self._require_free(caller.player_id)
+            session = play.create(
+                game_id, caller.player_id, caller.connection_id, settings, self.now()
+            )
+            session.remember(caller.player_id, action.request_id, action.action)
+            # As in _mutate: the request is answered with the version this write stores.
+            session.recent_requests[f"{caller.player_id}:{action.request_id}"].version = (
+                session.version + 1
+            )
+            if self.games.create(session):
+                self.players.set_game(caller.player_id, game_id)
+                metrics.add_metric(name="GameCreated", unit=MetricUnit.Count, value=1)
+                self._ack(caller, action, game_id, session.version)
+                self._broadcast(session)
+                return
+            existing = self.games.get(game_id)  # the same request, concurrently
+        # The same request again: the same answer, and nothing else.
+        recalled = existing.recalled(caller.player_id, action.request_id)
+        self._ack(caller, action, game_id, recalled.version if recalled else existing.version)
 
     def _require_free(self, player_id: str) -> None:
         record = self.players.get(player_id)
@@ -302,12 +310,14 @@ class GameService:
         if record.game_id is None:
             return
         now = self.now()
-        self._apply(
-            record.game_id,
-            lambda s: play.reconnect(s, caller.player_id, caller.connection_id, now, self.dice),
-            # $connect cannot post to its own connection: the client sends sync once open.
-            skip=caller.connection_id,
-        )
+        # An ended game's item expires (TTL) while the player still points at it.
+        with contextlib.suppress(GameNotFoundError):
+            self._apply(
+                record.game_id,
+                lambda s: play.reconnect(s, caller.player_id, caller.connection_id, now, self.dice),
+                # $connect cannot post to its own connection: the client sends sync once open.
+                skip=caller.connection_id,
+            )
 
     def disconnect(self, caller: Caller) -> None:
         if not self.players.unbind_connection(caller.player_id, caller.connection_id):
@@ -316,7 +326,8 @@ class GameService:
         if record.game_id is None:
             return
         now = self.now()
-        self._apply(record.game_id, lambda s: play.disconnect(s, caller.player_id, now))
+        with contextlib.suppress(GameNotFoundError):  # an ended game's item expired (TTL)
+            self._apply(record.game_id, lambda s: play.disconnect(s, caller.player_id, now))
 
     # ------------------------------------------------------------------------ deadlines
 
@@ -354,28 +365,13 @@ class GameService:
             session.recent_requests[f"{player}:{request_id}"].version = session.version + 1
             return result if isinstance(result, Effects) else Effects()
 
-        session = self._apply(game_id, guarded, always_write=True)
+        def acknowledge(saved: GameSession) -> None:
+            self._ack(caller, action, game_id, saved.version)
+
+        session = self._apply(game_id, guarded, on_saved=acknowledge)
         if recalled:
-            self._send(
-                caller,
-                Ack(
-                    request_id=request_id,
-                    action=action.action,
-                    game_id=game_id,
-                    version=recalled[0],
-                ),
-            )
+            self._ack(caller, action, game_id, recalled[0])
             return None
-        assert session is not None
-        self._send(
-            caller,
-            Ack(
-                request_id=request_id,
-                action=action.action,
-                game_id=game_id,
-                version=session.version,
-            ),
-        )
         metrics.add_metric(name="ActionApplied", unit=MetricUnit.Count, value=1)
         return session
 
@@ -385,7 +381,7 @@ class GameService:
         change: Callable[[GameSession], Effects | None],
         *,
         skip: str | None = None,
-        always_write: bool = False,
+        on_saved: Callable[[GameSession], None] | None = None,
     ) -> GameSession | None:
         """Read, change, write on the version; on a lost race, again on fresh state. None when
         the change declined (stale deadline, repeated request)."""
@@ -402,6 +398,8 @@ class GameService:
                 if attempt == SAVE_ATTEMPTS:
                     raise
                 continue
+            if on_saved is not None:
+                on_saved(session)  # the actor's answer comes before the broadcast
             self._carry_out(session, effects)
             self._broadcast(session, skip=skip)
             return session

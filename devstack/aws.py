@@ -1,0 +1,695 @@
+"""The embedded-AWS half of the local stack: moto in server mode, provisioned from the template.
+
+`LocalAws(template)` starts moto's `ThreadedMotoServer` on a free local port, switches it to
+executing Step Functions state machines and to the Docker-free Lambda backend, and creates what the
+template declares: the DynamoDB tables (with GSIs, TTL, point-in-time recovery), the Cognito user
+pools and their clients, and the state machines (definition file, substitutions resolved, an IAM
+role each). A Lambda Task of a state machine (`arn:aws:states:::lambda:invoke`) calls the Python
+callable registered for that function with `register_function`, in this process.
+
+moto keeps its state in process-wide backends, so one `LocalAws` runs per process at a time; `stop`
+wipes that state and puts moto's global configuration back.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import logging
+import math
+import os
+import threading
+import time
+import traceback
+import urllib.request
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Self, cast
+
+import boto3
+from botocore.config import Config
+from botocore.model import ListShape, MapShape, Shape, StructureShape
+
+from devstack.template import (
+    FUNCTION_TYPES,
+    STATE_MACHINE_TYPES,
+    Template,
+    TemplateError,
+)
+
+__all__ = ["FakeLambdaContext", "Handler", "LocalAws"]
+
+LOG = logging.getLogger(__name__)
+
+Handler = Callable[[Any, Any], Any]
+
+ACCESS_KEY = "testing"
+EXECUTION_DONE = ("SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED")
+DEFAULT_WAIT_CAP_SECONDS = 0.05
+COGNITO_STANDARD_ATTRIBUTES = (
+    "address",
+    "birthdate",
+    "email",
+    "email_verified",
+    "family_name",
+    "gender",
+    "given_name",
+    "locale",
+    "middle_name",
+    "name",
+    "nickname",
+    "phone_number",
+    "phone_number_verified",
+    "picture",
+    "preferred_username",
+    "profile",
+    "updated_at",
+    "website",
+    "zoneinfo",
+)
+
+
+@dataclass
+class FakeLambdaContext:
+    """The attributes of the Lambda context object that handlers (and Powertools) read."""
+
+    function_name: str
+    invoked_function_arn: str
+    memory_limit_in_mb: int = 128
+    timeout_seconds: float = 3.0
+    function_version: str = "$LATEST"
+    aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    log_group_name: str = ""
+    log_stream_name: str = "local"
+    _started: float = field(default_factory=time.monotonic, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.log_group_name:
+            self.log_group_name = f"/aws/lambda/{self.function_name}"
+
+    def get_remaining_time_in_millis(self) -> int:
+        elapsed = time.monotonic() - self._started
+        return max(0, int((self.timeout_seconds - elapsed) * 1000))
+
+
+# ------------------------------------------------------------------------------ moto patches
+#
+# The patches are installed while a LocalAws runs and read the running instance at call time.
+
+_lock = threading.Lock()
+_running: LocalAws | None = None
+
+
+def _original(attribute: str) -> Any:
+    for _, name, original in _originals:
+        if name == attribute:
+            return original
+    raise LookupError(attribute)  # pragma: no cover - only called while patched
+
+
+def _patched_invoke(  # noqa: PLR0917 - moto's positional signature
+    backend: Any,
+    function_name: str,
+    qualifier: str | None,
+    body: Any,
+    headers: Any,
+    response_headers: Any,
+) -> str | bytes | None:
+    local = _running
+    if local is not None and local.owns_function(function_name):
+        return local.invoke_registered(function_name, body, response_headers)
+    original = _original("invoke")
+    return cast(
+        "str | bytes | None",
+        original(backend, function_name, qualifier, body, headers, response_headers),
+    )
+
+
+def _patched_timestamp_wait_seconds(self: Any, env: Any) -> int:
+    # moto subtracts a naive local `datetime.now()` from the UTC timestamp and truncates: off by
+    # the UTC offset outside UTC, and up to a second early. AWS waits until the timestamp.
+    from moto.stepfunctions.parser.asl.component.common.error_name.failure_event import (  # noqa: PLC0415
+        FailureEventException,
+    )
+
+    self.string.eval(env=env)
+    timestamp_text: str = env.stack.pop()
+    timestamp = self._from_timestamp_string(timestamp=timestamp_text)
+    if timestamp is None:
+        raise FailureEventException(self._create_failure_event(env, timestamp_text))
+    delta = timestamp.replace(tzinfo=UTC) - datetime.now(UTC)
+    return max(0, math.ceil(float(delta.total_seconds())))
+
+
+def _patched_wait_interval(self: Any, env: Any, wait_seconds: int) -> None:
+    local = _running
+    cap = None if local is None else local.wait_cap
+    if cap is None:
+        _original("_wait_interval")(self, env, wait_seconds)
+    elif wait_seconds > 0:
+        # Interrupted early (set) by stop_execution, like the original.
+        env.program_state_event.wait(min(float(wait_seconds), cap))
+
+
+_WAIT = "moto.stepfunctions.parser.asl.component.state.wait.wait_function"
+_PATCHES = (
+    ("moto.awslambda_simple.models", "LambdaSimpleBackend", "invoke", _patched_invoke),
+    (f"{_WAIT}.wait_function", "WaitFunction", "_wait_interval", _patched_wait_interval),
+    (f"{_WAIT}.timestamp", "Timestamp", "_get_wait_seconds", _patched_timestamp_wait_seconds),
+)
+_originals: list[tuple[type, str, Any]] = []
+
+
+def _install_patches() -> None:
+    for module_name, class_name, attribute, replacement in _PATCHES:
+        owner = getattr(importlib.import_module(module_name), class_name)
+        _originals.append((owner, attribute, owner.__dict__[attribute]))
+        setattr(owner, attribute, replacement)
+
+
+def _remove_patches() -> None:
+    while _originals:
+        owner, attribute, original = _originals.pop()
+        setattr(owner, attribute, original)
+
+
+# ------------------------------------------------------------------------------ shape fitting
+
+
+def _fit(shape: Shape, value: Any) -> Any:
+    """Keep what an API input shape accepts: CloudFormation props carry extra keys and strings."""
+    if isinstance(shape, StructureShape):
+        if not isinstance(value, Mapping):
+            raise TemplateError(f"{shape.name}: expected a mapping, got {value!r}")
+        members = shape.members
+        dropped = sorted(set(value) - set(members))
+        if dropped:
+            LOG.debug("%s: not passed to the API: %s", shape.name, ", ".join(dropped))
+        return {key: _fit(members[key], item) for key, item in value.items() if key in members}
+    if isinstance(shape, ListShape):
+        return [_fit(shape.member, item) for item in value]
+    if isinstance(shape, MapShape):
+        return {str(key): _fit(shape.value, item) for key, item in value.items()}
+    if shape.type_name in ("integer", "long"):
+        return int(value)
+    if shape.type_name == "boolean":
+        return value if isinstance(value, bool) else str(value).lower() == "true"
+    if shape.type_name == "string":
+        return str(value)
+    return value
+
+
+def _substitute(value: Any, substitutions: Mapping[str, str]) -> Any:
+    """Replace `${Key}` in every string (keys too) of a state machine definition."""
+    if isinstance(value, str):
+        for key, replacement in substitutions.items():
+            value = value.replace("${" + key + "}", replacement)
+        return value
+    if isinstance(value, dict):
+        return {
+            _substitute(key, substitutions): _substitute(item, substitutions)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_substitute(item, substitutions) for item in value]
+    return value
+
+
+# ------------------------------------------------------------------------------ LocalAws
+
+
+class LocalAws:
+    """moto in server mode with the template's tables, user pools and state machines."""
+
+    def __init__(
+        self,
+        template: str | Path | Template,
+        *,
+        stack_name: str = "yamb-local",
+        parameters: Mapping[str, Any] | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        fast_forward_waits: bool | float = False,
+        environment_overrides: Mapping[str, str] | None = None,
+        quiet: bool = True,
+    ) -> None:
+        """Start moto and create the template's resources.
+
+        `fast_forward_waits`: True (or a number of seconds) caps every Wait state of every
+        execution at a short time, for tests. `environment_overrides` replace variables in every
+        `function_environment` (e.g. CONNECTIONS_ENDPOINT → the local gateway).
+        """
+        self.template = (
+            template
+            if isinstance(template, Template)
+            else Template(template, stack_name=stack_name, parameters=parameters)
+        )
+        self.context = self.template.context
+        self.region = self.context.region
+        self.account_id = self.context.account_id
+        self.wait_cap: float | None = None
+        self.fast_forward_waits(fast_forward_waits)
+        self.environment_overrides = dict(environment_overrides or {})
+        self.physical_ids: dict[str, str] = {}
+        self._handlers: dict[str, Handler] = {}
+        self._function_names: dict[str, str] = {}
+        self._clients: dict[str, Any] = {}
+        self._clients_lock = threading.Lock()
+        self._quiet = quiet
+        self._stopped = True
+        self._server: Any = None
+        self._claim()
+        try:
+            self._start(host, port)
+            self._provision()
+        except BaseException:
+            self.stop()
+            raise
+
+    # -------------------------------------------------------------- server
+
+    def _claim(self) -> None:
+        global _running  # noqa: PLW0603
+        from moto.core.config import default_user_config  # noqa: PLC0415
+
+        with _lock:
+            if _running is not None:
+                raise RuntimeError("a LocalAws already runs in this process (moto state is global)")
+            _running = self
+        self._stopped = False
+        self._saved_config = copy.deepcopy(default_user_config)
+        self._saved_moto_port = os.environ.get("MOTO_PORT")
+        werkzeug = logging.getLogger("werkzeug")
+        self._saved_werkzeug_level = werkzeug.level
+        if self._quiet:
+            werkzeug.setLevel(logging.WARNING)
+        _install_patches()
+
+    def _start(self, host: str, port: int) -> None:
+        from moto.server import ThreadedMotoServer  # noqa: PLC0415
+
+        self._server = ThreadedMotoServer(ip_address=host, port=port, verbose=False)
+        self._server.start()
+        bound_host, bound_port = self._server.get_host_and_port()
+        self.endpoint_url = f"http://{bound_host}:{bound_port}"
+        # The Step Functions interpreter calls Lambda at http://localhost:$MOTO_PORT (default 5000).
+        os.environ["MOTO_PORT"] = str(bound_port)
+        self._moto_api(
+            "config",
+            {"stepfunctions": {"execute_state_machine": True}, "lambda": {"use_docker": False}},
+        )
+
+    def _moto_api(self, path: str, body: Mapping[str, Any] | None = None) -> bytes:
+        request = urllib.request.Request(
+            f"{self.endpoint_url}/moto-api/{path}",
+            data=json.dumps(body or {}).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return cast(bytes, response.read())
+
+    def stop(self) -> None:
+        """Stop the server, wipe moto's state and restore its global configuration."""
+        global _running  # noqa: PLW0603
+        if self._stopped:
+            return
+        self._stopped = True
+        from moto.core.config import default_user_config  # noqa: PLC0415
+
+        if self._server is not None:
+            try:
+                self._moto_api("reset")
+            except OSError:  # pragma: no cover - the server is gone anyway
+                LOG.warning("moto reset failed", exc_info=True)
+            self._server.stop()
+        default_user_config.update(self._saved_config)  # set_config only replaces keys
+        if self._saved_moto_port is None:
+            os.environ.pop("MOTO_PORT", None)
+        else:
+            os.environ["MOTO_PORT"] = self._saved_moto_port
+        logging.getLogger("werkzeug").setLevel(self._saved_werkzeug_level)
+        _remove_patches()
+        with _lock:
+            _running = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    # -------------------------------------------------------------- clients and environment
+
+    def client(self, service: str) -> Any:
+        """A boto3 client (cached per service) against the server with dummy credentials."""
+        with self._clients_lock:
+            if service not in self._clients:
+                self._clients[service] = boto3.client(
+                    service,
+                    endpoint_url=self.endpoint_url,
+                    region_name=self.region,
+                    aws_access_key_id=ACCESS_KEY,
+                    aws_secret_access_key=ACCESS_KEY,
+                    config=Config(account_id_endpoint_mode="disabled"),
+                )
+            return self._clients[service]
+
+    def env(self) -> dict[str, str]:
+        """Environment variables that point boto3 (any process) at this server."""
+        return {
+            "AWS_ENDPOINT_URL": self.endpoint_url,
+            "AWS_DEFAULT_REGION": self.region,
+            "AWS_REGION": self.region,
+            "AWS_ACCESS_KEY_ID": ACCESS_KEY,
+            "AWS_SECRET_ACCESS_KEY": ACCESS_KEY,
+            "AWS_ACCOUNT_ID_ENDPOINT_MODE": "disabled",
+        }
+
+    def function_environment(
+        self, logical_id: str, overrides: Mapping[str, str] | None = None
+    ) -> dict[str, str]:
+        """The function's resolved Environment variables (Globals merged), then the overrides."""
+        environment = self.template.function(logical_id).environment
+        environment.update(self.environment_overrides)
+        environment.update(overrides or {})
+        return environment
+
+    def function_arn(self, logical_id: str) -> str:
+        return str(self.context.get_att(logical_id, "Arn"))
+
+    def lambda_context(self, logical_id: str) -> FakeLambdaContext:
+        """A fresh context object for one invocation of the function."""
+        spec = self.template.function(logical_id)
+        return FakeLambdaContext(
+            function_name=str(self.context.ref(logical_id)),
+            invoked_function_arn=self.function_arn(logical_id),
+            memory_limit_in_mb=spec.memory_size or 128,
+            timeout_seconds=float(spec.timeout or 3),
+        )
+
+    def fast_forward_waits(self, max_seconds: bool | float | None = True) -> None:
+        """Cap every Wait state at `max_seconds` (True: 0.05 s); False or None: wait for real.
+
+        Applies to Waits that start after the call; `stop_execution` still interrupts them.
+        """
+        if max_seconds is None or max_seconds is False:
+            self.wait_cap = None
+        elif max_seconds is True:
+            self.wait_cap = DEFAULT_WAIT_CAP_SECONDS
+        else:
+            self.wait_cap = float(max_seconds)
+
+    # -------------------------------------------------------------- functions
+
+    def register_function(self, logical_id: str, handler: Handler) -> None:
+        """Run `handler(payload, context)` when a state machine invokes this function."""
+        if logical_id not in self._function_names.values():
+            raise TemplateError(f"{logical_id!r} is not a function of the template")
+        self._handlers[logical_id] = handler
+
+    def owns_function(self, function_name: str) -> bool:
+        return self._function_logical_id(function_name) is not None
+
+    def _function_logical_id(self, function_name: str) -> str | None:
+        # Name, ARN or partial ARN (123456789012:function:name), maybe with a :qualifier.
+        name = function_name
+        if ":function:" in name:
+            name = name.split(":function:", 1)[1]
+        name = name.split(":", 1)[0]
+        return self._function_names.get(name)
+
+    def invoke_registered(self, function_name: str, body: Any, response_headers: Any) -> bytes:
+        """Invoke the registered callable the way Lambda would (called from moto's thread)."""
+        from moto.awslambda.exceptions import UnknownFunctionException  # noqa: PLC0415
+
+        logical_id = self._function_logical_id(function_name)
+        handler = None if logical_id is None else self._handlers.get(logical_id)
+        if logical_id is None or handler is None:
+            LOG.error("no in-process handler registered for %s", function_name)
+            raise UnknownFunctionException(function_name)
+        raw = body.decode() if isinstance(body, bytes) else body
+        try:
+            event = json.loads(raw) if raw else {}
+        except json.JSONDecodeError:
+            event = raw
+        try:
+            return json.dumps(handler(event, self.lambda_context(logical_id))).encode()
+        except Exception as error:
+            LOG.exception("%s failed", logical_id)
+            response_headers["x-amz-function-error"] = "Unhandled"
+            return json.dumps(
+                {
+                    "errorMessage": str(error),
+                    "errorType": type(error).__name__,
+                    "stackTrace": traceback.format_tb(error.__traceback__),
+                }
+            ).encode()
+
+    # -------------------------------------------------------------- provisioning
+
+    def _provision(self) -> None:
+        for logical_id in self.template.resources_of_type(*FUNCTION_TYPES):
+            self._function_names[str(self.context.ref(logical_id))] = logical_id
+        for logical_id in self.template.resources_of_type("AWS::DynamoDB::Table"):
+            self._create_table(logical_id)
+        for logical_id in self.template.resources_of_type("AWS::Cognito::UserPool"):
+            self._create_user_pool(logical_id)
+        for logical_id in self.template.resources_of_type("AWS::Cognito::UserPoolClient"):
+            self._create_user_pool_client(logical_id)
+        for logical_id in self.template.resources_of_type(*STATE_MACHINE_TYPES):
+            self._create_state_machine(logical_id)
+
+    def _input(self, service: str, operation: str, parameters: Mapping[str, Any]) -> Any:
+        model = self.client(service).meta.service_model.operation_model(operation)
+        return _fit(model.input_shape, parameters)
+
+    def _create_table(self, logical_id: str) -> None:
+        properties = dict(self.template.resolve(self.template.properties(logical_id)))
+        name = str(self.context.ref(logical_id))
+        properties["TableName"] = name
+        if "SSESpecification" in properties:
+            sse = properties["SSESpecification"]
+            properties["SSESpecification"] = {
+                "Enabled": sse.get("SSEEnabled", False),
+                **{key: sse[key] for key in ("SSEType", "KMSMasterKeyId") if key in sse},
+            }
+        if "StreamSpecification" in properties:
+            properties["StreamSpecification"] = {
+                "StreamEnabled": True,
+                **properties["StreamSpecification"],
+            }
+        dynamodb = self.client("dynamodb")
+        table = dynamodb.create_table(**self._input("dynamodb", "CreateTable", properties))
+        description = table["TableDescription"]
+        if "TimeToLiveSpecification" in properties:
+            dynamodb.update_time_to_live(
+                TableName=name,
+                TimeToLiveSpecification=self._input(
+                    "dynamodb",
+                    "UpdateTimeToLive",
+                    {"TimeToLiveSpecification": properties["TimeToLiveSpecification"]},
+                )["TimeToLiveSpecification"],
+            )
+        if "PointInTimeRecoverySpecification" in properties:
+            dynamodb.update_continuous_backups(
+                TableName=name,
+                **self._input(
+                    "dynamodb",
+                    "UpdateContinuousBackups",
+                    {
+                        "PointInTimeRecoverySpecification": properties[
+                            "PointInTimeRecoverySpecification"
+                        ]
+                    },
+                ),
+            )
+        attributes = {"Arn": description["TableArn"]}
+        if "LatestStreamArn" in description:
+            attributes["StreamArn"] = description["LatestStreamArn"]
+        self._created(logical_id, name, **attributes)
+
+    def _create_user_pool(self, logical_id: str) -> None:
+        properties = dict(self.template.resolve(self.template.properties(logical_id)))
+        properties["PoolName"] = properties.pop("UserPoolName", f"{self.context.stack_name}-pool")
+        pool = self.client("cognito-idp").create_user_pool(
+            **self._input("cognito-idp", "CreateUserPool", properties)
+        )["UserPool"]
+        provider = f"cognito-idp.{self.region}.amazonaws.com/{pool['Id']}"
+        self._created(
+            logical_id,
+            pool["Id"],
+            Arn=pool["Arn"],
+            ProviderName=provider,
+            ProviderURL=f"https://{provider}",
+            UserPoolId=pool["Id"],
+        )
+
+    def _create_user_pool_client(self, logical_id: str) -> None:
+        properties = self.template.resolve(self.template.properties(logical_id))
+        properties.setdefault("ClientName", logical_id)
+        cognito = self.client("cognito-idp")
+        if "ReadAttributes" not in properties:
+            # AWS lets a client read every attribute by default (so the ID token carries email);
+            # moto puts none in the ID token unless ReadAttributes lists them.
+            pool = cognito.describe_user_pool(UserPoolId=properties["UserPoolId"])["UserPool"]
+            declared = [attribute["Name"] for attribute in pool.get("SchemaAttributes", [])]
+            readable = (*COGNITO_STANDARD_ATTRIBUTES, *declared)
+            properties["ReadAttributes"] = [
+                name for name in dict.fromkeys(readable) if name != "sub"
+            ]
+        client = cognito.create_user_pool_client(
+            **self._input("cognito-idp", "CreateUserPoolClient", properties)
+        )["UserPoolClient"]
+        attributes = {"ClientId": client["ClientId"]}
+        if "ClientSecret" in client:
+            attributes["ClientSecret"] = client["ClientSecret"]
+        self._created(logical_id, client["ClientId"], **attributes)
+
+    def _state_machine_definition(self, properties: Mapping[str, Any]) -> Any:
+        if "Definition" in properties:
+            return self.template.resolve(properties["Definition"])
+        if "DefinitionString" in properties:
+            return json.loads(str(self.template.resolve(properties["DefinitionString"])))
+        uri = properties.get("DefinitionUri")
+        if not isinstance(uri, str):
+            raise TemplateError("state machines need Definition or a local DefinitionUri path")
+        text = (self.template.root / uri).read_text(encoding="utf-8")
+        return json.loads(text) if uri.endswith(".json") else _load_yaml(text)
+
+    def _create_state_machine(self, logical_id: str) -> None:
+        raw = self.template.properties(logical_id)
+        properties = {
+            key: self.template.resolve(value)
+            for key, value in raw.items()
+            if key not in ("Definition", "Events", "Policies")
+        }
+        substitutions = {
+            key: str(value)
+            for key, value in (properties.get("DefinitionSubstitutions") or {}).items()
+        }
+        definition = _substitute(self._state_machine_definition(raw), substitutions)
+        name = str(self.context.get_att(logical_id, "Name"))
+        role_arn = properties.get("Role") or properties.get("RoleArn")
+        if not role_arn:
+            role_arn = self._create_role(
+                f"{self.context.stack_name}-{logical_id}-Role"[:64], "states.amazonaws.com"
+            )
+        machine = self.client("stepfunctions").create_state_machine(
+            name=name,
+            definition=json.dumps(definition),
+            roleArn=str(role_arn),
+            type=str(properties.get("Type") or properties.get("StateMachineType") or "STANDARD"),
+        )
+        arn = machine["stateMachineArn"]
+        self._created(logical_id, arn, Arn=arn, Name=name)
+
+    def _create_role(self, name: str, service_principal: str) -> str:
+        trust = {
+            "Version": "2012-10-17",
+            "Statement": [
+                {
+                    "Effect": "Allow",
+                    "Principal": {"Service": service_principal},
+                    "Action": "sts:AssumeRole",
+                }
+            ],
+        }
+        role = self.client("iam").create_role(
+            RoleName=name, AssumeRolePolicyDocument=json.dumps(trust)
+        )
+        return str(role["Role"]["Arn"])
+
+    def _created(self, logical_id: str, physical_id: str, **attributes: Any) -> None:
+        self.context.set_resource(logical_id, physical_id, **attributes)
+        self.physical_ids[logical_id] = physical_id
+        LOG.debug("created %s: %s", logical_id, physical_id)
+
+    # -------------------------------------------------------------- Step Functions
+
+    def wait_for_execution(self, execution_arn: str, timeout: float = 10.0) -> dict[str, Any]:
+        """Poll `describe_execution` until the execution ends; its last description."""
+        stepfunctions = self.client("stepfunctions")
+        deadline = time.monotonic() + timeout
+        while True:
+            description = cast(
+                dict[str, Any], stepfunctions.describe_execution(executionArn=execution_arn)
+            )
+            if description["status"] in EXECUTION_DONE:
+                return description
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{execution_arn} still {description['status']}")
+            time.sleep(0.02)
+
+    # -------------------------------------------------------------- Cognito
+
+    def _single(self, kind: str, logical_id: str | None) -> str:
+        if logical_id is not None:
+            return self.physical_ids[logical_id]
+        candidates = list(self.template.resources_of_type(kind))
+        if len(candidates) != 1:
+            raise TemplateError(f"{len(candidates)} {kind} resources: name the one to use")
+        return self.physical_ids[candidates[0]]
+
+    def user_pool_id(self, pool: str | None = None) -> str:
+        """The id of the user pool `pool` (a logical id), or of the template's only one."""
+        return self._single("AWS::Cognito::UserPool", pool)
+
+    def user_pool_client_id(self, client: str | None = None) -> str:
+        return self._single("AWS::Cognito::UserPoolClient", client)
+
+    def _pool_of_client(self, client_id: str) -> str:
+        for logical_id in self.template.resources_of_type("AWS::Cognito::UserPoolClient"):
+            if self.physical_ids.get(logical_id) == client_id:
+                properties = self.template.properties(logical_id)
+                return str(self.template.resolve(properties["UserPoolId"]))
+        raise TemplateError(f"unknown user pool client {client_id!r}")  # pragma: no cover
+
+    def create_player(
+        self, username: str, password: str, email: str, *, client: str | None = None
+    ) -> None:
+        """Sign a player up through the app client, confirmed and with a verified email."""
+        client_id = self.user_pool_client_id(client)
+        pool_id = self._pool_of_client(client_id)
+        cognito = self.client("cognito-idp")
+        cognito.sign_up(
+            ClientId=client_id,
+            Username=username,
+            Password=password,
+            UserAttributes=[{"Name": "email", "Value": email}],
+        )
+        cognito.admin_confirm_sign_up(UserPoolId=pool_id, Username=username)
+        cognito.admin_update_user_attributes(
+            UserPoolId=pool_id,
+            Username=username,
+            UserAttributes=[{"Name": "email_verified", "Value": "true"}],
+        )
+
+    def id_token(self, username: str, password: str, *, client: str | None = None) -> str:
+        """The player's Cognito ID token (USER_PASSWORD_AUTH)."""
+        result = self.client("cognito-idp").initiate_auth(
+            ClientId=self.user_pool_client_id(client),
+            AuthFlow="USER_PASSWORD_AUTH",
+            AuthParameters={"USERNAME": username, "PASSWORD": password},
+        )
+        return str(result["AuthenticationResult"]["IdToken"])
+
+    def issuer(self, pool: str | None = None) -> str:
+        """The `iss` of the pool's tokens (the AWS URL: moto signs tokens with it)."""
+        return f"https://cognito-idp.{self.region}.amazonaws.com/{self.user_pool_id(pool)}"
+
+    def jwks(self, pool: str | None = None) -> dict[str, Any]:
+        """The pool's JSON Web Key Set, as the server serves it at /<pool>/.well-known/jwks.json."""
+        url = f"{self.endpoint_url}/{self.user_pool_id(pool)}/.well-known/jwks.json"
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return cast(dict[str, Any], json.loads(response.read()))
+
+
+def _load_yaml(text: str) -> Any:
+    import yaml  # noqa: PLC0415 - only YAML definitions need it
+
+    return yaml.safe_load(text)

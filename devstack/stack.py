@@ -1,0 +1,99 @@
+"""The whole backend on this machine: embedded AWS (moto) provisioned from template.yaml, our
+WebSocket gateway in front of the template's handlers, and the real deadline state machine.
+
+    python -m devstack            # what `make dev` runs
+
+Every function's handler is imported from its CodeUri and runs in this process, with the
+environment the template gives it (CONNECTIONS_ENDPOINT pointing at the local gateway).
+"""
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Self
+
+from devstack.aws import LocalAws
+from devstack.gateway import GatewayThread, LocalGateway
+from devstack.template import Template, load_handler
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+STATE_FILE = PROJECT_ROOT / ".devstack.json"
+
+
+class LocalStack:
+    def __init__(
+        self,
+        root: Path = PROJECT_ROOT,
+        *,
+        port: int = 0,
+        fast_forward_waits: bool | float = False,
+    ) -> None:
+        self.root = root
+        template = Template(root / "template.yaml")
+        self.stage = str(template.context.ref("StageName"))
+        self.aws = LocalAws(template, fast_forward_waits=fast_forward_waits)
+        handlers = {spec.logical_id: load_handler(root, spec) for spec in template.functions()}
+        routes = {route.route_key: handlers[route.function] for route in template.routes()}
+        authorizer = template.connect_authorizer()
+        self.gateway = LocalGateway(
+            routes,
+            authorizer=handlers[authorizer.function] if authorizer else None,
+            stage=self.stage,
+            port=port,
+            identity_source=authorizer.identity_source if authorizer else None,
+        )
+        self._thread: GatewayThread | None = None
+        self._handlers = handlers
+
+    def start(self) -> Self:
+        self._thread = self.gateway.run_in_thread().start()
+        overrides = {
+            "CONNECTIONS_ENDPOINT": self._thread.management_endpoint,
+            # moto serves the key set at its own root, not at the issuer's address.
+            "JWKS_URL": f"{self.aws.endpoint_url}/{self.aws.user_pool_id()}/.well-known/jwks.json",
+            "POWERTOOLS_METRICS_DISABLED": "true",
+        }
+        # One process runs every function: their (disjoint or equal) variables are merged.
+        os.environ.update(self.aws.env())
+        for logical_id in self._handlers:
+            os.environ.update(self.aws.function_environment(logical_id, overrides))
+        for logical_id, handler in self._handlers.items():
+            self.aws.register_function(logical_id, handler)
+        return self
+
+    @property
+    def url(self) -> str:
+        assert self._thread is not None
+        return self._thread.url
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "url": self.url,
+            "endpoint": self.aws.endpoint_url,
+            "userPoolId": self.aws.user_pool_id(),
+            "userPoolClientId": self.aws.user_pool_client_id(),
+        }
+
+    def player_token(self, name: str, password: str = "Password-123") -> str:
+        """Creates (if new) and logs in a local player; their Cognito ID token."""
+        try:
+            self.aws.create_player(name, password, f"{name}@example.com")
+        except Exception as error:
+            if "UsernameExists" not in repr(error):
+                raise
+        return self.aws.id_token(name, password)
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._thread.stop()
+        self.aws.stop()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
+def write_state(stack: LocalStack) -> None:
+    STATE_FILE.write_text(json.dumps(stack.describe(), indent=2), encoding="utf-8")

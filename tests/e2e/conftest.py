@@ -1,0 +1,75 @@
+"""The local stack (embedded AWS, our gateway, the real deadline state machine) for e2e tests,
+and a small synchronous WebSocket client that speaks the protocol."""
+
+import itertools
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from devstack.stack import LocalStack
+
+RECEIVE_TIMEOUT = 10.0
+
+
+@pytest.fixture(scope="session")
+def stack() -> Iterator[LocalStack]:
+    with LocalStack() as running:
+        yield running
+
+
+class Player:
+    """One connected player: sends actions, reads frames until the expected one arrives."""
+
+    _request_ids = itertools.count(1)
+
+    def __init__(self, stack: LocalStack, name: str) -> None:
+        self.name = name
+        url = f"{stack.url}?token={stack.player_token(name)}"
+        self.socket: ClientConnection = connect(url).__enter__()
+
+    def send(self, action: str, **fields: Any) -> str:
+        request_id = f"{self.name}-{next(self._request_ids)}"
+        self.socket.send(json.dumps({"action": action, "requestId": request_id, **fields}))
+        return request_id
+
+    def receive(self, frame_type: str, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
+        while True:
+            frame = json.loads(self.socket.recv(timeout=timeout))
+            if frame["type"] == "error" and frame_type != "error":
+                raise AssertionError(f"{self.name} got an error: {frame}")
+            if frame["type"] == frame_type:
+                return frame  # type: ignore[no-any-return]
+
+    def game_at(self, version: int, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
+        """The broadcast game state once it has reached `version` (older frames are skipped)."""
+        while True:
+            game: dict[str, Any] = self.receive("game", timeout)["game"]
+            if game["version"] >= version:
+                return game
+
+    def act(self, action: str, **fields: Any) -> dict[str, Any]:
+        """Sends an action and returns the game state broadcast after its ack."""
+        request_id = self.send(action, **fields)
+        ack = self.receive("ack")
+        assert ack["requestId"] == request_id
+        return self.receive("game")["game"]  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+@pytest.fixture
+def players(stack: LocalStack) -> Iterator[Any]:
+    opened: list[Player] = []
+
+    def open_player(name: str) -> Player:
+        player = Player(stack, name)
+        opened.append(player)
+        return player
+
+    yield open_player
+    for player in opened:
+        player.close()

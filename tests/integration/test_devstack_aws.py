@@ -1,0 +1,414 @@
+"""The embedded-AWS half of the local stack: template reading and moto provisioned from it."""
+
+import json
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import boto3
+import jwt
+import pytest
+
+from devstack.aws import LocalAws
+from devstack.template import (
+    Context,
+    FunctionSpec,
+    Template,
+    TemplateError,
+    load_handler,
+    parse_template,
+    resolve,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = ROOT / "template.yaml"
+PASSWORD = "Correct-horse-1"
+
+
+def _deadline(seconds: float) -> str:
+    return (datetime.now(UTC) + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# ------------------------------------------------------------------------------------ template
+
+
+def test_parse_template_short_tags_become_long_forms() -> None:
+    # given a template fragment with every short tag
+    text = """
+    A: !Ref Param
+    B: !Sub "${AWS::Region}-x"
+    C: !Sub ["${V}", {V: !Ref Param}]
+    D: !GetAtt Res.Arn
+    E: !GetAtt [Res, Arn]
+    F: !Join [",", [a, !Ref Param]]
+    G: !If [IsProd, yes, no]
+    H: !Select [0, !Split [",", "a,b"]]
+    I: !GetAZs ""
+    J: !ImportValue Shared
+    K: !Equals [!Ref Param, live]
+    L: !Not [!Condition IsProd]
+    M: 2010-09-09
+    """
+
+    # when it is parsed
+    body = parse_template(text)
+
+    # then the tags are the plain long forms and dates stay strings
+    assert body == {
+        "A": {"Ref": "Param"},
+        "B": {"Fn::Sub": "${AWS::Region}-x"},
+        "C": {"Fn::Sub": ["${V}", {"V": {"Ref": "Param"}}]},
+        "D": {"Fn::GetAtt": ["Res", "Arn"]},
+        "E": {"Fn::GetAtt": ["Res", "Arn"]},
+        "F": {"Fn::Join": [",", ["a", {"Ref": "Param"}]]},
+        "G": {"Fn::If": ["IsProd", True, False]},
+        "H": {"Fn::Select": [0, {"Fn::Split": [",", "a,b"]}]},
+        "I": {"Fn::GetAZs": ""},
+        "J": {"Fn::ImportValue": "Shared"},
+        "K": {"Fn::Equals": [{"Ref": "Param"}, "live"]},
+        "L": {"Fn::Not": [{"Condition": "IsProd"}]},
+        "M": "2010-09-09",
+    }
+
+
+def test_parse_template_real_template_has_every_resource() -> None:
+    # given the project's template / when it is parsed
+    body = parse_template(TEMPLATE.read_text(encoding="utf-8"))
+
+    # then resources and their intrinsics are plain data
+    resources = body["Resources"]
+    assert resources["DeadlineStateMachine"]["Properties"]["DefinitionSubstitutions"] == {
+        "ClockFunctionArn": {"Fn::GetAtt": ["ClockFunction", "Arn"]}
+    }
+    assert resources["ConnectRoute"]["Properties"]["Target"] == {
+        "Fn::Sub": "integrations/${ConnectionsIntegration}"
+    }
+
+
+def _context() -> Context:
+    body = parse_template(
+        """
+        Parameters:
+          StageName: {Type: String, Default: live}
+          Zones: {Type: CommaDelimitedList, Default: "a,b"}
+        Conditions:
+          IsLive: !Equals [!Ref StageName, live]
+        Resources:
+          Fn: {Type: AWS::Serverless::Function, Properties: {CodeUri: fn/, Handler: app.handler}}
+          Api: {Type: AWS::ApiGatewayV2::Api, Properties: {ProtocolType: WEBSOCKET}}
+        """
+    )
+    context = Context.for_template(body, stack_name="demo")
+    context.set_resource("Api", "abc123", ApiEndpoint="wss://abc123.example")
+    return context
+
+
+def test_resolve_sub_pseudo_parameters_resources_and_attributes() -> None:
+    # given a context with a created API and a predicted function
+    context = _context()
+
+    # when Fn::Sub strings are resolved
+    url = resolve(
+        {"Fn::Sub": "https://${Api}.execute-api.${AWS::Region}.com/${StageName}"}, context
+    )
+    arn = resolve({"Fn::Sub": "${Fn.Arn}|${AWS::AccountId}|${AWS::StackName}|${!Kept}"}, context)
+
+    # then pseudo parameters, parameter defaults, ids and attributes are substituted
+    assert url == "https://abc123.execute-api.us-east-1.com/live"
+    assert arn == (
+        "arn:aws:lambda:us-east-1:123456789012:function:demo-Fn|123456789012|demo|${Kept}"
+    )
+
+
+def test_resolve_sub_list_form_join_select_if_and_getatt() -> None:
+    # given a context
+    context = _context()
+
+    # when the other intrinsics are resolved
+    value = resolve(
+        {
+            "sub": {"Fn::Sub": ["${Name}-${AWS::Partition}", {"Name": {"Ref": "StageName"}}]},
+            "join": {"Fn::Join": ["/", [{"Ref": "Api"}, {"Fn::GetAtt": ["Api", "ApiEndpoint"]}]]},
+            "select": {"Fn::Select": [1, {"Ref": "Zones"}]},
+            "if": {"Fn::If": ["IsLive", "on", {"Ref": "AWS::NoValue"}]},
+            "gone": {"Fn::If": ["IsLive", {"Ref": "AWS::NoValue"}, "off"]},
+        },
+        context,
+    )
+
+    # then each is evaluated, and NoValue drops the key
+    assert value == {
+        "sub": "live-aws",
+        "join": "abc123/wss://abc123.example",
+        "select": "b",
+        "if": "on",
+    }
+
+
+def test_resolve_unknown_reference_raises_template_error() -> None:
+    # given a context / when a missing resource is referenced / then it says so
+    with pytest.raises(TemplateError, match="Missing"):
+        resolve({"Ref": "Missing"}, _context())
+    with pytest.raises(TemplateError, match="Nope"):
+        resolve({"Fn::GetAtt": ["Api", "Nope"]}, _context())
+
+
+def test_template_functions_merge_globals_environment() -> None:
+    # given the real template with a parameter override
+    template = Template(TEMPLATE, parameters={"LogLevel": "DEBUG"})
+
+    # when its functions are read
+    functions = {function.logical_id: function for function in template.functions()}
+
+    # then each has its code, handler and Globals' variables under its own
+    assert set(functions) == {
+        "AuthorizerFunction",
+        "ConnectionsFunction",
+        "GameFunction",
+        "ClockFunction",
+    }
+    clock = functions["ClockFunction"]
+    assert (clock.code_uri, clock.handler, clock.memory_size) == (
+        "functions/clock/",
+        "app.handler",
+        512,
+    )
+    assert clock.environment["TABLE_NAME"] == "yamb-local-GameTable"
+    assert clock.environment["POWERTOOLS_LOG_LEVEL"] == "DEBUG"
+    assert clock.environment["DEADLINE_STATE_MACHINE_ARN"] == (
+        "arn:aws:states:us-east-1:123456789012:stateMachine:yamb-local-deadline"
+    )
+    assert clock.environment["CONNECTIONS_ENDPOINT"].endswith(".amazonaws.com/live")
+    authorizer = functions["AuthorizerFunction"]
+    assert authorizer.memory_size == 256
+    assert {"USER_POOL_ID", "USER_POOL_CLIENT_ID"} <= set(authorizer.environment)
+
+
+def test_template_routes_map_route_keys_to_functions() -> None:
+    # given the real template / when its routes are read
+    routes = {route.route_key: route for route in Template(TEMPLATE).routes()}
+
+    # then every route key leads to the function of its integration
+    assert {"$connect", "$disconnect", "$default", "roll", "write"} <= set(routes)
+    assert routes["$connect"].function == "ConnectionsFunction"
+    assert routes["$connect"].authorizer == "ConnectAuthorizer"
+    assert routes["$disconnect"].function == "ConnectionsFunction"
+    assert routes["$default"].function == "GameFunction"
+    assert routes["roll"].function == "GameFunction"
+    assert routes["roll"].authorizer is None
+
+
+def test_template_connect_authorizer_is_the_authorizer_function() -> None:
+    # given the real template / when the $connect authorizer is read
+    authorizer = Template(TEMPLATE).connect_authorizer()
+
+    # then it is the authorizer function reading the token query parameter
+    assert authorizer is not None
+    assert authorizer.function == "AuthorizerFunction"
+    assert authorizer.identity_source == ("route.request.querystring.token",)
+    assert authorizer.authorizer_type == "REQUEST"
+
+
+def test_load_handler_imports_each_app_under_its_own_name(tmp_path: Path) -> None:
+    # given two functions that both have an app.py using a shared module
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "devstack_probe_shared.py").write_text("PREFIX = 'shared'\n")
+    for name in ("one", "two"):
+        code = tmp_path / "functions" / name
+        code.mkdir(parents=True)
+        (code / "app.py").write_text(
+            "from devstack_probe_shared import PREFIX\n"
+            f"def handler(event, context):\n    return f'{{PREFIX}}-{name}-{{event}}'\n"
+        )
+
+    def spec(name: str) -> FunctionSpec:
+        return FunctionSpec(
+            f"Fn{name}", f"functions/{name}/", "app.handler", None, None, None, {}, {}
+        )
+
+    # when both handlers are loaded
+    one = load_handler(tmp_path, spec("one"))
+    two = load_handler(tmp_path, spec("two"))
+
+    # then each is its own module
+    assert one(1, None) == "shared-one-1"
+    assert two(2, None) == "shared-two-2"
+
+
+# ------------------------------------------------------------------------------------ LocalAws
+
+
+@pytest.fixture(scope="module")
+def local_aws() -> Iterator[LocalAws]:
+    with LocalAws(TEMPLATE, fast_forward_waits=True) as aws:
+        yield aws
+
+
+@pytest.fixture
+def stack(local_aws: LocalAws) -> Iterator[LocalAws]:
+    """The module's LocalAws with fast-forwarded waits (a test may switch them off)."""
+    local_aws.fast_forward_waits(True)
+    yield local_aws
+    local_aws.fast_forward_waits(True)
+
+
+def _start(aws: LocalAws, payload: dict[str, Any]) -> str:
+    response = aws.client("stepfunctions").start_execution(
+        stateMachineArn=aws.physical_ids["DeadlineStateMachine"],
+        name=f"test-{uuid.uuid4()}",
+        input=json.dumps(payload),
+    )
+    return str(response["executionArn"])
+
+
+def test_local_aws_table_has_gsi_and_ttl(stack: LocalAws) -> None:
+    # given the stack / when the table is described
+    dynamodb = stack.client("dynamodb")
+    table = dynamodb.describe_table(TableName=stack.physical_ids["GameTable"])["Table"]
+    ttl = dynamodb.describe_time_to_live(TableName=stack.physical_ids["GameTable"])
+
+    # then it has the template's keys, index, billing mode and TTL
+    assert table["TableName"] == "yamb-local-GameTable"
+    assert [key["AttributeName"] for key in table["KeySchema"]] == ["pk", "sk"]
+    assert [index["IndexName"] for index in table["GlobalSecondaryIndexes"]] == ["gsi1"]
+    assert table["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+    assert ttl["TimeToLiveDescription"] == {
+        "TimeToLiveStatus": "ENABLED",
+        "AttributeName": "expires_at",
+    }
+
+
+def test_local_aws_player_id_token_verifies_against_jwks(stack: LocalAws) -> None:
+    # given a player signed up through the app client
+    stack.create_player("Ana", PASSWORD, "ana@example.com")
+    client_id = stack.physical_ids["UserPoolClient"]
+    issuer = f"https://cognito-idp.us-east-1.amazonaws.com/{stack.physical_ids['UserPool']}"
+
+    # when she signs in and the token is checked against the pool's key set
+    token = stack.id_token("Ana", PASSWORD)
+    key = jwt.PyJWKSet.from_dict(stack.jwks())[jwt.get_unverified_header(token)["kid"]]
+    claims = jwt.decode(token, key=key, algorithms=["RS256"], audience=client_id, issuer=issuer)
+
+    # then it is her signed ID token
+    assert claims["token_use"] == "id"
+    assert claims["cognito:username"].lower() == "ana"
+    assert claims["email"] == "ana@example.com"
+    assert claims["email_verified"] in (True, "true")  # moto: the string "true"
+    assert stack.issuer() == issuer
+
+
+def test_local_aws_function_environment_uses_created_ids_and_overrides(stack: LocalAws) -> None:
+    # given the stack / when a function's environment is asked with an override
+    environment = stack.function_environment(
+        "AuthorizerFunction", overrides={"CONNECTIONS_ENDPOINT": "http://127.0.0.1:1/"}
+    )
+
+    # then it names what was created, and the override wins
+    assert environment["TABLE_NAME"] == stack.physical_ids["GameTable"]
+    assert environment["USER_POOL_ID"] == stack.physical_ids["UserPool"]
+    assert environment["USER_POOL_CLIENT_ID"] == stack.physical_ids["UserPoolClient"]
+    assert environment["DEADLINE_STATE_MACHINE_ARN"] == stack.physical_ids["DeadlineStateMachine"]
+    assert environment["CONNECTIONS_ENDPOINT"] == "http://127.0.0.1:1/"
+
+
+def test_local_aws_env_points_boto3_at_the_server(
+    stack: LocalAws, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a process environment from env()
+    for name, value in stack.env().items():
+        monkeypatch.setenv(name, value)
+
+    # when a plain boto3 client lists tables
+    names = boto3.client("dynamodb").list_tables()["TableNames"]
+
+    # then it reached the local server
+    assert stack.physical_ids["GameTable"] in names
+
+
+def test_local_aws_deadline_waits_then_calls_clock_function(stack: LocalAws) -> None:
+    # given a clock function that records when it was called, and real waits
+    calls: list[tuple[float, Any, str]] = []
+
+    def clock(event: Any, context: Any) -> dict[str, Any]:
+        calls.append((time.time(), event, context.function_name))
+        return {"expired": event["turn"]}
+
+    stack.register_function("ClockFunction", clock)
+    stack.fast_forward_waits(False)
+    deadline = _deadline(1)
+
+    # when a deadline one second ahead starts
+    execution = _start(stack, {"deadline": deadline, "game": "g1", "turn": 3})
+    result = stack.wait_for_execution(execution, timeout=15)
+
+    # then the clock ran after the deadline with the input, and its result is the output
+    assert result["status"] == "SUCCEEDED"
+    assert json.loads(result["output"]) == {"expired": 3}
+    ((called_at, event, function_name),) = calls
+    assert event == {"deadline": deadline, "game": "g1", "turn": 3}
+    assert function_name == "yamb-local-ClockFunction"
+    deadline_at = datetime.strptime(deadline, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    assert called_at >= deadline_at.timestamp()
+
+
+def test_local_aws_fast_forward_skips_a_long_wait(stack: LocalAws) -> None:
+    # given fast-forwarded waits and a deadline an hour ahead
+    stack.register_function("ClockFunction", lambda event, context: {"turn": event["turn"]})
+
+    # when it starts
+    started = time.monotonic()
+    result = stack.wait_for_execution(_start(stack, {"deadline": _deadline(3600), "turn": 1}))
+
+    # then it finished at once
+    assert result["status"] == "SUCCEEDED"
+    assert json.loads(result["output"]) == {"turn": 1}
+    assert time.monotonic() - started < 5
+
+
+def test_local_aws_stop_execution_aborts_a_waiting_deadline(stack: LocalAws) -> None:
+    # given a deadline a minute ahead, waiting for real
+    called = threading.Event()
+    stack.register_function("ClockFunction", lambda event, context: called.set())
+    stack.fast_forward_waits(False)
+    stepfunctions = stack.client("stepfunctions")
+    execution = _start(stack, {"deadline": _deadline(60), "turn": 1})
+    for _ in range(200):
+        events = stepfunctions.get_execution_history(executionArn=execution)["events"]
+        if any(event["type"] == "WaitStateEntered" for event in events):
+            break
+        time.sleep(0.02)
+
+    # when it is stopped
+    stepfunctions.stop_execution(executionArn=execution, cause="turn played")
+    result = stack.wait_for_execution(execution, timeout=5)
+
+    # then it is aborted and the clock never ran
+    assert result["status"] == "ABORTED"
+    assert not called.wait(0.2)
+
+
+def test_local_aws_failing_clock_function_fails_the_execution(stack: LocalAws) -> None:
+    # given a clock function that raises
+    def clock(event: Any, context: Any) -> None:
+        raise LookupError("no such game")
+
+    stack.register_function("ClockFunction", clock)
+
+    # when a deadline expires
+    result = stack.wait_for_execution(_start(stack, {"deadline": _deadline(0), "turn": 1}))
+
+    # then the execution fails with the error type, as Lambda reports it
+    assert result["status"] == "FAILED"
+    assert result["error"] == "LookupError"
+    assert "no such game" in result["cause"]
+
+
+def test_local_aws_second_instance_in_process_is_refused(stack: LocalAws) -> None:
+    # given a running stack / when another starts in the same process / then it is refused
+    with pytest.raises(RuntimeError, match="already runs"):
+        LocalAws(TEMPLATE)
+    assert stack.client("dynamodb").list_tables()["TableNames"]
