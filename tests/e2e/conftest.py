@@ -14,7 +14,7 @@ from devstack.stack import LocalStack
 RECEIVE_TIMEOUT = 10.0
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def stack() -> Iterator[LocalStack]:
     with LocalStack() as running:
         yield running
