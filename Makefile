@@ -34,6 +34,7 @@ dev: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/engine_bench.py
+	$(PY) bench/service_bench.py
 
 clean:
 	rm -rf $(VENV) .venv-sam .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis
