@@ -189,6 +189,13 @@ def _turn_seconds_problems(settings: GameSettings) -> list[tuple[tuple[str, ...]
     return []
 
 
+def _chosen(settings: GameSettings, name: str) -> str:
+    """The column set is chosen by `preset` or by `columns`: name the one the creator set."""
+    if name == "columns" and settings.columns is None and settings.preset is not None:
+        return "preset"
+    return name
+
+
 def validate_settings(data: Mapping[str, Any], account: Account = "premium") -> GameSettings:
     """The settings, or InvalidSettingsError naming every conflicting pair of settings."""
     try:
@@ -205,11 +212,10 @@ def validate_settings(data: Mapping[str, Any], account: Account = "premium") -> 
         ) from None
     problems = _column_problems(settings) + _turn_seconds_problems(settings)
     rules = EXCLUSIONS + (FREE_ACCOUNT_LIMITS if account == "free" else ())
-    problems += [
-        (rule.settings, f"{' and '.join(rule.settings)}: {rule.message}")
-        for rule in rules
-        if rule.applies(settings)
-    ]
+    for rule in rules:
+        if rule.applies(settings):
+            names = tuple(_chosen(settings, name) for name in rule.settings)
+            problems.append((names, f"{' and '.join(names)}: {rule.message}"))
     if problems:
         raise InvalidSettingsError(problems)
     return settings

@@ -46,7 +46,7 @@ BAD_SETTINGS = [
     ),
     (("columns", "directed"), "premium", {"columns": ["down", "directed"]}),
     (("preset", "columns"), "premium", {"preset": 1, "columns": ["down"]}),
-    (("grid", "columns"), "premium", {"grid": "generala", "preset": 1}),
+    (("grid", "columns"), "premium", {"grid": "generala", "columns": ["down"]}),
     (("grid", "dice"), "premium", {"grid": "yacht", "dice": 6}),
     (("account", "preset"), "free", {"preset": 3}),
     (("account", "columns"), "free", {"columns": ["down", "up", "free", "announced"]}),
@@ -280,3 +280,12 @@ def test_settings_error_message_joins_problems():
     assert str(caught.value) == (
         "a column type may appear only once; time per turn is 10-120 s, or null (unlimited)"
     )
+
+
+def test_settings_conflict_names_preset_when_the_preset_chose_the_columns() -> None:
+    # given a preset with the directed column at a table that does not play turn by turn
+    data = {"players": 2, "preset": 7, "turn_type": "simultaneous"}
+    # when the settings are validated
+    problems = _problems(data)
+    # then the problem names the setting the creator chose: the preset
+    assert [names for names, _ in problems] == [("preset", "turn_type")]
