@@ -228,8 +228,8 @@ class GameFrame(Frame):
 
     type: Literal["game"] = "game"
     request_id: str | None = None
-    # None answers a sync from a player who is in no game.
-    game: GameView | None
+    # None (absent on the wire) answers a sync from a player who is in no game.
+    game: GameView | None = None
 
 
 class GameListFrame(Frame):

@@ -107,9 +107,15 @@ def refused_status(gateway: GatewayThread, query: str) -> int:
     return refused.value.response.status_code
 
 
-def closed_code(client: ClientConnection) -> int:
-    """Wait until the server closes `client`; the close code it sent."""
+def closed_code(client: ClientConnection, action: Callable[[], Any] | None = None) -> int:
+    """Do `action`, wait until the server closes `client`; the close code it sent.
+
+    `action` may itself fail with ConnectionClosed: a client still sending when the server
+    closes learns it from `send`.
+    """
     with pytest.raises(ConnectionClosed) as closed:
+        if action is not None:
+            action()
         while True:
             client.recv(timeout=WAIT)
     assert closed.value.rcvd is not None
@@ -489,14 +495,14 @@ def test_message_size_limits_close_1009(fragments: list[int], accepted: bool) ->
     recorder = Recorder()
     handlers = {"$default": recorder.handler("$default"), "$disconnect": recorder.handler("bye")}
     with running(handlers, allow()) as gateway, open_client(gateway) as ws:
-        # when the client sends a message in these frames
-        ws.send(["x" * size for size in fragments] if len(fragments) > 1 else "x" * fragments[0])
+        message = ["x" * size for size in fragments] if len(fragments) > 1 else "x" * fragments[0]
         if accepted:
-            # then it is delivered whole
+            # when the client sends a message in these frames / then it is delivered whole
+            ws.send(message)
             assert len(recorder.wait_for("$default")[0]["body"]) == sum(fragments)
         else:
-            # then the connection closes with 1009, and $disconnect says so
-            assert closed_code(ws) == 1009
+            # when the client sends it / then the connection closes with 1009, as $disconnect says
+            assert closed_code(ws, lambda: ws.send(message)) == 1009
             assert recorder.wait_for("bye")[0]["requestContext"]["disconnectStatusCode"] == 1009
             assert recorder.events("$default") == []
 
@@ -508,8 +514,7 @@ def test_binary_frame_closes_1003() -> None:
         open_client(gateway) as ws,
     ):
         # when the client sends bytes / then the connection closes with 1003
-        ws.send(b"\x00\x01")
-        assert closed_code(ws) == 1003
+        assert closed_code(ws, lambda: ws.send(b"\x00\x01")) == 1003
 
 
 def test_idle_connection_closes_after_idle_timeout() -> None:
@@ -526,7 +531,7 @@ def test_idle_connection_closes_after_idle_timeout() -> None:
 
 def test_busy_connection_closes_after_max_lifetime() -> None:
     # given a gateway with a short idle timeout and a longer maximum lifetime
-    options = {"idle_timeout": 0.3, "max_lifetime": 0.8}
+    options = {"idle_timeout": 0.5, "max_lifetime": 1.0}
     handlers = {"$default": lambda event, _: None}
     with running(handlers, allow(), **options) as gateway, open_client(gateway) as ws:
         started = time.monotonic()
@@ -534,9 +539,9 @@ def test_busy_connection_closes_after_max_lifetime() -> None:
         with pytest.raises(ConnectionClosed) as closed:
             while time.monotonic() - started < WAIT:
                 ws.send("still here")
-                time.sleep(0.1)
+                time.sleep(0.05)
     # then it was not closed as idle but at the end of its lifetime
-    assert time.monotonic() - started >= 0.75
+    assert time.monotonic() - started >= 0.95
     assert closed.value.rcvd is not None
     assert closed.value.rcvd.code == 1001
 

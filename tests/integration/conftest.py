@@ -1,0 +1,332 @@
+"""Shared fixtures of the integration tests: the game table on moto, a game service wired to it
+with recording adapters, a controllable clock, and helpers to act as a player.
+
+The mock and the table live for one test module (creating botocore and pynamodb clients costs
+about 0.3 s each); every test starts from an emptied table and fresh recorders.
+"""
+
+import itertools
+import json
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+from yamb.dice import SeededDice
+from yamb.protocol import CLIENT_ACTIONS
+from yamb.session.model import GameSession
+from yamb_service.deadlines import RecordingScheduler
+from yamb_service.notifier import RecordingNotifier
+from yamb_service.observability import metrics
+from yamb_service.repository import (
+    DynamoGameRepository,
+    DynamoPlayerRepository,
+    item_model,
+)
+from yamb_service.service import Caller, GameService
+
+ROOT = Path(__file__).resolve().parents[2]
+EVENTS = ROOT / "events"
+if str(ROOT) not in sys.path:  # `devstack` is a top-level package of the project, not installed
+    sys.path.insert(0, str(ROOT))
+
+REGION = "us-east-1"
+TABLE_NAME = "yamb-test-GameTable"
+START = datetime(2025, 6, 2, 10, 0, tzinfo=UTC)
+
+ANA = Caller("ana", "conn-ana")
+BEN = Caller("ben", "conn-ben")
+CLEO = Caller("cleo", "conn-cleo")
+DAN = Caller("dan", "conn-dan")
+
+# create_table takes these properties of AWS::DynamoDB::Table as they are.
+_CREATE_TABLE_PROPERTIES = (
+    "AttributeDefinitions",
+    "KeySchema",
+    "GlobalSecondaryIndexes",
+    "LocalSecondaryIndexes",
+    "BillingMode",
+    "ProvisionedThroughput",
+    "StreamSpecification",
+    "TableClass",
+)
+
+
+def game_table_properties() -> dict[str, Any]:
+    """GameTable's Properties from template.yaml (the short tags read as plain mappings)."""
+    from devstack.template import load_template
+
+    template = load_template(ROOT / "template.yaml")
+    return dict(template["Resources"]["GameTable"]["Properties"])
+
+
+def create_game_table(name: str = TABLE_NAME) -> str:
+    """The table as the template declares it: keys, index, billing, encryption and TTL."""
+    properties = game_table_properties()
+    client = boto3.client("dynamodb", region_name=REGION)
+    arguments = {key: properties[key] for key in _CREATE_TABLE_PROPERTIES if key in properties}
+    sse = properties.get("SSESpecification")
+    if sse is not None:
+        arguments["SSESpecification"] = {"Enabled": sse["SSEEnabled"]}
+    client.create_table(TableName=name, **arguments)
+    ttl = properties.get("TimeToLiveSpecification")
+    if ttl is not None:
+        client.update_time_to_live(TableName=name, TimeToLiveSpecification=ttl)
+    return name
+
+
+def empty_table(name: str) -> None:
+    table = boto3.resource("dynamodb", region_name=REGION).Table(name)
+    keys = [
+        {"pk": i["pk"], "sk": i["sk"]} for i in table.scan(ProjectionExpression="pk, sk")["Items"]
+    ]
+    with table.batch_writer() as batch:
+        for key in keys:
+            batch.delete_item(Key=key)
+
+
+def load_event(name: str) -> dict[str, Any]:
+    """A sample event of events/ (the same files serve `sam local invoke`)."""
+    return json.loads((EVENTS / name).read_text(encoding="utf-8"))
+
+
+# ----------------------------------------------------------------------------- AWS fixtures
+
+
+@pytest.fixture(scope="module")
+def aws() -> Iterator[None]:
+    """One moto mock per test module."""
+    with mock_aws():
+        yield
+
+
+@pytest.fixture(scope="module")
+def _module_table(aws: None) -> str:
+    return create_game_table()
+
+
+@pytest.fixture
+def table(_module_table: str) -> Iterator[str]:
+    """The game table, empty at the start of the test."""
+    empty_table(_module_table)
+    yield _module_table
+
+
+@pytest.fixture(scope="module")
+def item(_module_table: str) -> Any:
+    return item_model(_module_table, REGION)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_metrics(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Metrics need a namespace to flush (every 100 values, and after each handler call)."""
+    monkeypatch.setattr(metrics.provider, "namespace", metrics.provider.namespace or "YambTest")
+    yield
+    metrics.clear_metrics()
+
+
+# ----------------------------------------------------------------------------- the service
+
+
+@dataclass
+class Clock:
+    """The service's `now`: stands still until advanced."""
+
+    moment: datetime = START
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+    def advance(self, **delta: float) -> datetime:
+        self.moment += timedelta(**delta)
+        return self.moment
+
+    def set(self, moment: datetime) -> None:
+        self.moment = moment
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def notifier() -> RecordingNotifier:
+    return RecordingNotifier()
+
+
+@pytest.fixture
+def scheduler() -> RecordingScheduler:
+    return RecordingScheduler()
+
+
+@pytest.fixture
+def games(table: str, item: Any) -> DynamoGameRepository:
+    return DynamoGameRepository(item)
+
+
+@pytest.fixture
+def players(table: str, item: Any) -> DynamoPlayerRepository:
+    return DynamoPlayerRepository(item)
+
+
+def make_service(  # noqa: PLR0917 - the service's collaborators
+    games: DynamoGameRepository,
+    players: DynamoPlayerRepository,
+    notifier: RecordingNotifier,
+    scheduler: RecordingScheduler,
+    clock: Clock,
+    seed: int = 7,
+) -> GameService:
+    return GameService(
+        games=games,
+        players=players,
+        notifier=notifier,
+        deadlines=scheduler,
+        dice=SeededDice(seed),
+        now=clock,
+    )
+
+
+@pytest.fixture
+def service(
+    games: DynamoGameRepository,
+    players: DynamoPlayerRepository,
+    notifier: RecordingNotifier,
+    scheduler: RecordingScheduler,
+    clock: Clock,
+) -> GameService:
+    return make_service(games, players, notifier, scheduler, clock)
+
+
+# ----------------------------------------------------------------------------- acting
+
+
+class Harness:
+    """Drives the service as players do and reads what each connection received."""
+
+    def __init__(
+        self,
+        service: GameService,
+        notifier: RecordingNotifier,
+        scheduler: RecordingScheduler,
+        clock: Clock,
+    ) -> None:
+        self.service = service
+        self.notifier = notifier
+        self.scheduler = scheduler
+        self.clock = clock
+        self.games: DynamoGameRepository = service.games  # type: ignore[assignment]
+        self.players: DynamoPlayerRepository = service.players  # type: ignore[assignment]
+        self._request_ids = itertools.count(1)
+
+    def other_service(self, seed: int = 99) -> GameService:
+        """A second instance (another Lambda execution environment) on the same table."""
+        return make_service(
+            DynamoGameRepository(self.games._item),
+            DynamoPlayerRepository(self.players._item),
+            self.notifier,
+            self.scheduler,
+            self.clock,
+            seed,
+        )
+
+    # -- sending
+
+    def act(
+        self, caller: Caller, action: str, *, via: GameService | None = None, **fields: Any
+    ) -> str:
+        """`caller` sends the client frame `action` with `fields` (camelCase) and a fresh
+        requestId unless one is given; returns the requestId."""
+        frame = {"action": action, **fields}
+        frame.setdefault("requestId", f"req-{next(self._request_ids)}")
+        (via or self.service).handle(caller, CLIENT_ACTIONS.validate_python(frame))
+        return str(frame["requestId"])
+
+    def connect(self, *callers: Caller) -> None:
+        for caller in callers:
+            self.service.connect(caller)
+
+    # -- reading
+
+    def frames(self, caller: Caller | str) -> list[dict[str, Any]]:
+        connection = caller if isinstance(caller, str) else caller.connection_id
+        return self.notifier.frames_to(connection)
+
+    def answers(self, caller: Caller, request_id: str) -> list[dict[str, Any]]:
+        """The frames answering one request (ack, error, game list, sync)."""
+        return [f for f in self.frames(caller) if f.get("requestId") == request_id]
+
+    def answer(self, caller: Caller, request_id: str) -> dict[str, Any]:
+        frames = self.answers(caller, request_id)
+        assert len(frames) == 1, frames
+        return frames[0]
+
+    def ack(self, caller: Caller, request_id: str) -> dict[str, Any]:
+        frame = self.answer(caller, request_id)
+        assert frame["type"] == "ack", frame
+        return frame
+
+    def error(self, caller: Caller, request_id: str) -> dict[str, Any]:
+        frame = self.answer(caller, request_id)
+        assert frame["type"] == "error", frame
+        return frame
+
+    def broadcasts(self, caller: Caller | str) -> list[dict[str, Any]]:
+        """The game views pushed to a connection (not answers to a sync)."""
+        return [
+            f["game"] for f in self.frames(caller) if f["type"] == "game" and "requestId" not in f
+        ]
+
+    def last_game(self, caller: Caller | str) -> dict[str, Any]:
+        views = self.broadcasts(caller)
+        assert views, f"no game frame was sent to {caller}"
+        return views[-1]
+
+    def session(self, game_id: str) -> GameSession:
+        return self.games.get(game_id)
+
+    # -- setting up games
+
+    def create_game(self, creator: Caller, **settings: Any) -> str:
+        settings.setdefault("preset", 1)
+        request_id = self.act(creator, "create_game", settings=settings)
+        return str(self.ack(creator, request_id)["gameId"])
+
+    def running_game(self, *callers: Caller, connect: bool = True, **settings: Any) -> str:
+        """A started game: the first caller creates it, the others join in order, it starts."""
+        if connect:
+            self.connect(*callers)
+        settings.setdefault("players", len(callers))
+        game_id = self.create_game(callers[0], **settings)
+        for caller in callers[1:]:
+            self.ack(caller, self.act(caller, "join_game", gameId=game_id))
+        self.ack(callers[0], self.act(callers[0], "start_game", gameId=game_id))
+        return game_id
+
+    def legal_cell(self, game_id: str) -> tuple[str, str]:
+        """A legal cell for the seat in turn: (column id, row id)."""
+        game = self.session(game_id).game()
+        column, row, _ = game.legal_cells()[0]
+        return game.layout.columns[column].id, game.layout.grid.rows[row].id
+
+    def write_any(self, caller: Caller, game_id: str) -> tuple[str, str]:
+        """`caller`, in turn, writes the first legal cell; returns the cell."""
+        column, row = self.legal_cell(game_id)
+        self.ack(caller, self.act(caller, "write", gameId=game_id, column=column, row=row))
+        return column, row
+
+
+@pytest.fixture
+def harness(
+    service: GameService,
+    notifier: RecordingNotifier,
+    scheduler: RecordingScheduler,
+    clock: Clock,
+) -> Harness:
+    return Harness(service, notifier, scheduler, clock)

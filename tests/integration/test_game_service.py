@@ -1,0 +1,1431 @@
+"""The game service on moto's DynamoDB: every client action, connection event and deadline, and
+every way each can be refused, with recording adapters for frames and deadline timers."""
+
+from datetime import timedelta
+from typing import Any
+
+import boto3
+import pytest
+from yamb.session.play import Deadline
+from yamb_service.repository import GameNotFoundError, StaleGameError
+from yamb_service.service import Caller, GameService, game_id_for
+
+ANA = Caller("ana", "conn-ana")
+BEN = Caller("ben", "conn-ben")
+CLEO = Caller("cleo", "conn-cleo")
+DAN = Caller("dan", "conn-dan")
+
+FREE_COLUMN = {"columns": ["free"]}  # 13 cells in any order: short games
+
+
+def cell_value(view: dict[str, Any], player_id: str, column: str, row: str) -> int | None:
+    (sheet,) = [s for s in view["sheets"] if s["playerId"] == player_id]
+    value: int | None = sheet["cells"].get(column, {}).get(row)
+    return value
+
+
+def filled_cells(harness: Any, game_id: str, seat: int) -> int:
+    game = harness.session(game_id).game()
+    return sum(bin(mask).count("1") for mask in game.sheets[seat].filled)
+
+
+def legal_score(view: dict[str, Any], column: str, row: str) -> int:
+    (score,) = [
+        c["score"] for c in view["turn"]["legal"] if (c["column"], c["row"]) == (column, row)
+    ]
+    return int(score)
+
+
+def turn_deadlines(harness: Any) -> list[Deadline]:
+    return [d for d in harness.scheduler.scheduled if d.kind == "turn"]
+
+
+# ============================================================================ the table
+
+
+def test_game_table_is_created_as_template_declares(table: str) -> None:
+    # given the table the fixture created from template.yaml's GameTable
+    client = boto3.client("dynamodb", region_name="us-east-1")
+
+    # when it is described
+    described = client.describe_table(TableName=table)["Table"]
+    ttl = client.describe_time_to_live(TableName=table)["TimeToLiveDescription"]
+
+    # then it has the keys, the open-games index and the TTL attribute the repository uses
+    assert {k["AttributeName"]: k["KeyType"] for k in described["KeySchema"]} == {
+        "pk": "HASH",
+        "sk": "RANGE",
+    }
+    (index,) = described["GlobalSecondaryIndexes"]
+    assert index["IndexName"] == "gsi1"
+    assert index["Projection"] == {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["summary"]}
+    assert ttl == {"AttributeName": "expires_at", "TimeToLiveStatus": "ENABLED"}
+
+
+# ============================================================================ create_game
+
+
+def test_create_game_valid_settings_acks_and_shows_waiting_table(harness: Any) -> None:
+    # given ana is connected and in no game
+    harness.connect(ANA)
+
+    # when she creates a two-player game
+    request_id = harness.act(ANA, "create_game", settings={"players": 2, "preset": 1})
+
+    # then she gets an ack naming the game, and the waiting table with her seat
+    ack = harness.ack(ANA, request_id)
+    assert ack["gameId"] == game_id_for("ana", request_id)
+    assert ack["version"] == 1
+    view = harness.last_game(ANA)
+    assert view["status"] == "waiting"
+    assert view["creator"] == "ana"
+    assert [s["playerId"] for s in view["seats"]] == ["ana"]
+    assert harness.players.get("ana").game_id == ack["gameId"]
+    assert harness.scheduler.scheduled == []
+
+
+@pytest.mark.parametrize(
+    ("settings", "named"),
+    [
+        ({"ranked": True, "dice": 6, "preset": 1}, ("ranked", "dice")),
+        ({"players": 2, "pairs": True, "preset": 1}, ("pairs", "players")),
+        ({"players": 2, "preset": 1, "colour": "red"}, ("colour",)),
+        ({"players": 2}, ("preset", "columns")),
+    ],
+)
+def test_create_game_invalid_settings_error_names_settings(
+    harness: Any, settings: dict[str, Any], named: tuple[str, ...]
+) -> None:
+    # given ana is in no game
+    # when she creates a game with settings that exclude each other
+    request_id = harness.act(ANA, "create_game", settings=settings)
+
+    # then an invalid_settings error names every setting involved, and nothing is stored
+    error = harness.error(ANA, request_id)
+    assert error["code"] == "invalid_settings"
+    for name in named:
+        assert name in error["message"]
+    assert harness.games.list_open(10) == []
+    assert harness.players.get("ana").game_id is None
+
+
+def test_create_game_when_already_in_game_refused(harness: Any) -> None:
+    # given ana sits at a waiting table
+    first = harness.create_game(ANA, players=2)
+
+    # when she creates another game
+    request_id = harness.act(ANA, "create_game", settings={"players": 2, "preset": 1})
+
+    # then she is told she already plays, and only the first game exists
+    assert harness.error(ANA, request_id)["code"] == "already_in_game"
+    assert [g.game_id for g in harness.games.list_open(10)] == [first]
+
+
+def test_create_game_repeated_request_returns_same_game(harness: Any) -> None:
+    # given ana created a game with a request whose ack may have been lost
+    request_id = harness.act(ANA, "create_game", settings={"players": 2, "preset": 1})
+    first = harness.ack(ANA, request_id)
+
+    # when the same request arrives again
+    harness.act(ANA, "create_game", settings={"players": 2, "preset": 1}, requestId=request_id)
+
+    # then it is acked again with the same game and version, and no second game exists
+    acks = harness.answers(ANA, request_id)
+    assert [f["type"] for f in acks] == ["ack", "ack"], acks
+    assert acks[1]["gameId"] == first["gameId"]
+    assert acks[1]["version"] == first["version"]
+    assert [g.game_id for g in harness.games.list_open(10)] == [first["gameId"]]
+
+
+# ============================================================================ list_games
+
+
+def test_list_games_waiting_first_then_running_newest_first(harness: Any) -> None:
+    # given two waiting and two running games, created one minute apart
+    old_waiting = harness.create_game(ANA, players=2)
+    harness.clock.advance(minutes=1)
+    old_running = harness.running_game(BEN, players=1)
+    harness.clock.advance(minutes=1)
+    new_waiting = harness.create_game(CLEO, players=3)
+    harness.clock.advance(minutes=1)
+    new_running = harness.running_game(DAN, players=1)
+
+    # when anyone lists the games
+    request_id = harness.act(ANA, "list_games")
+
+    # then waiting games come first, then running ones, newest first in each
+    frame = harness.answer(ANA, request_id)
+    assert frame["type"] == "game_list"
+    listed = [(g["gameId"], g["status"]) for g in frame["games"]]
+    assert listed == [
+        (new_waiting, "waiting"),
+        (old_waiting, "waiting"),
+        (new_running, "running"),
+        (old_running, "running"),
+    ]
+    assert frame["games"][1]["players"] == ["ana"]
+    assert frame["games"][1]["seats"] == 2
+
+
+def test_list_games_leaves_out_finished_games(harness: Any) -> None:
+    # given a game that ended (its only player resigned)
+    game_id = harness.running_game(ANA, players=1)
+    harness.ack(ANA, harness.act(ANA, "resign", gameId=game_id))
+
+    # when the games are listed
+    request_id = harness.act(BEN, "list_games")
+
+    # then the finished game is not offered
+    assert harness.session(game_id).status != "running"
+    assert harness.answer(BEN, request_id)["games"] == []
+
+
+# ============================================================================ join_game
+
+
+def test_join_game_seats_player_and_tells_table(harness: Any) -> None:
+    # given ana waits at a two-player table
+    harness.connect(ANA, BEN)
+    game_id = harness.create_game(ANA, players=2)
+
+    # when ben joins
+    request_id = harness.act(BEN, "join_game", gameId=game_id)
+
+    # then both see the two seats, and ben's record points at the game
+    assert harness.ack(BEN, request_id)["gameId"] == game_id
+    for caller in (ANA, BEN):
+        assert [s["playerId"] for s in harness.last_game(caller)["seats"]] == ["ana", "ben"]
+    assert harness.players.get("ben").game_id == game_id
+
+
+def test_join_game_when_table_full_refused(harness: Any) -> None:
+    # given a full two-player table
+    game_id = harness.create_game(ANA, players=2)
+    harness.act(BEN, "join_game", gameId=game_id)
+
+    # when cleo tries to join
+    request_id = harness.act(CLEO, "join_game", gameId=game_id)
+
+    # then she is refused and the table is unchanged
+    assert harness.error(CLEO, request_id)["code"] == "table_full"
+    assert harness.session(game_id).player_ids == ["ana", "ben"]
+    assert harness.players.get("cleo").game_id is None
+
+
+def test_join_game_when_already_seated_refused(harness: Any) -> None:
+    # given ben sits at ana's waiting three-player table
+    game_id = harness.create_game(ANA, players=3)
+    harness.act(BEN, "join_game", gameId=game_id)
+
+    # when ben joins again with a new request
+    request_id = harness.act(BEN, "join_game", gameId=game_id)
+
+    # then he is refused (he already plays there) and keeps one seat
+    assert harness.error(BEN, request_id)["code"] == "already_in_game"
+    assert harness.session(game_id).player_ids == ["ana", "ben"]
+
+
+def test_join_game_when_running_refused(harness: Any) -> None:
+    # given a running game
+    game_id = harness.running_game(ANA, BEN)
+
+    # when cleo tries to join it
+    request_id = harness.act(CLEO, "join_game", gameId=game_id)
+
+    # then the game is no longer open
+    assert harness.error(CLEO, request_id)["code"] == "wrong_status"
+
+
+def test_join_game_unknown_game_refused(harness: Any) -> None:
+    # when ben joins a game that does not exist
+    request_id = harness.act(BEN, "join_game", gameId="no-such-game")
+
+    # then he is told so
+    assert harness.error(BEN, request_id)["code"] == "game_not_found"
+
+
+def test_join_game_during_cooldown_after_disappearance_refused(harness: Any) -> None:
+    # given ana disappeared from a running game (not back within 3 minutes)
+    game_id = harness.running_game(ANA, BEN)
+    harness.service.disconnect(ANA)
+    harness.clock.advance(minutes=3)
+    assert harness.service.deadline("return", game_id, 1, 1, "ana")
+    table = harness.create_game(CLEO, players=2)
+
+    # when she joins another table during her cooldown
+    refused = harness.act(ANA, "join_game", gameId=table)
+
+    # then she is refused with a cooldown error, and admitted once the 5 minutes are over
+    assert harness.error(ANA, refused)["code"] == "cooldown"
+    harness.clock.advance(minutes=5)
+    admitted = harness.act(ANA, "join_game", gameId=table)
+    assert harness.ack(ANA, admitted)["gameId"] == table
+
+
+# ============================================================================ leave_game
+
+
+def test_leave_game_by_creator_passes_creation_to_next_player(harness: Any) -> None:
+    # given ana created a table where ben and cleo sit
+    harness.connect(ANA, BEN, CLEO)
+    game_id = harness.create_game(ANA, players=3)
+    harness.act(BEN, "join_game", gameId=game_id)
+    harness.act(CLEO, "join_game", gameId=game_id)
+
+    # when ana leaves before the start
+    request_id = harness.act(ANA, "leave_game", gameId=game_id)
+
+    # then ben is the creator, ana is free, and the others are told
+    harness.ack(ANA, request_id)
+    session = harness.session(game_id)
+    assert session.creator == "ben"
+    assert session.player_ids == ["ben", "cleo"]
+    assert harness.players.get("ana").game_id is None
+    assert harness.last_game(CLEO)["creator"] == "ben"
+
+
+def test_leave_game_by_last_player_deletes_game(harness: Any) -> None:
+    # given ana waits alone at her table
+    game_id = harness.create_game(ANA, players=2)
+
+    # when she leaves
+    harness.ack(ANA, harness.act(ANA, "leave_game", gameId=game_id))
+
+    # then the game is gone
+    with pytest.raises(GameNotFoundError):
+        harness.session(game_id)
+    assert harness.games.list_open(10) == []
+    assert harness.players.get("ana").game_id is None
+
+
+def test_leave_game_when_running_refused(harness: Any) -> None:
+    # given a running game
+    game_id = harness.running_game(ANA, BEN)
+
+    # when ben tries to leave it as if it were waiting
+    request_id = harness.act(BEN, "leave_game", gameId=game_id)
+
+    # then he is refused (resigning is the way out)
+    assert harness.error(BEN, request_id)["code"] == "wrong_status"
+
+
+# ============================================================================ edit_game
+
+
+def test_edit_game_changes_settings_and_player_order(harness: Any) -> None:
+    # given ben sits at ana's waiting table
+    harness.connect(ANA, BEN)
+    game_id = harness.create_game(ANA, players=2)
+    harness.act(BEN, "join_game", gameId=game_id)
+
+    # when ana changes the columns and lets ben play first
+    request_id = harness.act(
+        ANA,
+        "edit_game",
+        gameId=game_id,
+        settings={"players": 2, "preset": 2},
+        playerOrder=["ben", "ana"],
+    )
+
+    # then the table shows both changes
+    harness.ack(ANA, request_id)
+    session = harness.session(game_id)
+    assert session.settings.column_ids == ("down", "up", "free")
+    assert session.player_ids == ["ben", "ana"]
+    view = harness.last_game(BEN)
+    assert view["settings"]["preset"] == 2
+    assert [s["playerId"] for s in view["seats"]] == ["ben", "ana"]
+
+
+def test_edit_game_by_non_creator_refused(harness: Any) -> None:
+    # given ben sits at ana's table
+    game_id = harness.create_game(ANA, players=2)
+    harness.act(BEN, "join_game", gameId=game_id)
+
+    # when ben edits the settings
+    request_id = harness.act(BEN, "edit_game", gameId=game_id, settings={"players": 2, "preset": 2})
+
+    # then he is refused and nothing changes
+    assert harness.error(BEN, request_id)["code"] == "not_creator"
+    assert harness.session(game_id).settings.preset == 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ({"settings": {"players": 2, "preset": 1, "dice": 6, "ranked": True}}, "invalid_settings"),
+        ({"settings": {"players": 1, "preset": 1}}, "too_many"),
+        ({"playerOrder": ["ana", "cleo"]}, "bad_player_order"),
+    ],
+)
+def test_edit_game_invalid_change_refused(harness: Any, fields: dict[str, Any], code: str) -> None:
+    # given ben sits at ana's table
+    game_id = harness.create_game(ANA, players=2)
+    harness.act(BEN, "join_game", gameId=game_id)
+
+    # when ana makes an impossible change
+    request_id = harness.act(ANA, "edit_game", gameId=game_id, **fields)
+
+    # then it is refused with its reason
+    assert harness.error(ANA, request_id)["code"] == code
+    assert harness.session(game_id).player_ids == ["ana", "ben"]
+
+
+# ============================================================================ delete_game
+
+
+def test_delete_game_by_non_creator_refused(harness: Any) -> None:
+    # given ben sits at ana's table
+    game_id = harness.create_game(ANA, players=2)
+    harness.act(BEN, "join_game", gameId=game_id)
+
+    # when ben deletes it
+    request_id = harness.act(BEN, "delete_game", gameId=game_id)
+
+    # then he is refused and the game stays
+    assert harness.error(BEN, request_id)["code"] == "not_creator"
+    assert harness.session(game_id).player_ids == ["ana", "ben"]
+
+
+def test_delete_game_tells_players_game_deleted(harness: Any) -> None:
+    # given ben sits at ana's table
+    harness.connect(ANA, BEN)
+    game_id = harness.create_game(ANA, players=2)
+    harness.act(BEN, "join_game", gameId=game_id)
+
+    # when ana deletes the game
+    request_id = harness.act(ANA, "delete_game", gameId=game_id)
+
+    # then both are told, both are free, and the game is gone
+    harness.ack(ANA, request_id)
+    for caller in (ANA, BEN):
+        assert {"type": "game_deleted", "gameId": game_id} in harness.frames(caller)
+        assert harness.players.get(caller.player_id).game_id is None
+    with pytest.raises(GameNotFoundError):
+        harness.session(game_id)
+
+
+# ============================================================================ start_game
+
+
+def test_start_game_when_table_not_full_refused(harness: Any) -> None:
+    # given ana waits alone at a two-player table
+    game_id = harness.create_game(ANA, players=2)
+
+    # when she starts
+    request_id = harness.act(ANA, "start_game", gameId=game_id)
+
+    # then she is refused, the game still waits and no clock runs
+    assert harness.error(ANA, request_id)["code"] == "table_not_full"
+    assert harness.session(game_id).status == "waiting"
+    assert harness.scheduler.scheduled == []
+
+
+def test_start_game_by_non_creator_refused(harness: Any) -> None:
+    # given a full table created by ana
+    game_id = harness.create_game(ANA, players=2)
+    harness.act(BEN, "join_game", gameId=game_id)
+
+    # when ben starts it
+    request_id = harness.act(BEN, "start_game", gameId=game_id)
+
+    # then only the creator may
+    assert harness.error(BEN, request_id)["code"] == "not_creator"
+
+
+def test_start_game_rolls_first_roll_and_schedules_turn_deadline(harness: Any) -> None:
+    # given a full two-player table with 60 s turns
+    harness.connect(ANA, BEN)
+    game_id = harness.create_game(ANA, players=2, turn_seconds=60)
+    harness.act(BEN, "join_game", gameId=game_id)
+
+    # when ana starts the game
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+
+    # then everyone sees ana's turn at roll 1, and one turn deadline is started, named after it
+    for caller in (ANA, BEN):
+        view = harness.last_game(caller)
+        assert view["status"] == "running"
+        turn = view["turn"]
+        assert (turn["number"], turn["playerId"], turn["roll"]) == (1, "ana", 1)
+        assert len(turn["dice"]) == 5
+        assert turn["canRoll"] is True
+    expected = Deadline("turn", game_id, 1, 1, "ana", harness.clock() + timedelta(seconds=60))
+    assert harness.scheduler.scheduled == [expected]
+    assert expected.name == f"{game_id}-turn-1-1"
+
+
+# ============================================================================ roll
+
+
+def test_roll_keeps_locked_dice_and_counts_roll(harness: Any) -> None:
+    # given ana's turn at roll 1
+    game_id = harness.running_game(ANA, BEN)
+    before = harness.session(game_id).game().dice
+
+    # when she locks dice 0 and 2 and rolls
+    harness.ack(ANA, harness.act(ANA, "roll", gameId=game_id, keep=[0, 2]))
+
+    # then the locked dice keep their faces and this was roll 2
+    game = harness.session(game_id).game()
+    assert game.roll == 2
+    assert (game.dice[0], game.dice[2]) == (before[0], before[2])
+    assert harness.last_game(BEN)["turn"]["dice"] == list(game.dice)
+
+
+def test_roll_all_locked_keeps_every_die(harness: Any) -> None:
+    # given ana's turn at roll 1
+    game_id = harness.running_game(ANA, BEN)
+    before = harness.session(game_id).game().dice
+
+    # when she locks all five dice and rolls
+    harness.act(ANA, "roll", gameId=game_id, keep=[0, 1, 2, 3, 4])
+
+    # then nothing changes but the roll count
+    game = harness.session(game_id).game()
+    assert (game.roll, game.dice) == (2, before)
+
+
+@pytest.mark.parametrize(
+    ("rolls_before", "keep", "code"), [(0, [5], "bad_keep"), (2, [], "no_rolls_left")]
+)
+def test_roll_refused(harness: Any, rolls_before: int, keep: list[int], code: str) -> None:
+    # given ana's turn after some rerolls
+    game_id = harness.running_game(ANA, BEN)
+    for _ in range(rolls_before):
+        harness.act(ANA, "roll", gameId=game_id)
+    version = harness.session(game_id).version
+
+    # when she rolls with a bad lock or after the third roll
+    request_id = harness.act(ANA, "roll", gameId=game_id, keep=keep)
+
+    # then the roll is refused and the game unchanged
+    assert harness.error(ANA, request_id)["code"] == code
+    assert harness.session(game_id).version == version
+
+
+# ============================================================================ announce
+
+
+def test_announce_binds_turn_to_announced_cell(harness: Any) -> None:
+    # given ana's turn at roll 1 with an announced column
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN, preset=3)
+
+    # when she announces Yamb in the announced column
+    harness.ack(ANA, harness.act(ANA, "announce", gameId=game_id, column="announced", row="yamb"))
+
+    # then everybody sees the announcement, and it is the only legal cell
+    turn = harness.last_game(BEN)["turn"]
+    assert (turn["announcement"]["column"], turn["announcement"]["row"]) == ("announced", "yamb")
+    assert [(c["column"], c["row"]) for c in turn["legal"]] == [("announced", "yamb")]
+
+
+@pytest.mark.parametrize(
+    ("column", "row", "rolls_before", "code"),
+    [
+        ("announced", "yamb", 1, "bad_announcement"),
+        ("down", "ones", 0, "bad_announcement"),
+        ("announced", "nines", 0, "unknown_cell"),
+    ],
+)
+def test_announce_refused(
+    harness: Any, column: str, row: str, rolls_before: int, code: str
+) -> None:
+    # given ana's turn with an announced column
+    game_id = harness.running_game(ANA, BEN, preset=3)
+    for _ in range(rolls_before):
+        harness.act(ANA, "roll", gameId=game_id)
+
+    # when she announces too late, in a column without announcements, or an unknown row
+    request_id = harness.act(ANA, "announce", gameId=game_id, column=column, row=row)
+
+    # then the engine's code explains it and nothing is announced
+    assert harness.error(ANA, request_id)["code"] == code
+    assert harness.session(game_id).game().announcement is None
+
+
+# ============================================================================ select
+
+
+def test_select_shows_pending_choice_and_null_takes_it_back(harness: Any) -> None:
+    # given ana's turn
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN)
+
+    # when she selects Down/Ones
+    harness.ack(ANA, harness.act(ANA, "select", gameId=game_id, column="down", row="ones"))
+
+    # then the pending choice is shown with its score; a null select takes it back
+    view = harness.last_game(BEN)
+    pending = view["turn"]["pending"]
+    assert (pending["column"], pending["row"]) == ("down", "ones")
+    assert pending["score"] == legal_score(view, "down", "ones")
+    harness.ack(ANA, harness.act(ANA, "select", gameId=game_id))
+    assert "pending" not in harness.last_game(BEN)["turn"]
+    assert harness.session(game_id).pending is None
+
+
+def test_select_illegal_cell_refused_with_engine_code(harness: Any) -> None:
+    # given ana's turn with empty Down and Up columns
+    game_id = harness.running_game(ANA, BEN)
+
+    # when she selects Down/Yamb (Down is written from the top)
+    request_id = harness.act(ANA, "select", gameId=game_id, column="down", row="yamb")
+
+    # then the engine's reason is the error code
+    assert harness.error(ANA, request_id)["code"] == "column_order"
+    assert harness.session(game_id).pending is None
+
+
+# ============================================================================ write
+
+
+def test_write_stores_score_and_starts_next_turn_with_new_deadline(harness: Any) -> None:
+    # given ana's turn at roll 1
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN)
+    score = legal_score(harness.last_game(ANA), "down", "ones")
+    harness.clock.advance(seconds=12)
+
+    # when she writes Down/Ones
+    harness.ack(ANA, harness.act(ANA, "write", gameId=game_id, column="down", row="ones"))
+
+    # then the score is stored, and ben's turn starts at roll 1 with its own deadline
+    view = harness.last_game(BEN)
+    assert cell_value(view, "ana", "down", "ones") == score
+    turn = view["turn"]
+    assert (turn["number"], turn["playerId"], turn["roll"]) == (2, "ben", 1)
+    assert turn_deadlines(harness)[-1] == Deadline(
+        "turn", game_id, 2, 2, "ben", harness.clock() + timedelta(seconds=60)
+    )
+    assert harness.session(game_id).game().sheets[0].values[0][0] == score
+
+
+def test_write_when_not_your_turn_refused(harness: Any) -> None:
+    # given ana's turn
+    game_id = harness.running_game(ANA, BEN)
+
+    # when ben writes, or rolls
+    write = harness.act(BEN, "write", gameId=game_id, column="down", row="ones")
+    roll = harness.act(BEN, "roll", gameId=game_id)
+
+    # then both are refused
+    assert harness.error(BEN, write)["code"] == "not_your_turn"
+    assert harness.error(BEN, roll)["code"] == "not_your_turn"
+    assert filled_cells(harness, game_id, 1) == 0
+
+
+@pytest.mark.parametrize(
+    ("column", "row", "code"),
+    [
+        ("down", "yamb", "column_order"),
+        ("announced", "ones", "unknown_cell"),
+        ("down", "nines", "unknown_cell"),
+    ],
+)
+def test_write_illegal_cell_refused_with_engine_code(
+    harness: Any, column: str, row: str, code: str
+) -> None:
+    # given ana's turn in a Down/Up game
+    game_id = harness.running_game(ANA, BEN)
+
+    # when she writes a cell the rules do not allow now
+    request_id = harness.act(ANA, "write", gameId=game_id, column=column, row=row)
+
+    # then the engine's code is sent and nothing is written
+    assert harness.error(ANA, request_id)["code"] == code
+    assert filled_cells(harness, game_id, 0) == 0
+
+
+def test_write_written_cell_refused(harness: Any) -> None:
+    # given ana wrote Free/Ones in a Free-column game, and it is her turn again
+    game_id = harness.running_game(ANA, BEN, preset=None, **FREE_COLUMN)
+    harness.act(ANA, "write", gameId=game_id, column="free", row="ones")
+    harness.write_any(BEN, game_id)
+
+    # when she writes Free/Ones again
+    request_id = harness.act(ANA, "write", gameId=game_id, column="free", row="ones")
+
+    # then it is refused as already written
+    assert harness.error(ANA, request_id)["code"] == "cell_written"
+
+
+# ============================================================================ sync
+
+
+def test_sync_sends_whole_state(harness: Any) -> None:
+    # given a running game where ana wrote once
+    game_id = harness.running_game(ANA, BEN)
+    harness.write_any(ANA, game_id)
+
+    # when ben (reconnected) asks for the state
+    request_id = harness.act(BEN, "sync")
+
+    # then he gets the whole game: seats, sheets, the turn
+    frame = harness.answer(BEN, request_id)
+    assert frame["type"] == "game"
+    view = frame["game"]
+    assert view["gameId"] == game_id
+    assert view["version"] == harness.session(game_id).version
+    assert [s["playerId"] for s in view["seats"]] == ["ana", "ben"]
+    assert [s["playerId"] for s in view["sheets"]] == ["ana", "ben"]
+    assert view["turn"]["playerId"] == "ben"
+    assert view["turn"]["legal"]
+
+
+def test_sync_when_in_no_game_sends_null_game(harness: Any) -> None:
+    # given dan plays nowhere
+    # when he syncs
+    request_id = harness.act(DAN, "sync")
+
+    # then the answer is a game frame without a game
+    frame = harness.answer(DAN, request_id)
+    assert frame["type"] == "game"
+    assert frame.get("game") is None
+
+
+# ============================================================================ watch_game
+
+
+def test_watch_game_spectator_receives_broadcasts(harness: Any) -> None:
+    # given a running game
+    game_id = harness.running_game(ANA, BEN)
+
+    # when dan watches it, and ana then writes
+    harness.ack(DAN, harness.act(DAN, "watch_game", gameId=game_id))
+    column, row = harness.write_any(ANA, game_id)
+
+    # then dan sees the game and ana's write
+    view = harness.last_game(DAN)
+    assert cell_value(view, "ana", column, row) is not None
+    assert view["turn"]["playerId"] == "ben"
+
+
+def test_watch_game_spectator_cannot_act(harness: Any) -> None:
+    # given dan watches a running game
+    game_id = harness.running_game(ANA, BEN)
+    harness.act(DAN, "watch_game", gameId=game_id)
+
+    # when he rolls or writes
+    roll = harness.act(DAN, "roll", gameId=game_id)
+    write = harness.act(DAN, "write", gameId=game_id, column="down", row="ones")
+
+    # then he is refused: he does not play here
+    assert harness.error(DAN, roll)["code"] == "not_seated"
+    assert harness.error(DAN, write)["code"] == "not_seated"
+    assert harness.session(game_id).game().roll == 1
+
+
+def test_watch_game_own_game_refused(harness: Any) -> None:
+    # given ana plays a running game
+    game_id = harness.running_game(ANA, BEN)
+
+    # when she asks to watch it
+    request_id = harness.act(ANA, "watch_game", gameId=game_id)
+
+    # then she is refused
+    assert harness.error(ANA, request_id)["code"] == "already_seated"
+
+
+# ============================================================================ resign / finish
+
+
+def play_rounds(harness: Any, game_id: str, callers: list[Caller], rounds: int) -> None:
+    for _ in range(rounds):
+        for caller in callers:
+            harness.write_any(caller, game_id)
+
+
+def test_resign_two_players_opponent_wins_and_is_offered_finish(harness: Any) -> None:
+    # given a running two-player game
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN)
+
+    # when ana resigns
+    harness.ack(ANA, harness.act(ANA, "resign", gameId=game_id))
+
+    # then ben wins, is offered to finish his sheet, and no clock runs meanwhile
+    session = harness.session(game_id)
+    assert session.winners == ["ben"]
+    assert session.finish_offer == "ben"
+    assert session.outcome == "resigned"
+    assert session.seats[0].left
+    assert session.clock.deadline is None
+    view = harness.last_game(BEN)
+    assert view["winners"] == ["ben"]
+    assert view["seats"][0]["left"] is True
+    refused = harness.act(BEN, "roll", gameId=game_id)
+    assert harness.error(BEN, refused)["code"] == "finish_offer"
+
+
+def test_finish_sheet_accepted_plays_on_without_clock_to_recorded_result(harness: Any) -> None:
+    # given ana resigned at the start of a Free-column game
+    game_id = harness.running_game(ANA, BEN, preset=None, **FREE_COLUMN)
+    harness.act(ANA, "resign", gameId=game_id)
+    deadlines_before = len(turn_deadlines(harness))
+
+    # when ben accepts to finish his sheet
+    harness.ack(BEN, harness.act(BEN, "finish_sheet", gameId=game_id, accept=True))
+
+    # then he plays on at roll 1 without a turn deadline ...
+    session = harness.session(game_id)
+    assert session.finish_offer is None
+    assert session.game().roll == 1
+    assert session.clock.deadline is None
+    assert "deadline" not in harness.last_game(BEN)["turn"]
+    assert len(turn_deadlines(harness)) == deadlines_before
+
+    # ... and once his sheet is full, he wins and the result is recorded
+    for _ in range(13):
+        harness.write_any(BEN, game_id)
+    session = harness.session(game_id)
+    assert (session.status, session.outcome, session.winners) == ("finished", "completed", ["ben"])
+    assert len(turn_deadlines(harness)) == deadlines_before
+    result = harness.games.result(game_id)
+    assert result is not None
+    assert result["winners"] == ["ben"]
+
+
+def test_finish_sheet_declined_ends_with_declined_finish(harness: Any) -> None:
+    # given ana resigns after seven rounds of a Free-column game (ben played over half his turns)
+    game_id = harness.running_game(ANA, BEN, preset=None, **FREE_COLUMN)
+    play_rounds(harness, game_id, [ANA, BEN], 7)
+    harness.act(ANA, "resign", gameId=game_id)
+
+    # when ben declines to finish his sheet
+    harness.ack(BEN, harness.act(BEN, "finish_sheet", gameId=game_id, accept=False))
+
+    # then the game ends at once with his win, and no result is recorded
+    session = harness.session(game_id)
+    assert (session.status, session.outcome, session.winners) == (
+        "finished",
+        "declined_finish",
+        ["ben"],
+    )
+    assert harness.last_game(BEN)["outcome"] == "declined_finish"
+    assert harness.games.result(game_id) is None
+
+
+def test_finish_sheet_declined_before_half_the_turns_cancels_game(harness: Any) -> None:
+    # given ana resigned at the very start
+    game_id = harness.running_game(ANA, BEN)
+    harness.act(ANA, "resign", gameId=game_id)
+
+    # when ben declines to finish
+    harness.act(BEN, "finish_sheet", gameId=game_id, accept=False)
+
+    # then the game counts for nobody: ben played fewer than half of his turns
+    session = harness.session(game_id)
+    assert (session.status, session.outcome, session.winners) == ("cancelled", "cancelled", [])
+
+
+def test_finish_sheet_without_offer_refused(harness: Any) -> None:
+    # given a running game nobody left
+    game_id = harness.running_game(ANA, BEN)
+
+    # when ben answers an offer he never got
+    request_id = harness.act(BEN, "finish_sheet", gameId=game_id, accept=True)
+
+    # then he is refused
+    assert harness.error(BEN, request_id)["code"] == "no_finish_offer"
+
+
+def test_resign_three_players_others_play_on(harness: Any) -> None:
+    # given a three-player game in ana's turn
+    game_id = harness.running_game(ANA, BEN, CLEO)
+
+    # when ana resigns
+    harness.act(ANA, "resign", gameId=game_id)
+
+    # then ben's turn starts with a new roll 1 and deadline; nobody has won yet
+    session = harness.session(game_id)
+    assert session.status == "running"
+    assert session.winners == []
+    assert session.finish_offer is None
+    assert session.game().roll == 1
+    assert harness.last_game(CLEO)["turn"]["playerId"] == "ben"
+    assert turn_deadlines(harness)[-1].player_id == "ben"
+
+
+# ============================================================================ presence
+
+
+def test_disconnect_in_turn_freezes_clock_and_starts_return_countdown(harness: Any) -> None:
+    # given ana's turn, 20 s into her 60 s
+    game_id = harness.running_game(ANA, BEN)
+    harness.clock.advance(seconds=20)
+
+    # when her connection is lost
+    harness.service.disconnect(ANA)
+
+    # then her clock is frozen with 40 s left, a 3-minute return deadline starts,
+    # and ben sees her seat absent
+    session = harness.session(game_id)
+    assert session.clock.deadline is None
+    assert session.clock.frozen_ms == 40_000
+    assert harness.scheduler.scheduled[-1] == Deadline(
+        "return", game_id, 1, 1, "ana", harness.clock() + timedelta(minutes=3)
+    )
+    view = harness.last_game(BEN)
+    assert view["seats"][0]["present"] is False
+    assert view["turn"]["frozenMs"] == 40_000
+    assert "deadline" not in view["turn"]
+    assert harness.players.get("ana").connection_id is None
+
+
+def test_disconnect_of_replaced_connection_changes_nothing(harness: Any) -> None:
+    # given ana plays and opened a newer connection
+    game_id = harness.running_game(ANA, BEN)
+    harness.connect(Caller("ana", "conn-ana-2"))
+    version = harness.session(game_id).version
+
+    # when the old connection's disconnect arrives
+    harness.service.disconnect(ANA)
+
+    # then she is still present and her clock runs
+    session = harness.session(game_id)
+    assert session.seats[0].present
+    assert session.clock.deadline is not None
+    assert session.version == version
+    assert harness.players.get("ana").connection_id == "conn-ana-2"
+
+
+@pytest.mark.parametrize(("used_s", "resumed_ms"), [(20, 40_000), (58, 5_000)])
+def test_reconnect_within_time_restarts_turn_and_resumes_clock(
+    harness: Any, used_s: int, resumed_ms: int
+) -> None:
+    # given ana rolled twice, then lost her connection `used_s` seconds into her turn
+    game_id = harness.running_game(ANA, BEN)
+    harness.act(ANA, "roll", gameId=game_id)
+    harness.clock.advance(seconds=used_s)
+    harness.service.disconnect(ANA)
+    harness.clock.advance(minutes=2)
+    again = Caller("ana", "conn-ana-2")
+
+    # when she connects again within 3 minutes
+    harness.service.connect(again)
+
+    # then her turn restarts at roll 1, and her clock resumes with what was left, at least 5 s
+    session = harness.session(game_id)
+    assert session.seats[0].present
+    assert session.seats[0].connection_id == "conn-ana-2"
+    assert session.game().roll == 1
+    assert session.clock.deadline == harness.clock() + timedelta(milliseconds=resumed_ms)
+    last = turn_deadlines(harness)[-1]
+    assert (last.turn, last.version, last.at) == (1, session.clock.version, session.clock.deadline)
+    assert harness.last_game(BEN)["seats"][0]["present"] is True
+    # $connect cannot post to its own connection: the client syncs once open
+    assert harness.frames(again) == []
+
+
+def test_reconnect_floor_used_once_per_turn(harness: Any) -> None:
+    # given ana came back with 2 s left and got the 5-second floor
+    game_id = harness.running_game(ANA, BEN)
+    harness.clock.advance(seconds=58)
+    harness.service.disconnect(ANA)
+    harness.service.connect(Caller("ana", "conn-ana-2"))
+    harness.clock.advance(seconds=3)
+
+    # when she drops again with 2 s left and returns
+    harness.service.disconnect(Caller("ana", "conn-ana-2"))
+    harness.service.connect(Caller("ana", "conn-ana-3"))
+
+    # then the clock resumes with only the 2 s left: the floor is given once per turn
+    session = harness.session(game_id)
+    assert session.clock.deadline == harness.clock() + timedelta(seconds=2)
+
+
+def test_return_deadline_two_players_opponent_wins_and_cooldown_recorded(harness: Any) -> None:
+    # given ana lost her connection in a two-player game
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN, connect=False)
+    harness.service.disconnect(ANA)
+    harness.clock.advance(minutes=3)
+
+    # when her return deadline is reached
+    applied = harness.service.deadline("return", game_id, 1, 1, "ana")
+
+    # then she has left, ben wins and is offered to finish, and ana may not join for 5 minutes
+    assert applied is True
+    session = harness.session(game_id)
+    assert session.seats[0].left
+    assert session.winners == ["ben"]
+    assert session.finish_offer == "ben"
+    assert session.outcome == "abandoned"
+    assert harness.last_game(BEN)["winners"] == ["ben"]
+    record = harness.players.get("ana")
+    assert record.disappearances == 1
+    assert record.blocked_until == harness.clock() + timedelta(minutes=5)
+
+
+def test_return_deadline_second_disappearance_same_day_blocks_15_minutes(harness: Any) -> None:
+    # given ana disappeared once today, served her 5 minutes and plays a new game
+    first = harness.running_game(ANA, BEN)
+    harness.service.disconnect(ANA)
+    harness.clock.advance(minutes=3)
+    harness.service.deadline("return", first, 1, 1, "ana")
+    harness.clock.advance(minutes=6)
+    ana_again = Caller("ana", "conn-ana-2")
+    harness.connect(ana_again, CLEO)
+    second = harness.create_game(CLEO, players=2)
+    harness.ack(ana_again, harness.act(ana_again, "join_game", gameId=second))
+    harness.act(CLEO, "start_game", gameId=second)
+    harness.service.disconnect(ana_again)
+    harness.clock.advance(minutes=3)
+
+    # when she does not come back to the second game either
+    assert harness.service.deadline("return", second, 1, 1, "ana")
+
+    # then she is blocked for 15 minutes
+    record = harness.players.get("ana")
+    assert record.disappearances == 2
+    assert record.blocked_until == harness.clock() + timedelta(minutes=15)
+
+
+def test_record_disappearance_counts_per_utc_day(harness: Any) -> None:
+    # given ana disappeared twice on one UTC day
+    players = harness.players
+    day = harness.clock()
+    players.record_disappearance("ana", day)
+    assert players.record_disappearance("ana", day).blocked_until == day + timedelta(minutes=15)
+    assert players.record_disappearance("ana", day).blocked_until == day + timedelta(minutes=30)
+
+    # when she disappears again the next UTC day
+    next_day = day + timedelta(days=1)
+    record = players.record_disappearance("ana", next_day)
+
+    # then the count starts again at 5 minutes
+    assert record.disappearances == 1
+    assert record.blocked_until == next_day + timedelta(minutes=5)
+
+
+def test_return_deadline_three_players_others_play_on(harness: Any) -> None:
+    # given ana lost her connection in her turn of a three-player game
+    game_id = harness.running_game(ANA, BEN, CLEO)
+    harness.service.disconnect(ANA)
+    harness.clock.advance(minutes=3)
+
+    # when her return deadline is reached
+    assert harness.service.deadline("return", game_id, 1, 1, "ana")
+
+    # then ben's turn starts and the game goes on without a winner
+    session = harness.session(game_id)
+    assert session.status == "running"
+    assert session.winners == []
+    assert session.game().seat == 1
+    assert turn_deadlines(harness)[-1].player_id == "ben"
+
+
+def test_return_deadline_when_nobody_present_cancels_game(harness: Any) -> None:
+    # given both players of a game lost their connections
+    game_id = harness.running_game(ANA, BEN)
+    harness.service.disconnect(ANA)
+    harness.service.disconnect(BEN)
+    harness.clock.advance(minutes=3)
+
+    # when ana's return deadline is reached
+    assert harness.service.deadline("return", game_id, 1, 1, "ana")
+
+    # then the game is cancelled
+    session = harness.session(game_id)
+    assert (session.status, session.outcome) == ("cancelled", "cancelled")
+
+
+# ============================================================================ deadlines
+
+
+def test_deadline_stale_turn_does_nothing(harness: Any) -> None:
+    # given ana wrote before her turn deadline
+    game_id = harness.running_game(ANA, BEN)
+    harness.write_any(ANA, game_id)
+    version = harness.session(game_id).version
+
+    # when the deadline of turn 1 arrives
+    applied = harness.service.deadline("turn", game_id, 1, 1, "ana")
+
+    # then it does nothing
+    assert applied is False
+    assert harness.session(game_id).version == version
+
+
+def test_deadline_stale_clock_version_does_nothing(harness: Any) -> None:
+    # given ana's clock was frozen (its version changed) by a lost connection
+    game_id = harness.running_game(ANA, BEN)
+    harness.service.disconnect(ANA)
+    version = harness.session(game_id).version
+
+    # when the original turn deadline arrives
+    applied = harness.service.deadline("turn", game_id, 1, 1, "ana")
+
+    # then it does nothing
+    assert applied is False
+    assert harness.session(game_id).version == version
+    assert filled_cells(harness, game_id, 0) == 0
+
+
+def test_deadline_stale_return_after_reconnect_does_nothing(harness: Any) -> None:
+    # given ana came back in time
+    game_id = harness.running_game(ANA, BEN)
+    harness.service.disconnect(ANA)
+    harness.service.connect(Caller("ana", "conn-ana-2"))
+    harness.clock.advance(minutes=3)
+
+    # when her return deadline arrives
+    applied = harness.service.deadline("return", game_id, 1, 1, "ana")
+
+    # then it does nothing and she gets no cooldown
+    assert applied is False
+    assert not harness.session(game_id).seats[0].left
+    assert harness.players.get("ana").blocked_until is None
+
+
+def auto_and_other_cell(harness: Any, game_id: str) -> tuple[tuple[str, str, int], tuple[str, str]]:
+    game = harness.session(game_id).game()
+    move = game.auto_move()
+    names = game.layout.columns, game.layout.grid.rows
+    other = next((c, r) for c, r, _ in game.legal_cells() if (c, r) != (move.column, move.row))
+    auto = (names[0][move.column].id, names[1][move.row].id, move.score)
+    return auto, (names[0][other[0]].id, names[1][other[1]].id)
+
+
+def test_turn_deadline_with_pending_select_writes_selected_cell(harness: Any) -> None:
+    # given ana selected a cell that is not the best one, and her clock ran out
+    game_id = harness.running_game(ANA, BEN)
+    _, (column, row) = auto_and_other_cell(harness, game_id)
+    harness.act(ANA, "select", gameId=game_id, column=column, row=row)
+    harness.clock.advance(seconds=60)
+
+    # when her turn deadline arrives
+    applied = harness.service.deadline("turn", game_id, 1, 1, "ana")
+
+    # then her choice is written, not the auto-move, and ben's turn starts
+    assert applied is True
+    view = harness.last_game(BEN)
+    assert cell_value(view, "ana", column, row) is not None
+    assert filled_cells(harness, game_id, 0) == 1
+    assert view["turn"]["playerId"] == "ben"
+    assert turn_deadlines(harness)[-1] == Deadline(
+        "turn", game_id, 2, 2, "ben", harness.clock() + timedelta(seconds=60)
+    )
+
+
+def test_turn_deadline_without_select_writes_auto_move(harness: Any) -> None:
+    # given ana chose nothing and her clock ran out
+    game_id = harness.running_game(ANA, BEN)
+    (column, row, score), _ = auto_and_other_cell(harness, game_id)
+    harness.clock.advance(seconds=60)
+
+    # when her turn deadline arrives
+    applied = harness.service.deadline("turn", game_id, 1, 1, "ana")
+
+    # then the best-scoring legal cell is written for her
+    assert applied is True
+    assert cell_value(harness.last_game(BEN), "ana", column, row) == score
+    assert filled_cells(harness, game_id, 0) == 1
+
+
+# ============================================================================ the end
+
+
+def test_solo_game_played_to_end_records_result(harness: Any) -> None:
+    # given ana's solo game of one Free column
+    game_id = harness.running_game(ANA, players=1, preset=None, **FREE_COLUMN)
+
+    # when she writes all 13 cells
+    for _ in range(13):
+        harness.write_any(ANA, game_id)
+
+    # then the game is finished with her win, and its result is recorded
+    session = harness.session(game_id)
+    assert (session.status, session.outcome, session.winners) == ("finished", "completed", ["ana"])
+    view = harness.last_game(ANA)
+    assert view["status"] == "finished"
+    assert "turn" not in view
+    result = harness.games.result(game_id)
+    assert result is not None
+    (player,) = result["players"]
+    assert player["playerId"] == "ana"
+    assert player["full"] is True
+    assert player["turns"] == 13
+    assert player["total"] == view["sheets"][0]["total"]
+    assert result["winners"] == ["ana"]
+    # and she is free to create a new game
+    assert harness.create_game(ANA, players=2)
+
+
+# ============================================================================ races
+
+
+def test_repository_save_of_stale_copy_raises_stale_game_error(harness: Any) -> None:
+    # given two copies of the same game read at the same version
+    game_id = harness.create_game(ANA, players=2)
+    first, second = harness.session(game_id), harness.session(game_id)
+    first.spectators.append("conn-x")
+    second.spectators.append("conn-y")
+
+    # when both are saved
+    harness.games.save(first)
+
+    # then the second save loses, and the first one's change is stored
+    with pytest.raises(StaleGameError):
+        harness.games.save(second)
+    stored = harness.session(game_id)
+    assert stored.spectators == ["conn-x"]
+    assert stored.version == 2
+    assert second.version == 1
+
+
+def rival_saves_first(
+    monkeypatch: pytest.MonkeyPatch, service: GameService, rival_move: Any
+) -> None:
+    """The next save of `service` happens right after `rival_move` ran to its end: both read
+    the game before either saved."""
+    real_save = service.games.save
+
+    def save(session: Any) -> None:
+        monkeypatch.setattr(service.games, "save", real_save)
+        rival_move()
+        real_save(session)
+
+    monkeypatch.setattr(service.games, "save", save)
+
+
+def test_concurrent_writes_exactly_one_wins(harness: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # given ana's turn, and two function instances each about to apply a write of hers
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN, connect=False)
+    rival = harness.other_service()
+    rival_request = "rival-write"
+    rival_saves_first(
+        monkeypatch,
+        harness.service,
+        lambda: harness.act(
+            ANA,
+            "write",
+            via=rival,
+            gameId=game_id,
+            column="up",
+            row="yamb",
+            requestId=rival_request,
+        ),
+    )
+
+    # when both read the game before either saves
+    request_id = harness.act(ANA, "write", gameId=game_id, column="down", row="ones")
+
+    # then the first save wins, the other is checked again on fresh state and refused
+    harness.ack(ANA, rival_request)
+    assert harness.error(ANA, request_id)["code"] == "not_your_turn"
+    assert filled_cells(harness, game_id, 0) == 1
+    assert cell_value(harness.last_game(BEN), "ana", "up", "yamb") is not None
+    assert cell_value(harness.last_game(BEN), "ana", "down", "ones") is None
+
+
+def test_concurrent_saves_exhausting_retries_answer_conflict(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a game that another instance changes between every read and save of this one
+    game_id = harness.running_game(ANA, BEN)
+    rival = harness.other_service()
+    real_save = harness.games.save
+
+    def save(session: Any) -> None:
+        harness.act(DAN, "watch_game", via=rival, gameId=game_id)
+        real_save(session)
+
+    monkeypatch.setattr(harness.games, "save", save)
+
+    # when ana rolls
+    request_id = harness.act(ANA, "roll", gameId=game_id)
+
+    # then after the last attempt she is told of the conflict; her roll was not applied
+    assert harness.error(ANA, request_id)["code"] == "conflict"
+    assert harness.session(game_id).game().roll == 1
+
+
+def test_write_then_turn_deadline_only_write_applies(harness: Any) -> None:
+    # given ana wrote just before her deadline
+    game_id = harness.running_game(ANA, BEN)
+    column, row = harness.write_any(ANA, game_id)
+    harness.clock.advance(seconds=60)
+
+    # when the deadline arrives after the write
+    applied = harness.service.deadline("turn", game_id, 1, 1, "ana")
+
+    # then only her write counts
+    assert applied is False
+    assert filled_cells(harness, game_id, 0) == 1
+    assert cell_value(harness.last_game(BEN), "ana", column, row) is not None
+
+
+def test_turn_deadline_then_write_only_timeout_applies(harness: Any) -> None:
+    # given ana's clock ran out and the auto-move was written
+    game_id = harness.running_game(ANA, BEN)
+    harness.clock.advance(seconds=60)
+    assert harness.service.deadline("turn", game_id, 1, 1, "ana")
+
+    # when her late write arrives
+    request_id = harness.act(ANA, "write", gameId=game_id, column="down", row="ones")
+
+    # then it is refused: exactly one write for her turn
+    assert harness.error(ANA, request_id)["code"] == "not_your_turn"
+    assert filled_cells(harness, game_id, 0) == 1
+
+
+@pytest.mark.parametrize("first", ["write", "deadline"])
+def test_write_racing_turn_deadline_exactly_one_applies(
+    harness: Any, monkeypatch: pytest.MonkeyPatch, first: str
+) -> None:
+    # given ana's write and her turn deadline read the game at the same time
+    game_id = harness.running_game(ANA, BEN)
+    harness.clock.advance(seconds=60)
+    rival = harness.other_service()
+    outcome: dict[str, Any] = {}
+
+    def write(via: GameService) -> None:
+        outcome["write"] = harness.act(
+            ANA, "write", via=via, gameId=game_id, column="down", row="ones"
+        )
+
+    def deadline(via: GameService) -> None:
+        outcome["deadline"] = via.deadline("turn", game_id, 1, 1, "ana")
+
+    moves = {"write": write, "deadline": deadline}
+    second = "deadline" if first == "write" else "write"
+
+    # when `first` saves first, `second` having read before
+    rival_saves_first(monkeypatch, harness.service, lambda: moves[first](rival))
+    moves[second](harness.service)
+
+    # then exactly one of them applies
+    assert filled_cells(harness, game_id, 0) == 1
+    write_frame = harness.answer(ANA, outcome["write"])
+    if first == "write":
+        assert write_frame["type"] == "ack"
+        assert outcome["deadline"] is False
+    else:
+        assert outcome["deadline"] is True
+        assert write_frame["code"] == "not_your_turn"
+    assert harness.session(game_id).turn == 2
+
+
+# ============================================================================ connections
+
+
+def test_gone_connection_in_broadcast_is_unbound_from_player(harness: Any) -> None:
+    # given ben's connection went away without a $disconnect yet
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN, connect=False)
+    harness.notifier.gone.add(BEN.connection_id)
+
+    # when ana's write is broadcast
+    harness.write_any(ANA, game_id)
+
+    # then ben's record no longer holds the gone connection; ana's still does
+    assert harness.players.get("ben").connection_id is None
+    assert harness.players.get("ana").connection_id == ANA.connection_id
+
+
+def test_gone_connection_of_caller_is_unbound_from_player(harness: Any) -> None:
+    # given ana's connection went away
+    harness.connect(ANA)
+    harness.notifier.gone.add(ANA.connection_id)
+
+    # when an answer to her request cannot be delivered
+    harness.act(ANA, "list_games")
+
+    # then her record forgets the connection
+    assert harness.players.get("ana").connection_id is None
+
+
+def test_connect_new_connection_replaces_old_one(harness: Any) -> None:
+    # given ana plays from one connection
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN, connect=False)
+    newer = Caller("ana", "conn-ana-2")
+
+    # when she connects again from elsewhere
+    harness.service.connect(newer)
+
+    # then the old connection is told why and closed, and the game talks to the new one
+    assert harness.frames(ANA)[-1] == {
+        "type": "disconnected",
+        "reason": "replaced by a newer connection",
+    }
+    assert harness.notifier.closed == [ANA.connection_id]
+    assert harness.players.get("ana").connection_id == newer.connection_id
+    assert harness.session(game_id).seats[0].connection_id == newer.connection_id
+    harness.write_any(newer, game_id)
+    assert harness.broadcasts(newer)
+    assert harness.frames(ANA)[-1]["type"] == "disconnected"
+
+
+def test_connect_when_game_item_expired_still_connects(harness: Any) -> None:
+    # given ana's record points at a game whose item is gone (TTL deletes ended games)
+    harness.connect(ANA)
+    game_id = harness.running_game(ANA, players=1, connect=False)
+    harness.games._item(f"GAME#{game_id}", "GAME").delete()
+    harness.service.disconnect(ANA)
+
+    # when she connects again
+    harness.service.connect(Caller("ana", "conn-ana-2"))
+
+    # then the connection is bound, and she may sync and create a game
+    assert harness.players.get("ana").connection_id == "conn-ana-2"
+    request_id = harness.act(Caller("ana", "conn-ana-2"), "sync")
+    assert harness.answer(Caller("ana", "conn-ana-2"), request_id).get("game") is None
+
+
+# ============================================================================ idempotency
+
+
+def test_repeated_roll_request_rolls_once(harness: Any) -> None:
+    # given ana rolled once
+    game_id = harness.running_game(ANA, BEN)
+    request_id = harness.act(ANA, "roll", gameId=game_id, keep=[0])
+    after_first = harness.session(game_id)
+    first_ack = harness.ack(ANA, request_id)
+
+    # when the same roll request arrives again
+    harness.act(ANA, "roll", gameId=game_id, keep=[0], requestId=request_id)
+
+    # then it is acked with the same version, and the dice are not rolled again
+    acks = harness.answers(ANA, request_id)
+    assert [a["type"] for a in acks] == ["ack", "ack"]
+    assert acks[1]["version"] == first_ack["version"] == after_first.version
+    session = harness.session(game_id)
+    assert session.version == after_first.version
+    assert session.game().roll == 2
+    assert session.game().dice == after_first.game().dice
+
+
+def test_repeated_write_request_writes_once(harness: Any) -> None:
+    # given ana wrote, and ben's turn started
+    game_id = harness.running_game(ANA, BEN)
+    request_id = harness.act(ANA, "write", gameId=game_id, column="down", row="ones")
+    version = harness.session(game_id).version
+
+    # when her write request is delivered again
+    harness.act(ANA, "write", gameId=game_id, column="down", row="ones", requestId=request_id)
+
+    # then she gets the same ack, not a "not your turn" error, and nothing changes
+    acks = harness.answers(ANA, request_id)
+    assert [a["type"] for a in acks] == ["ack", "ack"]
+    assert acks[0]["version"] == acks[1]["version"] == version
+    assert harness.session(game_id).version == version
+
+
+def test_repeated_join_request_joins_once(harness: Any) -> None:
+    # given ben joined ana's table
+    game_id = harness.create_game(ANA, players=3)
+    request_id = harness.act(BEN, "join_game", gameId=game_id)
+
+    # when his join is delivered again
+    harness.act(BEN, "join_game", gameId=game_id, requestId=request_id)
+
+    # then he is acked twice with the same version and sits once
+    acks = harness.answers(BEN, request_id)
+    assert [a["type"] for a in acks] == ["ack", "ack"]
+    assert acks[0]["version"] == acks[1]["version"]
+    assert harness.session(game_id).player_ids == ["ana", "ben"]

@@ -1,0 +1,656 @@
+"""The Lambda handlers in-process on moto, fed the sample events of events/ (the files that serve
+`sam local invoke`), with their ids adjusted. Frames sent through API Gateway's management API
+are recorded per connection by patching moto's backend; deadlines are Step Functions executions
+of a state machine created from statemachines/deadline.asl.json."""
+
+import importlib.util
+import itertools
+import json
+import time
+import urllib.parse
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, get_args
+
+import boto3
+import jwt
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+from moto.apigatewaymanagementapi.models import ApiGatewayManagementApiBackend
+from moto.core.exceptions import JsonRESTError
+from yamb.protocol import ClientAction
+from yamb_service import config, wiring
+from yamb_service.auth import StaticKeys, TokenVerifier
+from yamb_service.edge import parse_action, parse_event
+from yamb_service.repository import DynamoGameRepository, DynamoPlayerRepository
+
+ROOT = Path(__file__).resolve().parents[2]
+EVENTS = ROOT / "events"
+REGION = "us-east-1"
+ENDPOINT = "https://example.execute-api.us-east-1.amazonaws.com/live"
+STATE_MACHINE = "yamb-test-deadline"
+ISSUER = "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_TestPool"
+AUDIENCE = "test-client-id"
+# Every client action of the protocol: the union's members, by their `action` literal.
+ACTIONS = sorted(
+    get_args(member.model_fields["action"].annotation)[0]
+    for member in get_args(get_args(ClientAction)[0])
+)
+
+
+@dataclass(frozen=True)
+class Player:
+    player_id: str
+    connection_id: str
+
+
+ANA = Player("ana", "conn-ana")
+BEN = Player("ben", "conn-ben")
+CLEO = Player("cleo", "conn-cleo")
+
+
+@dataclass
+class LambdaContext:
+    function_name: str = "test-function"
+    memory_limit_in_mb: int = 512
+    invoked_function_arn: str = f"arn:aws:lambda:{REGION}:123456789012:function:test-function"
+    aws_request_id: str = "00000000-0000-0000-0000-000000000000"
+
+
+def load_event(name: str) -> dict[str, Any]:
+    return json.loads((EVENTS / name).read_text(encoding="utf-8"))
+
+
+def as_player(event: dict[str, Any], player: Player) -> dict[str, Any]:
+    context = event["requestContext"]
+    context["connectionId"] = player.connection_id
+    context["authorizer"]["playerId"] = player.player_id
+    context["authorizer"]["principalId"] = player.player_id
+    return event
+
+
+def message(name: str, player: Player, **body: Any) -> dict[str, Any]:
+    """events/<name>.json sent by `player`, its body's fields replaced by `body` (None drops)."""
+    event = as_player(load_event(f"{name}.json"), player)
+    frame = json.loads(event["body"])
+    frame.update(body)
+    event["body"] = json.dumps({k: v for k, v in frame.items() if v is not None})
+    return event
+
+
+def load_function(name: str) -> ModuleType:
+    """functions/<name>/app.py under a module name of its own: every function has an app.py."""
+    path = ROOT / "functions" / name / "app.py"
+    spec = importlib.util.spec_from_file_location(f"yamb_function_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ----------------------------------------------------------------------------- fixtures
+
+
+@dataclass
+class Connections:
+    """What the management API received: frames per connection, deleted connections, and
+    connections that answer 410 Gone."""
+
+    frames: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    deleted: list[str] = field(default_factory=list)
+    gone: set[str] = field(default_factory=set)
+
+    def to(self, player: Player) -> list[dict[str, Any]]:
+        return self.frames.get(player.connection_id, [])
+
+    def answer(self, player: Player, request_id: str) -> dict[str, Any]:
+        (frame,) = [f for f in self.to(player) if f.get("requestId") == request_id]
+        return frame
+
+    def last_game(self, player: Player) -> dict[str, Any]:
+        views = [f["game"] for f in self.to(player) if f["type"] == "game" and "requestId" not in f]
+        assert views, f"no game frame reached {player}"
+        return views[-1]
+
+
+@pytest.fixture
+def connections(monkeypatch: pytest.MonkeyPatch) -> Connections:
+    recorded = Connections()
+
+    def post_to_connection(self: Any, data: bytes, connection_id: str) -> None:
+        connection_id = urllib.parse.unquote(connection_id)
+        if connection_id in recorded.gone:
+            error = JsonRESTError("GoneException", "")
+            error.code = 410
+            raise error
+        recorded.frames.setdefault(connection_id, []).append(json.loads(data))
+
+    def delete_connection(self: Any, connection_id: str) -> None:
+        recorded.deleted.append(urllib.parse.unquote(connection_id))
+
+    monkeypatch.setattr(ApiGatewayManagementApiBackend, "post_to_connection", post_to_connection)
+    monkeypatch.setattr(ApiGatewayManagementApiBackend, "delete_connection", delete_connection)
+    return recorded
+
+
+@pytest.fixture
+def state_machine_arn(aws: None) -> str:
+    """A deadline state machine of its own for each test: its executions are the test's."""
+    definition = (ROOT / "statemachines" / "deadline.asl.json").read_text(encoding="utf-8")
+    clock_arn = f"arn:aws:lambda:{REGION}:123456789012:function:yamb-test-clock"
+    client = boto3.client("stepfunctions", region_name=REGION)
+    created = client.create_state_machine(
+        name=f"{STATE_MACHINE}-{next(STATE_MACHINES)}",
+        definition=definition.replace("${ClockFunctionArn}", clock_arn),
+        roleArn="arn:aws:iam::123456789012:role/yamb-test-deadline",
+    )
+    return str(created["stateMachineArn"])
+
+
+@pytest.fixture
+def env(
+    table: str, state_machine_arn: str, connections: Connections, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """The functions' environment, as template.yaml sets it, and fresh wiring."""
+    for name, value in {
+        "TABLE_NAME": table,
+        "CONNECTIONS_ENDPOINT": ENDPOINT,
+        "DEADLINE_STATE_MACHINE_ARN": state_machine_arn,
+        "AWS_DEFAULT_REGION": REGION,
+        "AWS_REGION": REGION,
+        "POWERTOOLS_METRICS_NAMESPACE": "YambTest",
+        "POWERTOOLS_SERVICE_NAME": "yamb",
+    }.items():
+        monkeypatch.setenv(name, value)
+    config.service_settings.cache_clear()
+    wiring.game_service.cache_clear()
+    yield
+    config.service_settings.cache_clear()
+    wiring.game_service.cache_clear()
+
+
+@dataclass
+class Functions:
+    connections: Callable[[dict[str, Any], Any], Any]
+    game: Callable[[dict[str, Any], Any], Any]
+    clock: Callable[[dict[str, Any], Any], Any]
+    authorizer: ModuleType
+
+
+@pytest.fixture(scope="module")
+def functions() -> Functions:
+    return Functions(
+        connections=load_function("connections").handler,
+        game=load_function("game").handler,
+        clock=load_function("clock").handler,
+        authorizer=load_function("authorizer"),
+    )
+
+
+@dataclass
+class Stack:
+    """The functions as API Gateway and Step Functions call them."""
+
+    functions: Functions
+    connections: Connections
+    games: DynamoGameRepository
+    players: DynamoPlayerRepository
+    state_machine_arn: str
+
+    def connect(self, player: Player) -> Any:
+        return self.functions.connections(as_player(load_event("connect.json"), player), CONTEXT)
+
+    def disconnect(self, player: Player) -> Any:
+        event = as_player(load_event("disconnect.json"), player)
+        return self.functions.connections(event, CONTEXT)
+
+    def send(self, name: str, player: Player, **body: Any) -> str:
+        """The game function gets events/<name>.json from `player`; returns its requestId."""
+        body.setdefault("requestId", f"{name}-{next(REQUEST_IDS)}")
+        assert self.functions.game(message(name, player, **body), CONTEXT) == {"statusCode": 200}
+        return str(body["requestId"])
+
+    def ack(self, name: str, player: Player, **body: Any) -> dict[str, Any]:
+        frame = self.connections.answer(player, self.send(name, player, **body))
+        assert frame["type"] == "ack", frame
+        return frame
+
+    def executions(self) -> dict[str, dict[str, Any]]:
+        """Deadline executions started, by name, with their input."""
+        client = boto3.client("stepfunctions", region_name=REGION)
+        listed = client.list_executions(stateMachineArn=self.state_machine_arn)["executions"]
+        return {
+            e["name"]: json.loads(
+                client.describe_execution(executionArn=e["executionArn"])["input"]
+            )
+            for e in listed
+        }
+
+    def running_game(self) -> str:
+        """Ana's and Ben's game, started: Ana's turn at roll 1."""
+        self.connect(ANA)
+        self.connect(BEN)
+        game_id = str(self.ack("create_game", ANA)["gameId"])
+        self.ack("join_game", BEN, gameId=game_id)
+        self.ack("start_game", ANA, gameId=game_id)
+        return game_id
+
+
+CONTEXT = LambdaContext()
+# A handler call that adds no metric (a refused handshake, a stale deadline) is fine.
+pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
+# Unique across tests: a game's id derives from its creator's requestId.
+REQUEST_IDS = itertools.count(1)
+STATE_MACHINES = itertools.count(1)
+
+
+@pytest.fixture
+def stack(  # noqa: PLR0917 - fixtures
+    env: None,
+    functions: Functions,
+    connections: Connections,
+    games: DynamoGameRepository,
+    players: DynamoPlayerRepository,
+    state_machine_arn: str,
+) -> Stack:
+    return Stack(functions, connections, games, players, state_machine_arn)
+
+
+# ----------------------------------------------------------------------------- sample events
+
+
+@pytest.mark.parametrize("action", ACTIONS)
+def test_events_every_action_has_a_sample_message(action: str) -> None:
+    # given the sample event of a client action
+    event = load_event(f"{action}.json")
+
+    # when the edge reads it
+    websocket = parse_event(event)
+    parsed = parse_action(websocket.body)
+
+    # then it is that action, on its own route, from an authorized player
+    assert parsed.action == action
+    assert websocket.request_context.route_key == action
+    assert websocket.caller.player_id
+
+
+@pytest.mark.parametrize("name", ["connect.json", "disconnect.json", "unknown_action.json"])
+def test_events_websocket_samples_carry_connection_and_player(name: str) -> None:
+    # when the edge reads a sample connection event
+    websocket = parse_event(load_event(name))
+
+    # then it names the connection and the authorized player
+    assert websocket.caller.connection_id
+    assert websocket.caller.player_id
+
+
+def test_events_connect_sample_has_token_and_authorizer_context() -> None:
+    event = load_event("connect.json")
+    assert event["queryStringParameters"]["token"]
+    assert event["requestContext"]["authorizer"]["playerId"]
+    assert event["requestContext"]["routeKey"] == "$connect"
+
+
+def test_events_authorizer_and_clock_samples_have_their_fields() -> None:
+    authorizer = load_event("authorizer.json")
+    assert authorizer["type"] == "REQUEST"
+    assert authorizer["methodArn"].startswith("arn:aws:execute-api:")
+    assert authorizer["queryStringParameters"]["token"]
+    clock = load_event("clock_turn.json")
+    assert set(clock) == {"kind", "gameId", "turn", "version", "playerId", "deadline"}
+    assert clock["deadline"].endswith("Z")
+
+
+# ----------------------------------------------------------------------------- connections
+
+
+def test_connect_handler_binds_player_connection(stack: Stack) -> None:
+    # when ana's handshake passes the authorizer
+    response = stack.connect(ANA)
+
+    # then her connection is the one the game talks to
+    assert response == {"statusCode": 200}
+    assert stack.players.get("ana").connection_id == ANA.connection_id
+
+
+def test_connect_handler_new_connection_closes_old_one(stack: Stack) -> None:
+    # given ana is connected
+    stack.connect(ANA)
+    newer = Player("ana", "conn-ana-2")
+
+    # when she connects from another device
+    stack.connect(newer)
+
+    # then the old connection is told why, then deleted
+    assert stack.connections.to(ANA)[-1]["type"] == "disconnected"
+    assert stack.connections.deleted == [ANA.connection_id]
+    assert stack.players.get("ana").connection_id == newer.connection_id
+
+
+def test_disconnect_handler_freezes_clock_and_starts_return_deadline(stack: Stack) -> None:
+    # given ana's turn in a running game
+    game_id = stack.running_game()
+
+    # when her connection closes
+    response = stack.disconnect(ANA)
+
+    # then ben sees her absent and a return deadline execution is started for her
+    assert response == {"statusCode": 200}
+    assert stack.connections.last_game(BEN)["seats"][0]["present"] is False
+    started = stack.executions()[f"{game_id}-return-1-1"]
+    assert (started["kind"], started["playerId"], started["version"]) == ("return", "ana", 1)
+    session = stack.games.get(game_id)
+    assert session.clock.deadline is None
+    assert session.clock.frozen_ms is not None
+
+
+# ----------------------------------------------------------------------------- game
+
+
+def test_game_handler_lobby_actions(stack: Stack) -> None:
+    # given ana and ben are connected
+    stack.connect(ANA)
+    stack.connect(BEN)
+
+    # when ana creates a game, ben lists the games and joins, ana edits the game
+    game_id = stack.ack("create_game", ANA)["gameId"]
+    listed = stack.connections.answer(BEN, stack.send("list_games", BEN))
+    stack.ack("join_game", BEN, gameId=game_id)
+    stack.ack("edit_game", ANA, gameId=game_id, playerOrder=["ben", "ana"])
+
+    # then ben found the game, and both see the edited table
+    assert [g["gameId"] for g in listed["games"]] == [game_id]
+    view = stack.connections.last_game(BEN)
+    assert [s["playerId"] for s in view["seats"]] == ["ben", "ana"]
+    assert view["settings"]["preset"] == 2
+
+    # when ben leaves and ana deletes the game
+    stack.ack("leave_game", BEN, gameId=game_id)
+    assert stack.games.get(game_id).player_ids == ["ana"]
+    stack.ack("delete_game", ANA, gameId=game_id)
+
+    # then ana is told the game is gone, and nothing is listed
+    assert {"type": "game_deleted", "gameId": game_id} in stack.connections.to(ANA)
+    assert stack.games.list_open(10) == []
+
+
+def test_game_handler_start_schedules_turn_deadline_execution(stack: Stack) -> None:
+    # when ana starts a full game
+    game_id = stack.running_game()
+
+    # then a deadline execution named after the turn carries what the clock function needs
+    executions = stack.executions()
+    started = executions[f"{game_id}-turn-1-1"]
+    assert started["kind"] == "turn"
+    assert (started["gameId"], started["turn"], started["version"]) == (game_id, 1, 1)
+    assert started["playerId"] == "ana"
+    assert started["deadline"].endswith("Z")
+    assert stack.connections.last_game(BEN)["turn"]["playerId"] == "ana"
+
+
+def test_game_handler_turn_actions(stack: Stack) -> None:
+    # given ana's turn, with cleo watching
+    game_id = stack.running_game()
+    stack.connect(CLEO)
+    stack.ack("watch_game", CLEO, gameId=game_id)
+
+    # when ana rolls keeping two dice, selects a cell and writes it
+    before = stack.connections.last_game(ANA)["turn"]["dice"]
+    stack.ack("roll", ANA, gameId=game_id, keep=[0, 1])
+    turn = stack.connections.last_game(ANA)["turn"]
+    assert turn["roll"] == 2
+    assert turn["dice"][:2] == before[:2]
+    cell = turn["legal"][0]
+    stack.ack("select", ANA, gameId=game_id, column=cell["column"], row=cell["row"])
+    stack.ack("write", ANA, gameId=game_id, column=cell["column"], row=cell["row"])
+
+    # then everyone, the spectator too, sees ana's score and ben's turn; a sync sends it all
+    for player in (ANA, BEN, CLEO):
+        view = stack.connections.last_game(player)
+        assert view["sheets"][0]["cells"][cell["column"]][cell["row"]] == cell["score"]
+        assert view["turn"]["playerId"] == "ben"
+    synced = stack.connections.answer(BEN, stack.send("sync", BEN))
+    assert synced["game"]["gameId"] == game_id
+    assert f"{game_id}-turn-2-2" in stack.executions()
+
+
+def test_game_handler_announce(stack: Stack) -> None:
+    # given a game with an announced column, in ana's turn
+    stack.connect(ANA)
+    stack.connect(BEN)
+    settings = {"players": 2, "preset": 3, "turn_seconds": 60}
+    game_id = stack.ack("create_game", ANA, settings=settings)["gameId"]
+    stack.ack("join_game", BEN, gameId=game_id)
+    stack.ack("start_game", ANA, gameId=game_id)
+
+    # when she announces with the sample event
+    stack.ack("announce", ANA, gameId=game_id)
+
+    # then ben sees the announcement
+    announcement = stack.connections.last_game(BEN)["turn"]["announcement"]
+    assert (announcement["column"], announcement["row"]) == ("announced", "yamb")
+
+
+def test_game_handler_resign_and_finish_sheet(stack: Stack) -> None:
+    # given a running game
+    game_id = stack.running_game()
+
+    # when ana resigns and ben accepts to finish his sheet
+    stack.ack("resign", ANA, gameId=game_id)
+    assert stack.connections.last_game(BEN)["winners"] == ["ben"]
+    stack.ack("finish_sheet", BEN, gameId=game_id)
+
+    # then ben plays on without a turn clock
+    turn = stack.connections.last_game(BEN)["turn"]
+    assert turn["playerId"] == "ben"
+    assert "deadline" not in turn
+
+
+def test_game_handler_action_error_answers_error_frame(stack: Stack) -> None:
+    # given ana's turn
+    game_id = stack.running_game()
+
+    # when ben rolls
+    request_id = stack.send("roll", BEN, gameId=game_id)
+
+    # then he gets an error frame
+    frame = stack.connections.answer(BEN, request_id)
+    assert (frame["type"], frame["code"]) == ("error", "not_your_turn")
+
+
+def test_game_handler_unknown_action_answers_error_frame(stack: Stack) -> None:
+    # given ana is connected
+    stack.connect(ANA)
+
+    # when the $default route brings an action the protocol does not know
+    response = stack.functions.game(as_player(load_event("unknown_action.json"), ANA), CONTEXT)
+
+    # then she gets a bad_request error frame echoing her requestId
+    assert response == {"statusCode": 200}
+    (frame,) = stack.connections.to(ANA)
+    assert frame["type"] == "error"
+    assert frame["code"] == "bad_request"
+    assert frame["requestId"] == "cheat-1"
+    assert "cheat" in frame["message"]
+
+
+@pytest.mark.parametrize(
+    ("body", "request_id"),
+    [
+        ("{not json", None),
+        ('["sync"]', None),
+        ('{"action": "roll", "requestId": "r-1"}', "r-1"),
+        ('{"action": "sync", "requestId": "has spaces"}', "has spaces"),
+    ],
+)
+def test_game_handler_malformed_frame_answers_error_frame(
+    stack: Stack, body: str, request_id: str | None
+) -> None:
+    # given ana is connected
+    stack.connect(ANA)
+    event = as_player(load_event("sync.json"), ANA)
+    event["body"] = body
+
+    # when the game function gets a frame that is not a valid action
+    response = stack.functions.game(event, CONTEXT)
+
+    # then she gets a bad_request error frame
+    assert response == {"statusCode": 200}
+    (frame,) = stack.connections.to(ANA)
+    assert (frame["type"], frame["code"]) == ("error", "bad_request")
+    assert frame.get("requestId") == request_id
+
+
+def test_game_handler_gone_connection_unbinds_player(stack: Stack) -> None:
+    # given ben's connection went away before its $disconnect
+    game_id = stack.running_game()
+    stack.connections.gone.add(BEN.connection_id)
+
+    # when ana's roll is broadcast
+    stack.ack("roll", ANA, gameId=game_id)
+
+    # then ben's record forgets the connection
+    assert stack.players.get("ben").connection_id is None
+    assert stack.players.get("ana").connection_id == ANA.connection_id
+
+
+# ----------------------------------------------------------------------------- clock
+
+
+def test_clock_handler_applies_current_deadline_then_ignores_it(stack: Stack) -> None:
+    # given ana's turn 1 with clock version 1
+    game_id = stack.running_game()
+    event = load_event("clock_turn.json") | {"gameId": game_id, "playerId": "ana"}
+
+    # when Step Functions calls the clock function with that deadline, twice
+    first = stack.functions.clock(event, CONTEXT)
+    second = stack.functions.clock(dict(event), CONTEXT)
+
+    # then the auto-move is written once, and ben's turn starts with its own deadline
+    assert first == {"applied": True}
+    assert second == {"applied": False}
+    session = stack.games.get(game_id)
+    assert session.turn == 2
+    assert sum(bin(mask).count("1") for mask in session.game().sheets[0].filled) == 1
+    assert stack.connections.last_game(BEN)["turn"]["playerId"] == "ben"
+    assert f"{game_id}-turn-2-2" in stack.executions()
+
+
+# ----------------------------------------------------------------------------- authorizer
+
+
+@dataclass
+class Keys:
+    private: rsa.RSAPrivateKey
+    jwks: dict[str, Any]
+
+
+def rsa_key() -> rsa.RSAPrivateKey:
+    return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+@pytest.fixture(scope="module")
+def keys() -> Keys:
+    private = rsa_key()
+    jwk = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(private.public_key()))
+    jwk.update({"kid": "test-key", "alg": "RS256", "use": "sig"})
+    return Keys(private, {"keys": [jwk]})
+
+
+@pytest.fixture(scope="module")
+def other_key() -> rsa.RSAPrivateKey:
+    return rsa_key()
+
+
+@pytest.fixture
+def authorizer(
+    functions: Functions, keys: Keys, monkeypatch: pytest.MonkeyPatch
+) -> Callable[[str | None], Any]:
+    verifier = TokenVerifier(issuer=ISSUER, audience=AUDIENCE, keys=StaticKeys(keys.jwks))
+    monkeypatch.setattr(functions.authorizer, "verifier", lambda: verifier)
+
+    def authorize(token: str | None) -> Any:
+        event = load_event("authorizer.json")
+        if token is None:
+            event.pop("queryStringParameters")
+        else:
+            event["queryStringParameters"] = {"token": token}
+        return functions.authorizer.handler(event, CONTEXT)
+
+    return authorize
+
+
+def id_token(
+    private: rsa.RSAPrivateKey, kid: str = "test-key", lifetime: int = 3600, **claims: Any
+) -> str:
+    now = int(time.time())
+    payload = {
+        "sub": "4f1c2b7a-0e7d-4c55-9a1e-6a2f3d9b8c01",
+        "cognito:username": "ana",
+        "aud": AUDIENCE,
+        "iss": ISSUER,
+        "token_use": "id",
+        "iat": now - 10,
+        "exp": now + lifetime,
+        **claims,
+    }
+    payload = {name: value for name, value in payload.items() if value is not None}
+    return jwt.encode(payload, private, algorithm="RS256", headers={"kid": kid})
+
+
+def test_authorizer_valid_token_allows_with_player_id(
+    authorizer: Callable[[str | None], Any], keys: Keys
+) -> None:
+    # when a handshake brings a valid Cognito ID token
+    policy = authorizer(id_token(keys.private))
+
+    # then the route is allowed, with the token's subject as the player id
+    sub = "4f1c2b7a-0e7d-4c55-9a1e-6a2f3d9b8c01"
+    assert policy["principalId"] == sub
+    (statement,) = policy["policyDocument"]["Statement"]
+    assert statement["Effect"] == "Allow"
+    assert statement["Action"] == "execute-api:Invoke"
+    assert statement["Resource"] == load_event("authorizer.json")["methodArn"]
+    assert policy["context"] == {"playerId": sub, "nickname": "ana"}
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "missing",
+        "empty",
+        "expired",
+        "wrong_audience",
+        "wrong_issuer",
+        "bad_signature",
+        "unknown_key",
+        "access_token",
+        "no_subject",
+        "garbage",
+    ],
+)
+def test_authorizer_invalid_token_raises_unauthorized(
+    authorizer: Callable[[str | None], Any],
+    keys: Keys,
+    other_key: rsa.RSAPrivateKey,
+    case: str,
+) -> None:
+    # given a handshake whose token is missing or not a valid ID token of the pool
+    tokens: dict[str, str | None] = {
+        "missing": None,
+        "empty": "",
+        "expired": id_token(keys.private, lifetime=-60),
+        "wrong_audience": id_token(keys.private, aud="another-client"),
+        "wrong_issuer": id_token(keys.private, iss="https://issuer.example.com/pool"),
+        "bad_signature": id_token(other_key),
+        "unknown_key": id_token(keys.private, kid="rotated-away"),
+        "access_token": id_token(keys.private, token_use="access"),
+        "no_subject": id_token(keys.private, sub=None),
+        "garbage": "not.a.jwt",
+    }
+
+    # when the authorizer runs, then it raises: API Gateway answers 401
+    with pytest.raises(Exception, match=r"^Unauthorized$"):
+        authorizer(tokens[case])
