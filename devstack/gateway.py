@@ -326,11 +326,28 @@ class _FrameSizeGuard:
 
 
 class _GatewayWebSocketResponse(web.WebSocketResponse):
-    """A WebSocketResponse whose reader is wrapped in a `_FrameSizeGuard` (see there)."""
+    """A WebSocketResponse whose reader is wrapped in a `_FrameSizeGuard` (see there).
 
-    def __init__(self, *, frame_limit: int, **kwargs: Any) -> None:
+    `on_accept` runs once the handshake is accepted, before the 101 response is written: a client
+    that sees the upgrade completed must find its connection open on the management API.
+    """
+
+    def __init__(
+        self,
+        *,
+        frame_limit: int,
+        on_accept: Callable[[], None] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self._frame_limit = frame_limit
+        self._on_accept = on_accept
+
+    def _pre_start(self, request: BaseRequest) -> tuple[str | None, WebSocketWriter]:
+        result = super()._pre_start(request)
+        if self._on_accept is not None:
+            self._on_accept()
+        return result
 
     def _post_start(
         self, request: BaseRequest, protocol: str | None, writer: WebSocketWriter
@@ -377,6 +394,7 @@ class _Connection:
     close_code: int | None = None  # set when the gateway closes the connection
     close_reason: str = ""
     close_task: asyncio.Task[Any] | None = None
+    ready: asyncio.Event = field(default_factory=asyncio.Event)  # set once `prepare` is over
     disconnected: bool = False
 
     def touch(self) -> None:
@@ -470,7 +488,6 @@ class LocalGateway:
         self._handshakes: set[asyncio.Task[Any]] = set()
         self._runner: web.AppRunner | None = None
         self._executor: ThreadPoolExecutor | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
         self._port: int | None = None
         self._stopping = False
 
@@ -514,7 +531,6 @@ class LocalGateway:
         """Bind the port and serve; returns once listening."""
         if self._runner is not None:
             raise RuntimeError("the gateway is already started")
-        self._loop = asyncio.get_running_loop()
         self._stopping = False
         self._executor = ThreadPoolExecutor(
             max_workers=self.max_concurrency, thread_name_prefix="lambda"
@@ -770,6 +786,7 @@ class LocalGateway:
             "max_msg_size": self.message_limit + 1,  # aiohttp refuses sizes >= max_msg_size
             "compress": False,  # API Gateway negotiates no permessage-deflate
             "autoping": True,
+            "timeout": 3.0,  # seconds to wait for the client's close frame
         }
         if not _GatewayWebSocketResponse(**options).can_prepare(request).ok:
             return _json_error(426, None, "Upgrade Required")
@@ -805,17 +822,26 @@ class LocalGateway:
         if refusal is not None:
             return refusal
         # $connect succeeded: from here on, whatever happens, $disconnect runs once.
+
+        def accept() -> None:
+            conn.state = _State.OPEN
+            conn.touch()
+
         ws = _GatewayWebSocketResponse(
-            **options, protocols=(protocol,) if protocol else (), receive_timeout=None
+            **options,
+            on_accept=accept,
+            protocols=(protocol,) if protocol else (),
+            receive_timeout=None,
         )
         conn.ws = ws
         try:
             if self._stopping:
                 conn.close_code, conn.close_reason = WSCloseCode.GOING_AWAY, "Going away"
                 return _json_error(503, None, "Service Unavailable")
-            await ws.prepare(request)
-            conn.state = _State.OPEN
-            conn.touch()
+            try:
+                await ws.prepare(request)
+            finally:
+                conn.ready.set()
             logger.info("connected %s from %s", conn.connection_id, conn.source_ip)
             await self._receive_loop(conn, ws)
         except Exception:
@@ -922,6 +948,7 @@ class LocalGateway:
         await self._send(conn, json.dumps(payload))
 
     async def _send(self, conn: _Connection, data: bytes | str) -> bool:
+        await conn.ready.wait()  # OPEN comes a moment before the 101 is written
         if conn.state is not _State.OPEN or conn.ws is None or conn.ws.closed:
             return False
         async with conn.send_lock:
@@ -947,7 +974,12 @@ class LocalGateway:
         conn.state = _State.CLOSING
         if conn.close_code is None:
             conn.close_code, conn.close_reason = code, reason
-        conn.close_task = self._spawn(conn.ws.close(code=code, message=reason.encode()))
+        conn.close_task = self._spawn(self._close_when_ready(conn, code, reason))
+
+    async def _close_when_ready(self, conn: _Connection, code: int, reason: str) -> None:
+        await conn.ready.wait()  # the connection is OPEN from just before its 101 is written
+        if conn.ws is not None and conn.ws.prepared:
+            await conn.ws.close(code=code, message=reason.encode())
 
     async def _close_now(self, conn: _Connection, code: int, reason: str) -> None:
         """Close `conn` from its own receive loop."""

@@ -44,6 +44,7 @@ class LocalStack:
         )
         self._thread: GatewayThread | None = None
         self._handlers = handlers
+        self._saved_environment: dict[str, str] | None = None
 
     def start(self) -> Self:
         self._thread = self.gateway.run_in_thread().start()
@@ -53,7 +54,9 @@ class LocalStack:
             "JWKS_URL": f"{self.aws.endpoint_url}/{self.aws.user_pool_id()}/.well-known/jwks.json",
             "POWERTOOLS_METRICS_DISABLED": "true",
         }
-        # One process runs every function: their (disjoint or equal) variables are merged.
+        # One process runs every function: their (disjoint or equal) variables are merged,
+        # and put back as they were when the stack stops.
+        self._saved_environment = dict(os.environ)
         os.environ.update(self.aws.env())
         for logical_id in self._handlers:
             os.environ.update(self.aws.function_environment(logical_id, overrides))
@@ -87,6 +90,9 @@ class LocalStack:
         if self._thread is not None:
             self._thread.stop()
         self.aws.stop()
+        if self._saved_environment is not None:
+            os.environ.clear()
+            os.environ.update(self._saved_environment)
 
     def __enter__(self) -> Self:
         return self.start()
