@@ -8,6 +8,8 @@ from yamb.protocol import CLIENT_ACTIONS, ClientAction
 
 from yamb_service.service import Caller
 
+MAX_ECHOED_REQUEST_ID = 64
+
 
 class BadFrameError(Exception):
     def __init__(self, message: str, request_id: str | None = None) -> None:
@@ -43,6 +45,14 @@ def parse_event(event: dict[str, Any]) -> WebSocketEvent:
     return WebSocketEvent.model_validate(event)
 
 
+def _echoable(request_id: object) -> str | None:
+    """A bad frame's requestId is echoed so the client can match the error, but only when it
+    is a short string: the error frame must stay small whatever the client sent."""
+    if isinstance(request_id, str) and len(request_id) <= MAX_ECHOED_REQUEST_ID:
+        return request_id
+    return None
+
+
 def parse_action(body: str | None) -> ClientAction:
     """The client frame as one of the protocol's actions, or BadFrameError saying what is wrong."""
     try:
@@ -57,4 +67,4 @@ def parse_action(body: str | None) -> ClientAction:
             f"{'.'.join(str(p) for p in issue['loc']) or 'frame'}: {issue['msg']}"
             for issue in error.errors()
         )
-        raise BadFrameError(problems, request_id if isinstance(request_id, str) else None) from None
+        raise BadFrameError(problems, _echoable(request_id)) from None

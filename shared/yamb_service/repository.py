@@ -7,14 +7,17 @@ a player `PLAYER#<id>` / `PLAYER`. Open games are listed on the index `gsi1` und
 """
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from pynamodb.attributes import NumberAttribute, UnicodeAttribute
-from pynamodb.exceptions import DoesNotExist, PutError, UpdateError
+from pynamodb.connection import Connection
+from pynamodb.exceptions import DoesNotExist, PutError, TransactWriteError, UpdateError
 from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection
 from pynamodb.models import Model
+from pynamodb.transactions import TransactWrite
 from yamb.errors import YambError
 from yamb.protocol import GameSummary
 from yamb.session.model import GameSession
@@ -22,6 +25,10 @@ from yamb.session.views import game_summary
 
 RESULT_TTL = timedelta(days=3650)
 CLOSED_GAME_TTL = timedelta(days=30)
+
+
+class _ConditionFailedError(Exception):
+    """The write's condition did not hold (inside this module only)."""
 
 
 class GameNotFoundError(YambError):
@@ -46,9 +53,16 @@ class PlayerRecord:
 
 class GameRepository(Protocol):
     def get(self, game_id: str) -> GameSession: ...
-    def create(self, session: GameSession) -> bool: ...
-    def save(self, session: GameSession) -> None: ...
-    def record_result(self, session: GameSession, result: dict[str, Any]) -> None: ...
+    def create(
+        self, session: GameSession, *, player_games: Mapping[str, str | None] | None = None
+    ) -> bool: ...
+    def save(
+        self,
+        session: GameSession,
+        *,
+        player_games: Mapping[str, str | None] | None = None,
+        result: dict[str, Any] | None = None,
+    ) -> None: ...
     def delete(self, session: GameSession) -> None: ...
     def list_open(self, limit: int) -> list[GameSummary]: ...
     def result(self, game_id: str) -> dict[str, Any] | None: ...
@@ -58,7 +72,6 @@ class PlayerRepository(Protocol):
     def get(self, player_id: str) -> PlayerRecord: ...
     def bind_connection(self, player_id: str, connection_id: str) -> str | None: ...
     def unbind_connection(self, player_id: str, connection_id: str) -> bool: ...
-    def forget_connection(self, connection_id: str, player_id: str) -> None: ...
     def set_game(self, player_id: str, game_id: str | None) -> None: ...
     def record_disappearance(self, player_id: str, now: datetime) -> PlayerRecord: ...
 
@@ -144,39 +157,90 @@ class DynamoGameRepository:
         assert item.body is not None
         return GameSession.model_validate_json(item.body)
 
-    def create(self, session: GameSession) -> bool:
-        """Stores a new game; False when a game with this id exists already."""
+    def create(
+        self, session: GameSession, *, player_games: Mapping[str, str | None] | None = None
+    ) -> bool:
+        """Stores a new game (with its players' records, in one transaction); False when a game
+        with this id exists already."""
         session.version = 1
         try:
-            self._to_item(session).save(condition=self._item.pk.does_not_exist())
-        except PutError as error:
-            if _is_conditional_failure(error):
-                return False
-            raise
+            self._write(
+                self._to_item(session), self._item.pk.does_not_exist(), player_games, None, session
+            )
+        except _ConditionFailedError:
+            return False
         return True
 
-    def save(self, session: GameSession) -> None:
+    def save(
+        self,
+        session: GameSession,
+        *,
+        player_games: Mapping[str, str | None] | None = None,
+        result: dict[str, Any] | None = None,
+    ) -> None:
         """Writes the session if nobody wrote since it was read: one conditional write on the
-        version. StaleGameError for the loser of a race."""
+        version, or one transaction with the players' records and the final result when those
+        change too. StaleGameError for the loser of a race."""
         expected = session.version
         session.version = expected + 1
         try:
-            self._to_item(session).save(condition=self._item.version == expected)
-        except PutError as error:
+            self._write(
+                self._to_item(session),
+                self._item.version == expected,
+                player_games,
+                result,
+                session,
+            )
+        except _ConditionFailedError:
             session.version = expected
-            if _is_conditional_failure(error):
-                raise StaleGameError("the game changed meanwhile; try again") from None
+            raise StaleGameError("the game changed meanwhile; try again") from None
+        except BaseException:
+            session.version = expected
             raise
 
-    def record_result(self, session: GameSession, result: dict[str, Any]) -> None:
-        """The final result, kept for the leaderboards; idempotent (same key, same content)."""
+    def _write(
+        self,
+        item: _Item,
+        condition: Any,
+        player_games: Mapping[str, str | None] | None,
+        result: dict[str, Any] | None,
+        session: GameSession,
+    ) -> None:
+        if not player_games and result is None:
+            try:
+                item.save(condition=condition)
+            except PutError as error:
+                if _is_conditional_failure(error):
+                    raise _ConditionFailedError from None
+                raise
+            return
+        try:
+            with TransactWrite(connection=self._connection()) as transaction:
+                transaction.save(item, condition=condition)
+                for player_id, game_id in (player_games or {}).items():
+                    attribute = self._item.game_id
+                    action = attribute.set(game_id) if game_id is not None else attribute.remove()
+                    transaction.update(self._item(_player_key(player_id), "PLAYER"), [action])
+                if result is not None:
+                    transaction.save(self._result_item(session, result))
+        except TransactWriteError as error:
+            reasons = error.cancellation_reasons or []
+            if any(r is not None and r.code == "ConditionalCheckFailed" for r in reasons):
+                raise _ConditionFailedError from None
+            raise
+
+    def _connection(self) -> Connection:
+        meta = self._item.Meta
+        return Connection(region=getattr(meta, "region", None), host=getattr(meta, "host", None))
+
+    def _result_item(self, session: GameSession, result: dict[str, Any]) -> _Item:
         assert session.ended_at is not None
-        self._item(
+        return self._item(
             _game_key(session.game_id),
             "RESULT",
             body=json.dumps(result),
             expires_at=_epoch(session.ended_at + RESULT_TTL),
-        ).save()
+        )
 
     def result(self, game_id: str) -> dict[str, Any] | None:
         try:
@@ -261,9 +325,6 @@ class DynamoPlayerRepository:
                 return False
             raise
         return True
-
-    def forget_connection(self, connection_id: str, player_id: str) -> None:
-        self.unbind_connection(player_id, connection_id)
 
     def set_game(self, player_id: str, game_id: str | None) -> None:
         item = self._item(_player_key(player_id), "PLAYER")

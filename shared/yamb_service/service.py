@@ -58,6 +58,8 @@ from yamb_service.repository import (
 
 SAVE_ATTEMPTS = 3
 LISTED_GAMES = 50
+# Spectators' connections live in the game item: a bound keeps it small.
+MAX_SPECTATORS = 50
 
 type Change = Callable[[GameSession], Effects | None]
 
@@ -200,8 +202,7 @@ class GameService:
             session.recent_requests[f"{caller.player_id}:{action.request_id}"].version = (
                 session.version + 1
             )
-            if self.games.create(session):
-                self.players.set_game(caller.player_id, game_id)
+            if self.games.create(session, player_games={caller.player_id: game_id}):
                 metrics.add_metric(name="GameCreated", unit=MetricUnit.Count, value=1)
                 self._ack(caller, action, game_id, session.version)
                 self._broadcast(session)
@@ -245,16 +246,15 @@ class GameService:
             action.game_id,
             lambda s: play.join(s, caller.player_id, caller.connection_id),
         )
-        self.players.set_game(caller.player_id, action.game_id)
 
     def _leave(self, caller: Caller, action: LeaveGame) -> None:
         emptied: list[bool] = []
 
-        def change(session: GameSession) -> None:
+        def change(session: GameSession) -> Effects:
             emptied[:] = [play.leave_waiting(session, caller.player_id)]
+            return Effects(player_games={caller.player_id: None})
 
         session = self._mutate(caller, action, action.game_id, change)
-        self.players.set_game(caller.player_id, None)
         if session is not None and emptied == [True]:
             self.games.delete(session)
 
@@ -280,8 +280,11 @@ class GameService:
         def change(session: GameSession) -> None:
             if session.seat_of(caller.player_id) is not None:
                 raise GameActionError("players do not watch their own game", code="already_seated")
-            if caller.connection_id not in session.spectators:
-                session.spectators.append(caller.connection_id)
+            if caller.connection_id in session.spectators:
+                return
+            if len(session.spectators) >= MAX_SPECTATORS:
+                raise GameActionError("this game has as many spectators as it takes", code="full")
+            session.spectators.append(caller.connection_id)
 
         self._mutate(caller, action, action.game_id, change)
 
@@ -382,6 +385,7 @@ class GameService:
         *,
         skip: str | None = None,
         on_saved: Callable[[GameSession], None] | None = None,
+        broadcast: bool = True,
     ) -> GameSession | None:
         """Read, change, write on the version; on a lost race, again on fresh state. None when
         the change declined (stale deadline, repeated request)."""
@@ -391,8 +395,13 @@ class GameService:
             effects = change(session)
             if effects is None:
                 return None
+            # Deadlines start before the write: each guards the version this write stores, so
+            # one whose write loses does nothing, and none is lost if the function dies here.
+            for deadline in effects.deadlines:
+                self.deadlines.schedule(deadline)
+            result = _result(session) if effects.ended and play.records_result(session) else None
             try:
-                self.games.save(session)
+                self.games.save(session, player_games=effects.player_games, result=result)
             except StaleGameError:
                 metrics.add_metric(name="WriteConflict", unit=MetricUnit.Count, value=1)
                 if attempt == SAVE_ATTEMPTS:
@@ -400,21 +409,18 @@ class GameService:
                 continue
             if on_saved is not None:
                 on_saved(session)  # the actor's answer comes before the broadcast
-            self._carry_out(session, effects)
-            self._broadcast(session, skip=skip)
+            self._carry_out(effects)
+            if broadcast:
+                self._broadcast(session, skip=skip)
             return session
         return None  # pragma: no cover
 
-    def _carry_out(self, session: GameSession, effects: Effects) -> None:
-        for deadline in effects.deadlines:
-            self.deadlines.schedule(deadline)
+    def _carry_out(self, effects: Effects) -> None:
         for player_id in effects.disappeared:
             self.players.record_disappearance(player_id, self.now())
             metrics.add_metric(name="PlayerDisappeared", unit=MetricUnit.Count, value=1)
         if effects.ended:
             metrics.add_metric(name="GameEnded", unit=MetricUnit.Count, value=1)
-            if play.records_result(session):
-                self.games.record_result(session, _result(session))
 
     # ------------------------------------------------------------------------ sending
 
@@ -436,9 +442,21 @@ class GameService:
                 continue
             if not self.notifier.send(connection, frame):
                 self.players.unbind_connection(seat.player_id, connection)
-        for connection in list(session.spectators):
-            if connection != skip:
-                self.notifier.send(connection, frame)
+        gone = [
+            connection
+            for connection in session.spectators
+            if connection != skip and not self.notifier.send(connection, frame)
+        ]
+        if gone:
+            self._forget_spectators(session.game_id, gone)
+
+    def _forget_spectators(self, game_id: str, gone: list[str]) -> None:
+        def change(session: GameSession) -> Effects:
+            session.spectators = [c for c in session.spectators if c not in gone]
+            return Effects()
+
+        with contextlib.suppress(StaleGameError, GameNotFoundError):
+            self._apply(game_id, change, broadcast=False)
 
 
 def _result(session: GameSession) -> dict[str, Any]:

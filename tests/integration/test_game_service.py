@@ -728,6 +728,36 @@ def test_watch_game_own_game_refused(harness: Any) -> None:
     assert harness.error(ANA, request_id)["code"] == "already_seated"
 
 
+def test_watch_game_gone_spectator_is_forgotten(harness: Any) -> None:
+    # given dan watches a running game, then his connection goes away
+    game_id = harness.running_game(ANA, BEN)
+    harness.ack(DAN, harness.act(DAN, "watch_game", gameId=game_id))
+    harness.notifier.gone.add(DAN.connection_id)
+
+    # when the next change is broadcast
+    harness.write_any(ANA, game_id)
+
+    # then the game no longer keeps his connection
+    assert harness.session(game_id).spectators == []
+
+
+def test_watch_game_refused_once_the_spectator_seats_are_taken(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a game already watched by as many spectators as it takes
+    monkeypatch.setattr("yamb_service.service.MAX_SPECTATORS", 1)
+    game_id = harness.running_game(ANA, BEN)
+    harness.ack(DAN, harness.act(DAN, "watch_game", gameId=game_id))
+
+    # when one more connection asks to watch
+    eve = Caller("eve", "conn-eve")
+    request_id = harness.act(eve, "watch_game", gameId=game_id)
+
+    # then it is refused and the game keeps one spectator
+    assert harness.error(eve, request_id)["code"] == "full"
+    assert harness.session(game_id).spectators == [DAN.connection_id]
+
+
 # ============================================================================ resign / finish
 
 
@@ -1183,10 +1213,10 @@ def rival_saves_first(
     the game before either saved."""
     real_save = service.games.save
 
-    def save(session: Any) -> None:
+    def save(session: Any, **write: Any) -> None:
         monkeypatch.setattr(service.games, "save", real_save)
         rival_move()
-        real_save(session)
+        real_save(session, **write)
 
     monkeypatch.setattr(service.games, "save", save)
 
@@ -1230,9 +1260,9 @@ def test_concurrent_saves_exhausting_retries_answer_conflict(
     rival = harness.other_service()
     real_save = harness.games.save
 
-    def save(session: Any) -> None:
+    def save(session: Any, **write: Any) -> None:
         harness.act(DAN, "watch_game", via=rival, gameId=game_id)
-        real_save(session)
+        real_save(session, **write)
 
     monkeypatch.setattr(harness.games, "save", save)
 
@@ -1429,3 +1459,70 @@ def test_repeated_join_request_joins_once(harness: Any) -> None:
     assert [a["type"] for a in acks] == ["ack", "ack"]
     assert acks[0]["version"] == acks[1]["version"]
     assert harness.session(game_id).player_ids == ["ana", "ben"]
+
+
+def test_join_that_loses_every_race_leaves_the_player_free(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a waiting table that another instance changes between every read and save
+    harness.connect(ANA, BEN, DAN)
+    game_id = harness.create_game(ANA, players=2)
+    rival = harness.other_service()
+    real_save = harness.games.save
+
+    def save(session: Any, **write: Any) -> None:
+        harness.act(DAN, "watch_game", via=rival, gameId=game_id)
+        real_save(session, **write)
+
+    monkeypatch.setattr(harness.games, "save", save)
+
+    # when ben tries to join
+    request_id = harness.act(BEN, "join_game", gameId=game_id)
+
+    # then the seat and the player's current game were written together, or not at all
+    assert harness.error(BEN, request_id)["code"] == "conflict"
+    assert harness.session(game_id).seat_of("ben") is None
+    assert harness.service.players.get("ben").game_id is None
+
+
+def test_join_records_the_players_game_with_the_seat(harness: Any) -> None:
+    # given a waiting table
+    harness.connect(ANA, BEN)
+    game_id = harness.create_game(ANA, players=2)
+    # when ben joins
+    harness.ack(BEN, harness.act(BEN, "join_game", gameId=game_id))
+    # then both the seat and ben's current game are stored
+    assert harness.session(game_id).seat_of("ben") == 1
+    assert harness.service.players.get("ben").game_id == game_id
+    assert harness.service.players.get("ana").game_id == game_id
+
+
+def test_deadlines_of_writes_that_lost_their_race_do_nothing(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a write whose every save loses a race (each attempt starts its turn deadline first)
+    game_id = harness.running_game(ANA, BEN)
+    before = len(harness.scheduler.scheduled)
+    rival = harness.other_service()
+    real_save = harness.games.save
+
+    def save(session: Any, **write: Any) -> None:
+        harness.act(DAN, "watch_game", via=rival, gameId=game_id)
+        real_save(session, **write)
+
+    monkeypatch.setattr(harness.games, "save", save)
+    column, row = harness.legal_cell(game_id)
+    request_id = harness.act(ANA, "write", gameId=game_id, column=column, row=row)
+    assert harness.error(ANA, request_id)["code"] == "conflict"
+    orphans = harness.scheduler.scheduled[before:]
+    assert orphans
+    monkeypatch.setattr(harness.games, "save", real_save)
+
+    # when those deadlines arrive
+    applied = [
+        harness.service.deadline(d.kind, d.game_id, d.turn, d.version, d.player_id) for d in orphans
+    ]
+
+    # then none applies: the turn they guard never started
+    assert applied == [False] * len(orphans)
+    assert filled_cells(harness, game_id, 0) == 0

@@ -483,6 +483,7 @@ def test_game_handler_unknown_action_answers_error_frame(stack: Stack) -> None:
         ('["sync"]', None),
         ('{"action": "roll", "requestId": "r-1"}', "r-1"),
         ('{"action": "sync", "requestId": "has spaces"}', "has spaces"),
+        ('{"action": "sync", "requestId": "' + "x" * 100_000 + '"}', None),
     ],
 )
 def test_game_handler_malformed_frame_answers_error_frame(

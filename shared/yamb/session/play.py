@@ -49,6 +49,8 @@ class Effects:
     deadlines: list[Deadline] = field(default_factory=list)
     # Players who disappeared (did not return in time): they get a join cooldown.
     disappeared: list[str] = field(default_factory=list)
+    # Players whose current game changes (None: no game), written with the game.
+    player_games: dict[str, str | None] = field(default_factory=dict)
     ended: bool = False
 
 
@@ -77,13 +79,14 @@ def _require_creator(session: GameSession, player_id: str, what: str) -> None:
         raise GameActionError(f"only the creator can {what}", code="not_creator")
 
 
-def join(session: GameSession, player_id: str, connection_id: str | None) -> None:
+def join(session: GameSession, player_id: str, connection_id: str | None) -> Effects:
     _require_status(session, "waiting")
     if session.seat_of(player_id) is not None:
         raise GameActionError("you already sit at this table", code="already_seated")
     if len(session.seats) >= session.settings.players:
         raise GameActionError("the table is full", code="table_full")
     session.seats.append(Seat(player_id=player_id, connection_id=connection_id))
+    return Effects(player_games={player_id: session.game_id})
 
 
 def leave_waiting(session: GameSession, player_id: str) -> bool:
