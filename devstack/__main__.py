@@ -5,17 +5,20 @@ python -m devstack token NAME        a token for a (new) local player of the run
 """
 
 import argparse
-import json
 import signal
 import sys
 import threading
 
-import boto3
-
-from devstack.stack import STATE_FILE, LocalStack, write_state
+from devstack.stack import (
+    LOCAL_PASSWORD,
+    STATE_FILE,
+    LocalStack,
+    LocalStackNotRunningError,
+    local_token,
+    write_state,
+)
 
 DEMO_PLAYERS = ("ana", "ben")
-PASSWORD = "Password-123"
 
 
 def serve(port: int) -> int:
@@ -27,7 +30,7 @@ def serve(port: int) -> int:
         print(f"Yamb local stack up.\n  WebSocket: {stack.url}?token=<ID token>")
         print(f"  Embedded AWS: {stack.aws.endpoint_url}")
         for name in DEMO_PLAYERS:
-            print(f"  token for {name}: {stack.player_token(name, PASSWORD)}")
+            print(f"  token for {name}: {stack.player_token(name, LOCAL_PASSWORD)}")
         print("  More players: python -m devstack token NAME   (Ctrl-C stops the stack)")
         sys.stdout.flush()
         stop.wait()
@@ -36,34 +39,11 @@ def serve(port: int) -> int:
 
 
 def token(name: str) -> int:
-    if not STATE_FILE.exists():
-        print("no local stack is running: start it with `make dev`", file=sys.stderr)
-        return 2
-    state = json.loads(STATE_FILE.read_text(encoding="utf-8"))
-    cognito = boto3.client(
-        "cognito-idp",
-        endpoint_url=state["endpoint"],
-        region_name="us-east-1",
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-    )
-    client_id = state["userPoolClientId"]
     try:
-        cognito.sign_up(
-            ClientId=client_id,
-            Username=name,
-            Password=PASSWORD,
-            UserAttributes=[{"Name": "email", "Value": f"{name}@example.com"}],
-        )
-        cognito.admin_confirm_sign_up(UserPoolId=state["userPoolId"], Username=name)
-    except cognito.exceptions.UsernameExistsException:
-        pass
-    answer = cognito.initiate_auth(
-        ClientId=client_id,
-        AuthFlow="USER_PASSWORD_AUTH",
-        AuthParameters={"USERNAME": name, "PASSWORD": PASSWORD},
-    )
-    print(answer["AuthenticationResult"]["IdToken"])
+        print(local_token(name))
+    except LocalStackNotRunningError as error:
+        print(error, file=sys.stderr)
+        return 2
     return 0
 
 

@@ -12,12 +12,20 @@ import os
 from pathlib import Path
 from typing import Any, Self
 
+import boto3
+
 from devstack.aws import LocalAws
 from devstack.gateway import GatewayThread, LocalGateway
 from devstack.template import Template, load_handler
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 STATE_FILE = PROJECT_ROOT / ".devstack.json"
+LOCAL_PASSWORD = "Password-123"
+
+
+class LocalStackNotRunningError(RuntimeError):
+    def __init__(self) -> None:
+        super().__init__("no local stack is running: start it with `make dev`")
 
 
 class LocalStack:
@@ -32,7 +40,16 @@ class LocalStack:
         template = Template(root / "template.yaml")
         self.stage = str(template.context.ref("StageName"))
         self.aws = LocalAws(template, fast_forward_waits=fast_forward_waits)
-        handlers = {spec.logical_id: load_handler(root, spec) for spec in template.functions()}
+        specs = template.functions()
+        # As Lambda does, a function's code is imported with its environment in place: Powertools
+        # reads its service name and metrics namespace at import.
+        saved = dict(os.environ)
+        try:
+            os.environ.update(self._environment([spec.logical_id for spec in specs], {}))
+            handlers = {spec.logical_id: load_handler(root, spec) for spec in specs}
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
         routes = {route.route_key: handlers[route.function] for route in template.routes()}
         authorizer = template.connect_authorizer()
         self.gateway = LocalGateway(
@@ -57,12 +74,17 @@ class LocalStack:
         # One process runs every function: their (disjoint or equal) variables are merged,
         # and put back as they were when the stack stops.
         self._saved_environment = dict(os.environ)
-        os.environ.update(self.aws.env())
-        for logical_id in self._handlers:
-            os.environ.update(self.aws.function_environment(logical_id, overrides))
+        os.environ.update(self._environment(list(self._handlers), overrides))
         for logical_id, handler in self._handlers.items():
             self.aws.register_function(logical_id, handler)
         return self
+
+    def _environment(self, functions: list[str], overrides: dict[str, str]) -> dict[str, str]:
+        """The embedded AWS's variables and every function's (merged) with `overrides`."""
+        environment = self.aws.env()
+        for logical_id in functions:
+            environment.update(self.aws.function_environment(logical_id, overrides))
+        return environment
 
     @property
     def url(self) -> str:
@@ -77,7 +99,7 @@ class LocalStack:
             "userPoolClientId": self.aws.user_pool_client_id(),
         }
 
-    def player_token(self, name: str, password: str = "Password-123") -> str:
+    def player_token(self, name: str, password: str = LOCAL_PASSWORD) -> str:
         """Creates (if new) and logs in a local player; their Cognito ID token."""
         try:
             self.aws.create_player(name, password, f"{name}@example.com")
@@ -103,3 +125,42 @@ class LocalStack:
 
 def write_state(stack: LocalStack) -> None:
     STATE_FILE.write_text(json.dumps(stack.describe(), indent=2), encoding="utf-8")
+
+
+def read_state(state_file: Path | None = None) -> dict[str, Any]:
+    """What the running stack wrote to its state file (`STATE_FILE` by default)."""
+    path = STATE_FILE if state_file is None else state_file
+    try:
+        state: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise LocalStackNotRunningError from None
+    return state
+
+
+def local_token(name: str, state_file: Path | None = None) -> str:
+    """An ID token for a player of the running local stack, signed up first if new."""
+    state = read_state(state_file)
+    cognito = boto3.client(
+        "cognito-idp",
+        endpoint_url=state["endpoint"],
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+    client_id = state["userPoolClientId"]
+    try:
+        cognito.sign_up(
+            ClientId=client_id,
+            Username=name,
+            Password=LOCAL_PASSWORD,
+            UserAttributes=[{"Name": "email", "Value": f"{name}@example.com"}],
+        )
+        cognito.admin_confirm_sign_up(UserPoolId=state["userPoolId"], Username=name)
+    except cognito.exceptions.UsernameExistsException:
+        pass
+    answer = cognito.initiate_auth(
+        ClientId=client_id,
+        AuthFlow="USER_PASSWORD_AUTH",
+        AuthParameters={"USERNAME": name, "PASSWORD": LOCAL_PASSWORD},
+    )
+    return str(answer["AuthenticationResult"]["IdToken"])

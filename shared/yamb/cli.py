@@ -1,7 +1,9 @@
-"""The `yamb` command: check recorded games, score one cell, watch a demo game."""
+"""The `yamb` command: check recorded games, score one cell, watch a demo game, play one."""
 
 import argparse
+import getpass
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -10,6 +12,17 @@ from yamb.replay import check
 from yamb.rules import GRIDS, row_scores
 
 EXIT_ILLEGAL = 2
+PLAY_DESCRIPTION = """\
+Create or join a game and play it by typing commands; the sheet, the dice, the legal cells with
+their scores and the clock are shown after every change.
+
+Without --url and --token it plays on the local stack started by `make dev`, as the player --name
+(created if new). Commands are read from the terminal, or from a pipe until its end:
+  printf 'new preset 1 seconds unlimited\\nstart\\nroll\\nwrite 1\\n' | yamb play
+
+Commands: new [preset N] [players N] [seconds N|unlimited], list, join GAMEID, watch GAMEID,
+start, roll [positions to keep], announce N, select N, write N (N: a legal cell's number, or
+COLUMN ROW), resign, finish yes|no, leave, delete, sync, show, help, quit."""
 
 
 def _check(paths: Sequence[str]) -> int:
@@ -57,6 +70,35 @@ def _score(grid_id: str, row_id: str, dice: tuple[int, ...], roll: int) -> int:
     return 0
 
 
+def _login_name() -> str:
+    try:
+        return getpass.getuser() or "player"
+    except OSError:
+        return "player"
+
+
+def _play(url: str | None, token: str | None, name: str) -> int:
+    """Plays in the terminal; without a URL or token, on the running local stack as `name`."""
+    if url is None or token is None:
+        # Only the local stack needs devstack (and boto3): imported for this alone.
+        from botocore.exceptions import BotoCoreError, ClientError  # noqa: PLC0415
+
+        from devstack.stack import LocalStackNotRunningError, local_token, read_state  # noqa: PLC0415
+
+        try:
+            url = url or str(read_state()["url"])
+            token = token or local_token(name)
+        except LocalStackNotRunningError as error:
+            print(f"yamb play: {error}, or give --url and --token", file=sys.stderr)
+            return EXIT_ILLEGAL
+        except (BotoCoreError, ClientError) as error:
+            print(f"yamb play: the local stack does not answer ({error})", file=sys.stderr)
+            return EXIT_ILLEGAL
+    from yamb_client.session import play  # noqa: PLC0415 - only `yamb play` needs the client
+
+    return play(url, token)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="yamb", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -76,6 +118,29 @@ def _parser() -> argparse.ArgumentParser:
     demo_parser.add_argument("--preset", type=int, choices=range(1, 8), default=7)
     demo_parser.add_argument("--players", nargs="+", default=["ana", "ben"])
     demo_parser.add_argument("--seed", default="yamb")
+
+    play_parser = commands.add_parser(
+        "play",
+        help="play in the terminal, on the local stack or a deployed one",
+        description=PLAY_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play_parser.add_argument(
+        "--url",
+        metavar="WS_URL",
+        default=os.environ.get("YAMB_URL"),
+        help="the service's WebSocket URL (default: $YAMB_URL, else the running local stack's)",
+    )
+    play_parser.add_argument(
+        "--token",
+        default=os.environ.get("YAMB_TOKEN"),
+        help="a Cognito ID token (default: $YAMB_TOKEN, else one for --name on the local stack)",
+    )
+    play_parser.add_argument(
+        "--name",
+        default=_login_name(),
+        help="the local stack's player to log in as (default: your login name)",
+    )
     return parser
 
 
@@ -85,6 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _check(args.records)
     if args.command == "score":
         return _score(args.grid, args.row, args.dice, args.roll)
+    if args.command == "play":
+        return _play(args.url, args.token, args.name)
     from yamb.demo import play_demo  # noqa: PLC0415 - only the demo needs it
 
     return play_demo(args.preset, args.players, args.seed)

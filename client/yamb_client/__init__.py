@@ -1,0 +1,1 @@
+"""The terminal client (`yamb play`): play against the local stack or a deployed one."""
