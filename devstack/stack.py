@@ -9,6 +9,7 @@ environment the template gives it (CONNECTIONS_ENDPOINT pointing at the local ga
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any, Self
 
@@ -26,6 +27,17 @@ LOCAL_PASSWORD = "Password-123"
 class LocalStackNotRunningError(RuntimeError):
     def __init__(self) -> None:
         super().__init__("no local stack is running: start it with `make dev`")
+
+
+def _forget_warm_state() -> None:
+    """One process may run several stacks (tests do): what a warm function keeps from before,
+    its settings, its AWS clients and the metrics namespace read at import, is read again."""
+    from yamb_service import config, observability, wiring  # noqa: PLC0415
+
+    config.service_settings.cache_clear()
+    config.authorizer_settings.cache_clear()
+    wiring.game_service.cache_clear()
+    observability.metrics.namespace = os.environ["POWERTOOLS_METRICS_NAMESPACE"]
 
 
 class LocalStack:
@@ -75,6 +87,7 @@ class LocalStack:
         # and put back as they were when the stack stops.
         self._saved_environment = dict(os.environ)
         os.environ.update(self._environment(list(self._handlers), overrides))
+        _forget_warm_state()
         for logical_id, handler in self._handlers.items():
             self.aws.register_function(logical_id, handler)
         return self
@@ -110,11 +123,34 @@ class LocalStack:
 
     def stop(self) -> None:
         if self._thread is not None:
-            self._thread.stop()
+            self._thread.stop()  # closes the sockets: $disconnect may start return countdowns
+        self._stop_deadlines()
         self.aws.stop()
         if self._saved_environment is not None:
             os.environ.clear()
             os.environ.update(self._saved_environment)
+
+    def _stop_deadlines(self, quiet_rounds: int = 2) -> None:
+        """No deadline outlives its stack: every waiting execution is stopped, until
+        `quiet_rounds` rounds in a row find none (a closing socket may still start one)."""
+        stepfunctions = self.aws.client("stepfunctions")
+        machines = [
+            m["stateMachineArn"] for m in stepfunctions.list_state_machines()["stateMachines"]
+        ]
+        quiet = 0
+        while quiet < quiet_rounds:
+            running = [
+                execution["executionArn"]
+                for machine in machines
+                for page in stepfunctions.get_paginator("list_executions").paginate(
+                    stateMachineArn=machine, statusFilter="RUNNING"
+                )
+                for execution in page["executions"]
+            ]
+            for execution_arn in running:
+                stepfunctions.stop_execution(executionArn=execution_arn)
+            quiet = 0 if running else quiet + 1
+            time.sleep(0.1)
 
     def __enter__(self) -> Self:
         return self.start()

@@ -45,22 +45,10 @@ ACK_MESSAGES = {
 
 def parse_frame(data: Mapping[str, Any]) -> ServerFrame | None:
     """The protocol model of a frame received as JSON; None when it is not one we know."""
-    game = data.get("game")
-    if isinstance(game, Mapping):
-        data = {**data, "game": with_wire_nulls(game)}
     try:
         return SERVER_FRAMES.validate_python(data)
     except ValidationError:
         return None
-
-
-def with_wire_nulls(game: Mapping[str, Any]) -> dict[str, Any]:
-    """A GameView dict as the server sends it, where null fields are left out: an absent
-    `turnSeconds` is an unlimited clock, not the settings' default."""
-    settings = game.get("settings")
-    if not isinstance(settings, Mapping):
-        return dict(game)
-    return {**game, "settings": {"turnSeconds": None, **settings}}
 
 
 def player_label(player_id: str, me: str | None) -> str:
@@ -120,7 +108,7 @@ def render_game_list(frame: GameListFrame, *, me: str | None) -> str:
 
 def render_game(game: GameView | Mapping[str, Any], *, me: str | None, now: datetime) -> str:
     """The whole game: header and seats, every sheet, then the turn (dice and legal cells)."""
-    view = game if isinstance(game, GameView) else GameView.model_validate(with_wire_nulls(game))
+    view = game if isinstance(game, GameView) else GameView.model_validate(game)
     parts = [render_header(view, me=me), render_seats(view.seats, me=me, now=now)]
     grid = GRIDS[view.settings.grid]
     parts.extend(render_sheet(sheet, grid, me=me) for sheet in view.sheets)

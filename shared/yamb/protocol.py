@@ -200,6 +200,8 @@ class GameView(Frame):
     turn: TurnView | None = None
     winners: list[str] = Field(default_factory=list)
     outcome: str | None = None
+    # The player offered to finish their sheet alone (rules.md 8), until they answer.
+    finish_offer: str | None = None
 
 
 class GameSummary(Frame):
@@ -265,4 +267,5 @@ SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
 
 
 def encode(frame: Frame) -> str:
-    return frame.model_dump_json(by_alias=True, exclude_none=True)
+    # Nulls are sent: an absent field would read as its default (turnSeconds null is unlimited).
+    return frame.model_dump_json(by_alias=True)

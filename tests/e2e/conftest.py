@@ -3,7 +3,8 @@ and a small synchronous WebSocket client that speaks the protocol."""
 
 import itertools
 import json
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -27,8 +28,15 @@ class Player:
 
     def __init__(self, stack: LocalStack, name: str) -> None:
         self.name = name
-        url = f"{stack.url}?token={stack.player_token(name)}"
-        self.socket: ClientConnection = connect(url).__enter__()
+        self.url = f"{stack.url}?token={stack.player_token(name)}"
+        # The id the server knows the player by (the token's subject), once a test reads it.
+        self.player_id: str | None = None
+        self.socket: ClientConnection = connect(self.url).__enter__()
+
+    def reconnect(self) -> None:
+        """A new connection with the same token; the previous one is closed first."""
+        self.socket.close()
+        self.socket = connect(self.url).__enter__()
 
     def send(self, action: str, **fields: Any) -> str:
         request_id = f"{self.name}-{next(self._request_ids)}"
@@ -38,6 +46,8 @@ class Player:
     def receive(self, frame_type: str, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
         while True:
             frame = json.loads(self.socket.recv(timeout=timeout))
+            if "type" not in frame:  # the gateway's own answer to a failed handler
+                raise AssertionError(f"{self.name} got a gateway error: {frame}")
             if frame["type"] == "error" and frame_type != "error":
                 raise AssertionError(f"{self.name} got an error: {frame}")
             if frame["type"] == frame_type:
@@ -49,6 +59,20 @@ class Player:
             game: dict[str, Any] = self.receive("game", timeout)["game"]
             if game["version"] >= version:
                 return game
+
+    def game_until(
+        self, holds: Callable[[dict[str, Any]], bool], timeout: float = RECEIVE_TIMEOUT
+    ) -> dict[str, Any]:
+        """The first broadcast game state for which `holds` is true (earlier ones are skipped);
+        `timeout` bounds the whole wait."""
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"{self.name}: no game frame as expected in {timeout} s")
+            frame = self.receive("game", remaining)
+            if frame.get("game") is not None and holds(frame["game"]):
+                return frame["game"]  # type: ignore[no-any-return]
 
     def act(self, action: str, **fields: Any) -> dict[str, Any]:
         """Sends an action and returns the game state broadcast after its ack."""

@@ -280,7 +280,9 @@ class Harness:
     def broadcasts(self, caller: Caller | str) -> list[dict[str, Any]]:
         """The game views pushed to a connection (not answers to a sync)."""
         return [
-            f["game"] for f in self.frames(caller) if f["type"] == "game" and "requestId" not in f
+            f["game"]
+            for f in self.frames(caller)
+            if f["type"] == "game" and f.get("requestId") is None
         ]
 
     def last_game(self, caller: Caller | str) -> dict[str, Any]:

@@ -110,7 +110,9 @@ class Connections:
         return frame
 
     def last_game(self, player: Player) -> dict[str, Any]:
-        views = [f["game"] for f in self.to(player) if f["type"] == "game" and "requestId" not in f]
+        views = [
+            f["game"] for f in self.to(player) if f["type"] == "game" and f.get("requestId") is None
+        ]
         assert views, f"no game frame reached {player}"
         return views[-1]
 
@@ -445,7 +447,7 @@ def test_game_handler_resign_and_finish_sheet(stack: Stack) -> None:
     # then ben plays on without a turn clock
     turn = stack.connections.last_game(BEN)["turn"]
     assert turn["playerId"] == "ben"
-    assert "deadline" not in turn
+    assert turn["deadline"] is None
 
 
 def test_game_handler_action_error_answers_error_frame(stack: Stack) -> None:

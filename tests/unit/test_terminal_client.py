@@ -264,10 +264,10 @@ def test_render_game_given_a_family_grid_then_the_sheet_has_its_rows_and_the_ext
 # ------------------------------------------------------------------------------- render: frames
 
 
-def test_render_frame_given_a_wire_game_frame_without_turn_seconds_then_the_clock_is_unlimited():
-    # given a game frame as the server encodes it (nulls left out)
+def test_render_frame_given_a_wire_game_frame_with_null_turn_seconds_then_the_clock_is_unlimited():
+    # given a game frame as the server encodes it (nulls sent)
     frame = json.loads(encode(GameFrame(game=game_view(_started()))))
-    assert "turnSeconds" not in frame["game"]["settings"]
+    assert frame["game"]["settings"]["turnSeconds"] is None
     # when it is rendered
     text = render_frame(frame, me=ANA, now=NOW)
     # then the settings say unlimited, not the settings' default of 60 s

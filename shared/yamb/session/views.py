@@ -97,6 +97,7 @@ def game_view(session: GameSession) -> GameView:
         turn=_turn(session, game) if game is not None and session.status == "running" else None,
         winners=session.winners,
         outcome=session.outcome,
+        finish_offer=session.finish_offer,
     )
 
 
