@@ -230,8 +230,8 @@ class DynamoGameRepository:
             raise
 
     def _connection(self) -> Connection:
-        meta = self._item.Meta
-        return Connection(region=getattr(meta, "region", None), host=getattr(meta, "host", None))
+        # The model's own connection: a new one would build a botocore client per transaction.
+        return self._item._get_connection().connection
 
     def _result_item(self, session: GameSession, result: dict[str, Any]) -> _Item:
         assert session.ended_at is not None

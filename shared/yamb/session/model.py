@@ -13,7 +13,8 @@ from yamb.snapshot import dump_game, load_game
 type Status = Literal["waiting", "running", "finished", "cancelled"]
 type Outcome = Literal["completed", "resigned", "abandoned", "cancelled", "declined_finish"]
 
-RECENT_REQUESTS_KEPT = 32
+# A client repeats only its last few requests; each kept one costs write units on every action.
+RECENT_REQUESTS_KEPT = 16
 
 
 class Seat(BaseModel):
