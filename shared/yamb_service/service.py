@@ -198,10 +198,6 @@ class GameService:
                 game_id, caller.player_id, caller.connection_id, settings, self.now()
             )
             session.remember(caller.player_id, action.request_id, action.action)
-            # As in _mutate: the request is answered with the version this write stores.
-            session.recent_requests[f"{caller.player_id}:{action.request_id}"].version = (
-                session.version + 1
-            )
             if self.games.create(session, player_games={caller.player_id: game_id}):
                 metrics.add_metric(name="GameCreated", unit=MetricUnit.Count, value=1)
                 self._ack(caller, action, game_id, session.version)
@@ -266,15 +262,7 @@ class GameService:
             self.players.set_game(seat.player_id, None)
             if seat.connection_id is not None:
                 self.notifier.send(seat.connection_id, GameDeletedFrame(game_id=session.game_id))
-        self._send(
-            caller,
-            Ack(
-                request_id=action.request_id,
-                action=action.action,
-                game_id=session.game_id,
-                version=session.version,
-            ),
-        )
+        self._ack(caller, action, session.game_id, session.version)
 
     def _watch(self, caller: Caller, action: WatchGame) -> None:
         def change(session: GameSession) -> None:
@@ -365,7 +353,6 @@ class GameService:
                 return None
             result = change(session)
             session.remember(player, request_id, action.action)
-            session.recent_requests[f"{player}:{request_id}"].version = session.version + 1
             return result if isinstance(result, Effects) else Effects()
 
         def acknowledge(saved: GameSession) -> None:

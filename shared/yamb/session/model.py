@@ -103,8 +103,10 @@ class GameSession(BaseModel):
     # -- idempotency -----------------------------------------------------------------------
 
     def remember(self, player_id: str, request_id: str, action: str) -> None:
+        """Keeps the request with the version the coming write stores: a repeat of it gets the
+        same answer."""
         self.recent_requests[f"{player_id}:{request_id}"] = RecordedRequest(
-            action=action, version=self.version
+            action=action, version=self.version + 1
         )
         while len(self.recent_requests) > RECENT_REQUESTS_KEPT:
             del self.recent_requests[next(iter(self.recent_requests))]
