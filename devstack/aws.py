@@ -23,9 +23,7 @@ import threading
 import time
 import traceback
 import urllib.request
-import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self, cast
@@ -34,6 +32,7 @@ import boto3
 from botocore.config import Config
 from botocore.model import ListShape, MapShape, Shape, StructureShape
 
+from devstack.lambda_context import LocalLambdaContext
 from devstack.template import (
     FUNCTION_TYPES,
     STATE_MACHINE_TYPES,
@@ -41,7 +40,7 @@ from devstack.template import (
     TemplateError,
 )
 
-__all__ = ["FakeLambdaContext", "Handler", "LocalAws"]
+__all__ = ["Handler", "LocalAws"]
 
 LOG = logging.getLogger(__name__)
 
@@ -71,29 +70,6 @@ COGNITO_STANDARD_ATTRIBUTES = (
     "website",
     "zoneinfo",
 )
-
-
-@dataclass
-class FakeLambdaContext:
-    """The attributes of the Lambda context object that handlers (and Powertools) read."""
-
-    function_name: str
-    invoked_function_arn: str
-    memory_limit_in_mb: int = 128
-    timeout_seconds: float = 3.0
-    function_version: str = "$LATEST"
-    aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
-    log_group_name: str = ""
-    log_stream_name: str = "local"
-    _started: float = field(default_factory=time.monotonic, repr=False)
-
-    def __post_init__(self) -> None:
-        if not self.log_group_name:
-            self.log_group_name = f"/aws/lambda/{self.function_name}"
-
-    def get_remaining_time_in_millis(self) -> int:
-        elapsed = time.monotonic() - self._started
-        return max(0, int((self.timeout_seconds - elapsed) * 1000))
 
 
 # ------------------------------------------------------------------------------ moto patches
@@ -382,10 +358,10 @@ class LocalAws:
     def function_arn(self, logical_id: str) -> str:
         return str(self.context.get_att(logical_id, "Arn"))
 
-    def lambda_context(self, logical_id: str) -> FakeLambdaContext:
+    def lambda_context(self, logical_id: str) -> LocalLambdaContext:
         """A fresh context object for one invocation of the function."""
         spec = self.template.function(logical_id)
-        return FakeLambdaContext(
+        return LocalLambdaContext(
             function_name=str(self.context.ref(logical_id)),
             invoked_function_arn=self.function_arn(logical_id),
             memory_limit_in_mb=spec.memory_size or 128,

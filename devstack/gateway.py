@@ -42,7 +42,6 @@ import os
 import re
 import threading
 import time
-import uuid
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -54,6 +53,8 @@ from typing import Any, Final, Self
 from aiohttp import WebSocketError, WSCloseCode, WSMsgType, web
 from aiohttp.http import WebSocketWriter
 from aiohttp.web_request import BaseRequest
+
+from devstack.lambda_context import LocalLambdaContext
 
 __all__ = [
     "AUTHORIZER_FUNCTION_NAME",
@@ -84,7 +85,6 @@ AUTHORIZER_FUNCTION_NAME: Final = "local-authorizer"
 
 _REGION: Final = "us-east-1"
 _ACCOUNT_ID: Final = "123456789012"
-_MEMORY_MB: Final = 128
 _CLIENT_CLOSE_WITHOUT_STATUS: Final = 1005
 _ABNORMAL_CLOSURE: Final = 1006
 _ROUTE_EXPRESSION_PREFIX: Final = "$request.body."
@@ -95,39 +95,10 @@ _IDENTITY_HEADER_PREFIXES: Final = ("route.request.header.", "$request.header.")
 # ------------------------------------------------------------------------------ Lambda context
 
 
-@dataclass(eq=False)
-class LocalLambdaContext:
-    """The context object of one invocation: the attributes Powertools and handlers read."""
-
-    function_name: str
-    invoked_function_arn: str
-    aws_request_id: str
-    log_group_name: str
-    log_stream_name: str
-    timeout_seconds: float
-    function_version: str = "$LATEST"
-    memory_limit_in_mb: int = _MEMORY_MB
-    identity: Any = None
-    client_context: Any = None
-    tenant_id: str | None = None
-    _deadline: float = field(default=0.0, repr=False)
-
-    def __post_init__(self) -> None:
-        self._deadline = time.monotonic() + self.timeout_seconds
-
-    def get_remaining_time_in_millis(self) -> int:
-        """Milliseconds left before this invocation's timeout (never negative)."""
-        return max(0, int((self._deadline - time.monotonic()) * 1000))
-
-
 def _make_context(function_name: str, timeout: float) -> LocalLambdaContext:
-    today = datetime.now(UTC).strftime("%Y/%m/%d")
     return LocalLambdaContext(
         function_name=function_name,
         invoked_function_arn=f"arn:aws:lambda:{_REGION}:{_ACCOUNT_ID}:function:{function_name}",
-        aws_request_id=str(uuid.uuid4()),
-        log_group_name=f"/aws/lambda/{function_name}",
-        log_stream_name=f"{today}/[$LATEST]{uuid.uuid4().hex}",
         timeout_seconds=timeout,
     )
 
