@@ -100,3 +100,23 @@ def test_roll_unlocked_bad_positions_refused(locked):
     # when / then
     with pytest.raises(ValueError, match="locked positions must be from 0 to 4"):
         roll_unlocked(source, (1, 2, 3, 4, 5), locked=locked)
+
+
+def test_roll_unlocked_locks_in_any_order_and_repeated_count_once():
+    # given the same locks listed in order, out of order and with repeats
+    for locked in ([1, 4], [4, 1], [4, 1, 4, 1]):
+        source = FixedDice([6, 5, 4])
+        # when
+        dice = roll_unlocked(source, (1, 2, 3, 4, 5), locked=locked)
+        # then the unlocked dice take the fresh faces in position order
+        assert dice == (6, 2, 5, 4, 5)
+
+
+@pytest.mark.parametrize("count", [1, 2, 6])
+def test_roll_unlocked_any_number_of_dice(count):
+    # given `count` dice, the first one locked
+    source = FixedDice([6] * count)
+    # when
+    dice = roll_unlocked(source, (1,) * count, locked=[0])
+    # then the first keeps its face and the others are rolled
+    assert dice == (1,) + (6,) * (count - 1)
