@@ -9,8 +9,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from yamb.errors import IllegalMoveError
-from yamb.layout import MAX_ROLLS, Layout, rows_of_mask
-from yamb.rules.tables import score_tables
+from yamb.layout import MAX_ROLLS, ROWS_OF_MASK, Layout, rows_of_mask
 from yamb.sheet import Sheet
 
 type Dice = tuple[int, ...]
@@ -40,8 +39,10 @@ class AutoMove(NamedTuple):
 
 class Game:
     __slots__ = (
-        "_columns_this_turn",
-        "_tables",
+        "_key",
+        "_lasts",
+        "_open",
+        "_until",
         "announcement",
         "dice",
         "finished",
@@ -66,23 +67,33 @@ class Game:
         self.seat = 0
         self.roll = 0  # 0 until the server's roll 1 starts the turn
         self.dice: Dice = ()
+        # The dice's multiset number (layout.dice_keys), worked out once per roll.
+        self._key = 0
         self.announcement: tuple[int, int] | None = None
         # The directed row each seat must write next, opened by the previous seat.
         self.obligations: list[int | None] = [None] * len(players)
         self.left: set[int] = set()
         self.turns_played = [0] * len(players)
         self.finished = False
-        self._tables = score_tables(layout.grid, layout.dice_count)
-        # The current turn's writable cells; forgotten whenever the state changes.
-        self._columns_this_turn: list[tuple[int, int, int]] | None = None
+        # The turn's writable cells, worked out at its first question and forgotten whenever
+        # they may change: per column the mask of writable rows, the last roll they may be
+        # written after, and the last roll after which any cell is writable.
+        self._open: list[int] | None = None
+        self._lasts = layout.last_rolls
+        self._until = 0
 
     # -- dice ------------------------------------------------------------------------------
 
-    def _check_dice(self, dice: Sequence[int]) -> Dice:
-        count = self.layout.dice_count
-        if len(dice) != count or not _FACES.issuperset(dice):
-            raise IllegalMoveError(f"dice must be {count} values from 1 to 6", code="bad_dice")
-        return tuple(dice)
+    def _keyed(self, dice: Sequence[int]) -> tuple[Dice, int]:
+        """The dice as a tuple and their multiset number; IllegalMoveError for bad dice."""
+        rolled = dice if type(dice) is tuple else tuple(dice)
+        key = self.layout.dice_keys.get(rolled)
+        if key is None:
+            count = self.layout.dice_count
+            if len(rolled) != count or not _FACES.issuperset(rolled):
+                raise IllegalMoveError(f"dice must be {count} values from 1 to 6", code="bad_dice")
+            key = self.layout.dice_keys[tuple(sorted(rolled))]
+        return rolled, key
 
     def start_turn(self, dice: Sequence[int]) -> None:
         """The server's roll 1, which starts the turn of the seat in turn."""
@@ -90,28 +101,28 @@ class Game:
             raise IllegalMoveError("the game is over", code="game_over")
         if self.roll:
             raise IllegalMoveError("the turn has already started", code="turn_started")
-        self.dice = self._check_dice(dice)
+        self.dice, self._key = self._keyed(dice)
         self.roll = 1
 
     def restart_turn(self, dice: Sequence[int]) -> None:
         """An interrupted turn is lost whole, announcement and dice: a new roll 1."""
         self.roll = 0
         self.announcement = None
-        self._columns_this_turn = None
+        self._open = None
         self.start_turn(dice)
 
     def can_reroll(self) -> bool:
         """Another roll is allowed, and some cell could still be written after it."""
         roll = self.roll
-        return (
-            not self.finished
-            and 1 <= roll < MAX_ROLLS
-            and any(last > roll for _, _, last in self._turn_columns())
-        )
+        if self.finished or not 1 <= roll < MAX_ROLLS:
+            return False
+        if self._open is None:
+            self._find_turn_cells()
+        return roll < self._until
 
     def reroll(self, dice: Sequence[int]) -> None:
         """Rolls 2 and 3; the caller has kept the locked dice in `dice`."""
-        new_dice = self._check_dice(dice)
+        new_dice, key = self._keyed(dice)
         if self.finished:
             raise IllegalMoveError("the game is over", code="game_over")
         if not self.roll:
@@ -122,42 +133,40 @@ class Game:
             raise IllegalMoveError(
                 "no cell could be written after another roll: write now", code="reroll_refused"
             )
-        self.dice = new_dice
+        self.dice, self._key = new_dice, key
         self.roll += 1
 
     # -- legal cells -----------------------------------------------------------------------
 
-    def _turn_columns(self) -> list[tuple[int, int, int]]:
-        """(column, mask of writable rows, last roll they may be written after) for the seat in
-        turn: computed once a turn, and again after an announcement."""
-        columns = self._columns_this_turn
-        if columns is None:
-            columns = self._columns_this_turn = self._find_turn_columns()
-        return columns
-
-    def _find_turn_columns(self) -> list[tuple[int, int, int]]:
-        if self.announcement is not None:
-            announced_column, announced_row = self.announcement
-            return [(announced_column, 1 << announced_row, MAX_ROLLS)]
+    def _find_turn_cells(self) -> list[int]:
+        """Per column, the mask of rows the seat in turn may write this turn (each up to its
+        last roll): worked out once a turn, and again after an announcement."""
+        layout = self.layout
+        lasts = layout.last_rolls
+        announcement = self.announcement
         obligation = self.obligations[self.seat]
-        directed = self.layout.directed_column
-        if obligation is not None and directed is not None:
-            return [(directed, 1 << obligation, MAX_ROLLS)]
-        full = self.layout.full_mask
-        filled = self.sheets[self.seat].filled
-        result = []
-        for index, column in enumerate(self.layout.columns):
-            column_filled = filled[index]
-            if column_filled == full:
-                continue
-            if column.directed and not self._directed_free(index):
-                continue
-            if column.next_rows is None:
-                mask = full & ~column_filled
-            else:
-                mask = column.next_rows.get(column_filled) or column.chain_heads(column_filled)
-            result.append((index, mask, column.last_roll))
-        return result
+        directed = layout.directed_column
+        if announcement is not None:
+            column, row = announcement
+            cells = [0] * len(lasts)
+            cells[column] = 1 << row
+            lasts = (*lasts[:column], MAX_ROLLS, *lasts[column + 1 :])
+        elif obligation is not None and directed is not None:
+            cells = [0] * len(lasts)
+            cells[directed] = 1 << obligation
+        else:
+            # The sheet keeps what each column's order allows; only a directed column's
+            # condition depends on the other seats.
+            cells = self.sheets[self.seat].allowed
+            if directed is not None and cells[directed] and not self._directed_free(directed):
+                cells = cells.copy()
+                cells[directed] = 0
+        until = 0
+        for mask, last in zip(cells, lasts, strict=True):
+            if mask and last > until:
+                until = last
+        self._open, self._lasts, self._until = cells, lasts, until
+        return cells
 
     def _directed_free(self, column: int) -> bool:
         """Unopened directed cells are free once no direction can reach them any more."""
@@ -173,28 +182,34 @@ class Game:
         return sheet.empty_cells == empty_here
 
     def _joker_active(self) -> bool:
-        joker = self.layout.grid.joker
-        if joker is None or not self.roll:
+        """Classic's forced joker: five alike with the Yahtzee box filled."""
+        joker_row = self.layout.joker_row
+        if joker_row is None or not self.roll:
             return False
         dice = self.dice
         if dice.count(dice[0]) != len(dice):
             return False
-        yahtzee = self.layout.grid.row_index(joker.yahtzee_row)
-        return bool(self.sheets[self.seat].filled[0] >> yahtzee & 1)
+        return bool(self.sheets[self.seat].filled[0] >> joker_row & 1)
 
     def legal_cells(self) -> list[LegalCell]:
         """Every cell the seat in turn may write now, with the score it would get."""
         roll = self.roll
         if not roll or self.finished:
             return []
-        if self._joker_active():
+        layout = self.layout
+        if layout.joker_row is not None and self._joker_active():
             return self._joker_cells()
-        scores = self._tables[roll - 1][tuple(sorted(self.dice))]
+        open_cells = self._open
+        if open_cells is None:
+            open_cells = self._find_turn_cells()
+        scores = layout.score_rows[roll - 1][self._key]
+        lasts = self._lasts
         cells: list[LegalCell] = []
-        for column, mask, last in self._turn_columns():
-            if last >= roll:
-                cells += [(column, row, scores[row]) for row in rows_of_mask(mask)]
-        if self.layout.conditional_rows:
+        for column, mask in enumerate(open_cells):
+            if mask and lasts[column] >= roll:
+                rows = ROWS_OF_MASK.get(mask) or rows_of_mask(mask)
+                cells += [(column, row, scores[row]) for row in rows]
+        if layout.conditional_rows:
             cells = [(c, r, self._conditional_score(c, r, s)) for c, r, s in cells]
         return cells
 
@@ -202,11 +217,16 @@ class Game:
         roll = self.roll
         if not roll or self.finished:
             return False
-        if self._joker_active():
+        if self.layout.joker_row is not None and self._joker_active():
             return any(c == column and r == row for c, r, _ in self._joker_cells())
-        return any(
-            c == column and mask >> row & 1 and last >= roll
-            for c, mask, last in self._turn_columns()
+        open_cells = self._open
+        if open_cells is None:
+            open_cells = self._find_turn_cells()
+        return (
+            0 <= column < len(open_cells)
+            and 0 <= row < self.layout.rows_per_column
+            and bool(open_cells[column] >> row & 1)
+            and self._lasts[column] >= roll
         )
 
     def _conditional_score(self, column: int, row: int, score: int) -> int:
@@ -224,7 +244,7 @@ class Game:
         assert joker is not None
         grid = layout.grid
         filled = self.sheets[self.seat].filled[0]
-        scores = self._tables[self.roll - 1][tuple(sorted(self.dice))]
+        scores = layout.score_rows[self.roll - 1][self._key]
         face_row = layout.upper_rows[self.dice[0] - 1]
         if not filled >> face_row & 1:
             return [(0, face_row, scores[face_row])]
@@ -237,10 +257,11 @@ class Game:
         """The score a legal cell would get now; IllegalMoveError when the cell is not legal."""
         if not self.is_legal(column, row):
             raise self._why_not_legal(column, row)
-        if self._joker_active():
+        layout = self.layout
+        if layout.joker_row is not None and self._joker_active():
             return next(s for c, r, s in self._joker_cells() if c == column and r == row)
-        score = self._tables[self.roll - 1][tuple(sorted(self.dice))][row]
-        if self.layout.conditional_rows:
+        score = layout.score_rows[self.roll - 1][self._key][row]
+        if layout.conditional_rows:
             return self._conditional_score(column, row, score)
         return score
 
@@ -305,7 +326,7 @@ class Game:
         if not any(c == column and r == row for c, r, _ in self.legal_cells()):
             raise self._why_not_legal(column, row)
         self.announcement = (column, row)
-        self._columns_this_turn = None
+        self._open = None
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -339,7 +360,7 @@ class Game:
         return (target, row)
 
     def _end_turn(self) -> None:
-        self._columns_this_turn = None
+        self._open = None
         self.roll = 0
         self.dice = ()
         self.announcement = None
@@ -381,7 +402,7 @@ class Game:
             return
         self.left.add(seat)
         self.obligations[seat] = None
-        self._columns_this_turn = None
+        self._open = None
         if seat == self.seat and not self.finished:
             self._end_turn()
         elif all(s in self.left or self.sheets[s].is_full() for s in range(len(self.players))):

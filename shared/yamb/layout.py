@@ -10,26 +10,62 @@ from functools import cache
 
 from yamb.errors import IllegalMoveError
 from yamb.rules import COLUMN_TYPES, GRIDS, MAIN_COLUMN, ColumnType, Grid
+from yamb.rules.tables import ScoreRows, dice_keys, score_rows
 
 MAX_ROLLS = 3
 
-_ROWS_OF_MASK: dict[int, tuple[int, ...]] = {}
+ROWS_OF_MASK: dict[int, tuple[int, ...]] = {}
 
 
 def rows_of_mask(mask: int) -> tuple[int, ...]:
     """The row indices set in a mask, ascending (memoised: there are at most 2^15 masks)."""
-    rows = _ROWS_OF_MASK.get(mask)
+    rows = ROWS_OF_MASK.get(mask)
     if rows is None:
-        rows = _ROWS_OF_MASK[mask] = tuple(r for r in range(mask.bit_length()) if mask >> r & 1)
+        rows = ROWS_OF_MASK[mask] = tuple(r for r in range(mask.bit_length()) if mask >> r & 1)
     return rows
+
+
+class ChainHeads(dict[int, int]):
+    """filled mask -> the first empty row of each chain, as a mask; memoised as masks are met
+    (a chained column meets only a few dozen of them)."""
+
+    __slots__ = ("chains",)
+
+    def __init__(self, chains: tuple[tuple[int, ...], ...]) -> None:
+        super().__init__()
+        self.chains = chains
+
+    def __missing__(self, filled: int) -> int:
+        mask = 0
+        for chain in self.chains:
+            for row in chain:
+                if not filled >> row & 1:
+                    mask |= 1 << row
+                    break
+        self[filled] = mask
+        return mask
+
+
+# What a column's order allows next, by its filled mask: the empty rows (any order), or the chain
+# heads. Both are read as `table[filled]`.
+type AllowedRows = list[int] | ChainHeads
+
+
+@cache
+def _any_order(rows: int) -> list[int]:
+    """filled mask -> every empty row, for each of the 2^rows masks (shared by every layout)."""
+    full = (1 << rows) - 1
+    return [full & ~filled for filled in range(full + 1)]
 
 
 class Column:
     """One column of a layout, its type's rules flattened for the engine's inner loop."""
 
-    __slots__ = ("chains", "directed", "last_roll", "next_rows", "type")
+    __slots__ = ("allowed", "chains", "directed", "last_roll", "type")
 
-    def __init__(self, column_type: ColumnType, chains: tuple[tuple[int, ...], ...] | None):
+    def __init__(
+        self, column_type: ColumnType, chains: tuple[tuple[int, ...], ...] | None, rows: int
+    ) -> None:
         self.type = column_type
         self.chains = chains
         # The last roll after which the column may be written without an announcement.
@@ -37,24 +73,13 @@ class Column:
             1 if column_type.first_roll_only else column_type.announce_by_roll or MAX_ROLLS
         )
         self.directed = column_type.directed
-        # filled mask -> mask of the rows the chains allow next, memoised as masks are met.
-        self.next_rows: dict[int, int] | None = None if chains is None else {}
+        # The rows the column's order allows next, by filled mask (before the turn's conditions:
+        # announcements, directions, the roll).
+        self.allowed: AllowedRows = _any_order(rows) if chains is None else ChainHeads(chains)
 
     @property
     def id(self) -> str:
         return self.type.id
-
-    def chain_heads(self, filled: int) -> int:
-        """The first empty row of each chain, as a mask."""
-        assert self.chains is not None and self.next_rows is not None
-        mask = 0
-        for chain in self.chains:
-            for row in chain:
-                if not filled >> row & 1:
-                    mask |= 1 << row
-                    break
-        self.next_rows[filled] = mask
-        return mask
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -71,6 +96,15 @@ class Layout:
     conditional_rows: tuple[tuple[int, int, int], ...]
     directs_columns: tuple[int, ...]
     directed_column: int | None
+    # The engine's tables, per column: what the order allows next, and the last roll.
+    allowed: tuple[AllowedRows, ...]
+    last_rolls: tuple[int, ...]
+    # A roll (a tuple of faces) to its multiset's number, and per roll number the box scores
+    # indexed by that number (rules/tables.py).
+    dice_keys: dict[tuple[int, ...], int]
+    score_rows: tuple[ScoreRows, ScoreRows, ScoreRows]
+    # Classic's joker: the Yahtzee row; None elsewhere.
+    joker_row: int | None
 
     @property
     def rows_per_column(self) -> int:
@@ -131,6 +165,7 @@ def _layout(grid_id: str, column_ids: tuple[str, ...], dice_count: int) -> Layou
             None
             if column_type.chains is None
             else tuple(tuple(grid.row_index(r) for r in chain) for chain in column_type.chains),
+            len(grid.rows),
         )
         for column_type in types
     )
@@ -157,4 +192,9 @@ def _layout(grid_id: str, column_ids: tuple[str, ...], dice_count: int) -> Layou
         ),
         directs_columns=tuple(i for i, c in enumerate(columns) if c.type.directs),
         directed_column=directed[0] if directed else None,
+        allowed=tuple(column.allowed for column in columns),
+        last_rolls=tuple(column.last_roll for column in columns),
+        dice_keys=dice_keys(dice_count),
+        score_rows=score_rows(grid, dice_count),
+        joker_row=None if grid.joker is None else grid.row_index(grid.joker.yahtzee_row),
     )

@@ -30,9 +30,10 @@ class ColumnTotals:
 
 class Sheet:
     """Values per column and row (None while empty), a filled-rows mask per column, and the
-    extra points (Yahtzee bonuses) per column."""
+    extra points (Yahtzee bonuses) per column. `allowed` follows the filled masks: per column,
+    the mask of the empty rows its order allows next (before the turn's conditions)."""
 
-    __slots__ = ("empty_cells", "extra", "filled", "layout", "values")
+    __slots__ = ("_tables", "allowed", "empty_cells", "extra", "filled", "layout", "values")
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
@@ -41,6 +42,8 @@ class Sheet:
         self.filled: list[int] = [0] * len(layout.columns)
         self.extra: list[int] = [0] * len(layout.columns)
         self.empty_cells = layout.cells_per_sheet
+        self._tables = layout.allowed
+        self.allowed: list[int] = [table[0] for table in layout.allowed]
 
     def is_full(self) -> bool:
         return self.empty_cells == 0
@@ -50,7 +53,9 @@ class Sheet:
 
     def set(self, column: int, row: int, value: int) -> None:
         self.values[column][row] = value
-        self.filled[column] |= 1 << row
+        filled = self.filled[column] | 1 << row
+        self.filled[column] = filled
+        self.allowed[column] = self._tables[column][filled]
         self.empty_cells -= 1
 
     def column_totals(self, column: int) -> ColumnTotals:
