@@ -8,6 +8,8 @@ from operator import itemgetter
 from typing import Protocol
 
 _OUTCOMES: dict[int, tuple[tuple[int, ...], ...]] = {}
+# The bits of a draw below 6**count, for the usual counts.
+_BITS = tuple((6**count).bit_length() for count in range(8))
 
 
 def _outcomes(count: int) -> tuple[tuple[int, ...], ...]:
@@ -42,8 +44,8 @@ class SeededDice:
         # randrange(6**count) spelled out (the same draws, so the same rolls for a seed), without
         # its argument handling: benchmarks and property tests draw hundreds of thousands.
         outcomes = _OUTCOMES.get(count) or _outcomes(count)
-        size = len(outcomes)
-        bits = size.bit_length()
+        size = 6**count
+        bits = _BITS[count] if count < len(_BITS) else size.bit_length()
         draw = self._bits(bits)
         while draw >= size:
             draw = self._bits(bits)

@@ -6,10 +6,11 @@ drawn by it, so the same engine serves live play, replays and scorekeeping with 
 """
 
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import NamedTuple
 
 from yamb.errors import IllegalMoveError
-from yamb.layout import MAX_ROLLS, ROWS_OF_MASK, Layout, rows_of_mask
+from yamb.layout import MAX_ROLLS, Layout, MaskPicker, picker, sheet_cells
 from yamb.sheet import Sheet
 
 type Dice = tuple[int, ...]
@@ -39,9 +40,12 @@ class AutoMove(NamedTuple):
 
 class Game:
     __slots__ = (
-        "_key",
+        "_columns",
+        "_flat",
+        "_index",
         "_lasts",
         "_open",
+        "_picks",
         "_until",
         "announcement",
         "dice",
@@ -67,8 +71,9 @@ class Game:
         self.seat = 0
         self.roll = 0  # 0 until the server's roll 1 starts the turn
         self.dice: Dice = ()
-        # The dice's multiset number (layout.dice_keys), worked out once per roll.
-        self._key = 0
+        # The roll number and the dice's multiset number in one, worked out once per roll (-1
+        # until asked for): the index into the layout's scores and flat cells.
+        self._index = -1
         self.announcement: tuple[int, int] | None = None
         # The directed row each seat must write next, opened by the previous seat.
         self.obligations: list[int | None] = [None] * len(players)
@@ -79,21 +84,29 @@ class Game:
         # they may change: per column the mask of writable rows, the last roll they may be
         # written after, and the last roll after which any cell is writable.
         self._open: list[int] | None = None
+        self._flat: list[tuple[int, ...]] = []
         self._lasts = layout.last_rolls
         self._until = 0
+        # Per roll number: the columns that count, and what picks the legal cells (see Layout).
+        self._columns = layout.columns_by_roll
+        self._picks: list[MaskPicker | None] = [None, None, None]
 
     # -- dice ------------------------------------------------------------------------------
 
-    def _keyed(self, dice: Sequence[int]) -> tuple[Dice, int]:
-        """The dice as a tuple and their multiset number; IllegalMoveError for bad dice."""
-        rolled = dice if type(dice) is tuple else tuple(dice)
-        key = self.layout.dice_keys.get(rolled)
+    def _bad_dice(self) -> IllegalMoveError:
+        count = self.layout.dice_count
+        return IllegalMoveError(f"dice must be {count} values from 1 to 6", code="bad_dice")
+
+    def _find_index(self) -> int:
+        """The index of the roll number and the dice's multiset in the layout's scores and flat
+        cells, worked out at the roll's first question (a roll rerolled unasked needs none)."""
+        layout = self.layout
+        dice = self.dice
+        key = layout.dice_keys.get(dice)
         if key is None:
-            count = self.layout.dice_count
-            if len(rolled) != count or not _FACES.issuperset(rolled):
-                raise IllegalMoveError(f"dice must be {count} values from 1 to 6", code="bad_dice")
-            key = self.layout.dice_keys[tuple(sorted(rolled))]
-        return rolled, key
+            key = layout.dice_keys[tuple(sorted(dice))]
+        index = self._index = (self.roll - 1) * layout.multisets + key
+        return index
 
     def start_turn(self, dice: Sequence[int]) -> None:
         """The server's roll 1, which starts the turn of the seat in turn."""
@@ -101,7 +114,11 @@ class Game:
             raise IllegalMoveError("the game is over", code="game_over")
         if self.roll:
             raise IllegalMoveError("the turn has already started", code="turn_started")
-        self.dice, self._key = self._keyed(dice)
+        rolled = dice if type(dice) is tuple else tuple(dice)
+        if len(rolled) != self.layout.dice_count or not _FACES.issuperset(rolled):
+            raise self._bad_dice()
+        self.dice = rolled
+        self._index = -1
         self.roll = 1
 
     def restart_turn(self, dice: Sequence[int]) -> None:
@@ -122,7 +139,9 @@ class Game:
 
     def reroll(self, dice: Sequence[int]) -> None:
         """Rolls 2 and 3; the caller has kept the locked dice in `dice`."""
-        new_dice, key = self._keyed(dice)
+        rolled = dice if type(dice) is tuple else tuple(dice)
+        if len(rolled) != self.layout.dice_count or not _FACES.issuperset(rolled):
+            raise self._bad_dice()
         if self.finished:
             raise IllegalMoveError("the game is over", code="game_over")
         if not self.roll:
@@ -133,7 +152,8 @@ class Game:
             raise IllegalMoveError(
                 "no cell could be written after another roll: write now", code="reroll_refused"
             )
-        self.dice, self._key = new_dice, key
+        self.dice = rolled
+        self._index = -1
         self.roll += 1
 
     # -- legal cells -----------------------------------------------------------------------
@@ -146,26 +166,42 @@ class Game:
         announcement = self.announcement
         obligation = self.obligations[self.seat]
         directed = layout.directed_column
+        rows = layout.rows_per_column
         if announcement is not None:
             column, row = announcement
             cells = [0] * len(lasts)
             cells[column] = 1 << row
+            flat: list[tuple[int, ...]] = [()] * len(lasts)
+            flat[column] = (column * rows + row,)
             lasts = (*lasts[:column], MAX_ROLLS, *lasts[column + 1 :])
+            until = MAX_ROLLS
+            every = layout.columns_by_roll[0]
+            columns = (every, every, every)
         elif obligation is not None and directed is not None:
             cells = [0] * len(lasts)
             cells[directed] = 1 << obligation
+            flat = [()] * len(lasts)
+            flat[directed] = (directed * rows + obligation,)
+            until = MAX_ROLLS
+            columns = layout.columns_by_roll
         else:
             # The sheet keeps what each column's order allows; only a directed column's
             # condition depends on the other seats.
-            cells = self.sheets[self.seat].allowed
+            sheet = self.sheets[self.seat]
+            cells, flat = sheet.allowed, sheet.flat
+            columns = layout.columns_by_roll
             if directed is not None and cells[directed] and not self._directed_free(directed):
-                cells = cells.copy()
-                cells[directed] = 0
-        until = 0
-        for mask, last in zip(cells, lasts, strict=True):
-            if mask and last > until:
-                until = last
-        self._open, self._lasts, self._until = cells, lasts, until
+                # The directed column sits the turn out: no last roll, not among the columns.
+                lasts, columns = layout.undirected_last_rolls, layout.undirected_columns_by_roll
+            if any(columns[2](cells)):
+                until = 3
+            elif any(columns[1](cells)):
+                until = 2
+            else:
+                until = 1 if any(cells) else 0
+        self._open, self._lasts, self._until, self._columns = cells, lasts, until, columns
+        self._flat = flat
+        self._picks = [None, None, None]
         return cells
 
     def _directed_free(self, column: int) -> bool:
@@ -174,12 +210,15 @@ class Game:
         director = (self.seat - 1) % len(self.players)
         if director in self.left:
             return True
-        director_sheet = self.sheets[director]
-        if all(director_sheet.is_column_full(c) for c in layout.directs_columns):
+        # A column is full when its order allows nothing more.
+        allowed = self.sheets[director].allowed
+        for directs in layout.directs_columns:
+            if allowed[directs]:
+                break
+        else:
             return True
         sheet = self.sheets[self.seat]
-        empty_here = layout.rows_per_column - sheet.filled[column].bit_count()
-        return sheet.empty_cells == empty_here
+        return sheet.empty_cells == layout.rows_per_column - sheet.filled[column].bit_count()
 
     def _joker_active(self) -> bool:
         """Classic's forced joker: five alike with the Yahtzee box filled."""
@@ -199,19 +238,23 @@ class Game:
         layout = self.layout
         if layout.joker_row is not None and self._joker_active():
             return self._joker_cells()
-        open_cells = self._open
-        if open_cells is None:
-            open_cells = self._find_turn_cells()
-        scores = layout.score_rows[roll - 1][self._key]
-        lasts = self._lasts
-        cells: list[LegalCell] = []
-        for column, mask in enumerate(open_cells):
-            if mask and lasts[column] >= roll:
-                rows = ROWS_OF_MASK.get(mask) or rows_of_mask(mask)
-                cells += [(column, row, scores[row]) for row in rows]
+        if self._open is None:
+            self._find_turn_cells()
+        pick = self._picks[roll - 1] or self._turn_pick(roll)
+        index = self._index
+        if index < 0:
+            index = self._find_index()
+        cells: list[LegalCell] = list(pick(layout.sheet_cells[index] or sheet_cells(layout, index)))
         if layout.conditional_rows:
             cells = [(c, r, self._conditional_score(c, r, s)) for c, r, s in cells]
         return cells
+
+    def _turn_pick(self, roll: int) -> MaskPicker:
+        """What picks this turn's legal cells after this roll from the sheet's flat cells."""
+        positions: tuple[int, ...] = sum(self._columns[roll - 1](self._flat), ())
+        pick = itemgetter(*positions) if len(positions) > 1 else picker(positions)
+        self._picks[roll - 1] = pick
+        return pick
 
     def is_legal(self, column: int, row: int) -> bool:
         roll = self.roll
@@ -244,7 +287,8 @@ class Game:
         assert joker is not None
         grid = layout.grid
         filled = self.sheets[self.seat].filled[0]
-        scores = layout.score_rows[self.roll - 1][self._key]
+        index = self._index
+        scores = layout.scores[index if index >= 0 else self._find_index()]
         face_row = layout.upper_rows[self.dice[0] - 1]
         if not filled >> face_row & 1:
             return [(0, face_row, scores[face_row])]
@@ -255,15 +299,29 @@ class Game:
 
     def score_of(self, column: int, row: int) -> int:
         """The score a legal cell would get now; IllegalMoveError when the cell is not legal."""
+        layout = self.layout
+        roll = self.roll
+        if layout.joker_row is None and roll and not self.finished:
+            # is_legal, inlined: every write asks.
+            open_cells = self._open or self._find_turn_cells()
+            if (
+                0 <= column < len(open_cells)
+                and 0 <= row < layout.rows_per_column
+                and open_cells[column] >> row & 1
+                and self._lasts[column] >= roll
+            ):
+                index = self._index
+                score = layout.scores[index if index >= 0 else self._find_index()][row]
+                if layout.conditional_rows:
+                    return self._conditional_score(column, row, score)
+                return score
+            raise self._why_not_legal(column, row)
         if not self.is_legal(column, row):
             raise self._why_not_legal(column, row)
-        layout = self.layout
-        if layout.joker_row is not None and self._joker_active():
+        if self._joker_active():
             return next(s for c, r, s in self._joker_cells() if c == column and r == row)
-        score = layout.score_rows[self.roll - 1][self._key][row]
-        if layout.conditional_rows:
-            return self._conditional_score(column, row, score)
-        return score
+        index = self._index
+        return layout.scores[index if index >= 0 else self._find_index()][row]
 
     def _why_not_legal(self, column: int, row: int) -> IllegalMoveError:
         layout = self.layout
@@ -336,15 +394,16 @@ class Game:
         seat = self.seat
         sheet = self.sheets[seat]
         extra = 0
-        joker = layout.grid.joker
-        if joker is not None and self._joker_active():
-            yahtzee_value = sheet.values[0][layout.grid.row_index(joker.yahtzee_row)]
-            if yahtzee_value == joker.bonus_needs:
+        joker_row = layout.joker_row
+        if joker_row is not None and self._joker_active():
+            joker = layout.grid.joker
+            assert joker is not None
+            if sheet.values[0][joker_row] == joker.bonus_needs:
                 extra = joker.bonus
                 sheet.extra[column] += extra
         sheet.set(column, row, score)
         self.obligations[seat] = None
-        directs = self._direct(column, row)
+        directs = self._direct(column, row) if column in layout.directs_columns else None
         self.turns_played[seat] += 1
         self._end_turn()
         return WriteResult(seat, column, row, score, extra, directs, self.finished)
@@ -367,7 +426,7 @@ class Game:
         count = len(self.players)
         for step in range(1, count + 1):
             candidate = (self.seat + step) % count
-            if candidate not in self.left and not self.sheets[candidate].is_full():
+            if self.sheets[candidate].empty_cells and candidate not in self.left:
                 self.seat = candidate
                 return
         self.finished = True

@@ -4,9 +4,12 @@ The engine works on bitmasks of filled rows per column; everything that depends 
 layout (chain order, row sections, masks) is computed here once and shared by every game.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import chain
+from operator import itemgetter
+from typing import Any
 
 from yamb.errors import IllegalMoveError
 from yamb.rules import COLUMN_TYPES, GRIDS, MAIN_COLUMN, ColumnType, Grid
@@ -25,6 +28,61 @@ def rows_of_mask(mask: int) -> tuple[int, ...]:
     return rows
 
 
+# Legal cells, (column, row, score), in sheet order.
+type Cells = tuple[tuple[int, int, int], ...]
+type MaskPicker = Callable[[Sequence[Any]], tuple[Any, ...]]
+
+
+def picker(indices: Sequence[int]) -> MaskPicker:
+    """Picks the items at these indices (ascending) as one tuple, in C: a slice when they run
+    on, itemgetter otherwise (itemgetter of one index gives the item, not a 1-tuple)."""
+    if not indices:
+        return _nothing
+    first, last = indices[0], indices[-1]
+    if last - first + 1 == len(indices):
+        return itemgetter(slice(first, last + 1))
+    return itemgetter(*indices)
+
+
+def _nothing(items: Sequence[Any]) -> tuple[Any, ...]:
+    return ()
+
+
+class FlatRows(dict[int, tuple[int, ...]]):
+    """One column's rows of a mask as positions in a sheet's flat cells (column * rows + row),
+    memoised as masks are met."""
+
+    __slots__ = ("offset",)
+
+    def __init__(self, offset: int) -> None:
+        super().__init__()
+        self.offset = offset
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        flat = self[mask] = tuple(self.offset + row for row in rows_of_mask(mask))
+        return flat
+
+
+@cache
+def _sheet_cells(grid: Grid, dice_count: int) -> list[Cells | None]:
+    """Room for a whole sheet's cells, (column, row, score) for every column position and row,
+    for each roll number and multiset (built as they are met). Cells differ between layouts of
+    a grid only by their column index, so they share this: nine column positions for Yamb."""
+    return [None] * (MAX_ROLLS * len(score_rows(grid, dice_count)[0]))
+
+
+def sheet_cells(layout: "Layout", index: int) -> Cells:
+    """The flat cells of one roll number and multiset: index (roll - 1) * multisets + number."""
+    roll, key = divmod(index, layout.multisets)
+    scores = layout.score_rows[roll][key]
+    positions = len(COLUMN_TYPES) if layout.grid.has_column_types else 1
+    cells = tuple(
+        (column, row, score) for column in range(positions) for row, score in enumerate(scores)
+    )
+    layout.sheet_cells[index] = cells
+    return cells
+
+
 class ChainHeads(dict[int, int]):
     """filled mask -> the first empty row of each chain, as a mask; memoised as masks are met
     (a chained column meets only a few dozen of them)."""
@@ -37,8 +95,8 @@ class ChainHeads(dict[int, int]):
 
     def __missing__(self, filled: int) -> int:
         mask = 0
-        for chain in self.chains:
-            for row in chain:
+        for rows in self.chains:
+            for row in rows:
                 if not filled >> row & 1:
                     mask |= 1 << row
                     break
@@ -87,6 +145,8 @@ class Layout:
     grid: Grid
     columns: tuple[Column, ...]
     dice_count: int
+    rows_per_column: int
+    cells_per_sheet: int
     full_mask: int
     upper_rows: tuple[int, ...]
     lower_rows: tuple[int, ...]
@@ -103,16 +163,21 @@ class Layout:
     # indexed by that number (rules/tables.py).
     dice_keys: dict[tuple[int, ...], int]
     score_rows: tuple[ScoreRows, ScoreRows, ScoreRows]
+    # The same, for all three roll numbers: index (roll - 1) * multisets + multiset number.
+    scores: ScoreRows
+    # Listing a turn's cells is one pick from the sheet's flat cells for the roll and the dice
+    # (index (roll - 1) * multisets + multiset number), at positions worked out once a turn:
+    # each column's rows of a mask as flat positions, and per roll number the columns that
+    # may be written after it without an announcement.
+    sheet_cells: list[Cells | None]
+    multisets: int
+    flat_rows: tuple[FlatRows, ...]
+    columns_by_roll: tuple[MaskPicker, MaskPicker, MaskPicker]
+    # The same without the directed column, for the turns it sits out (nothing opened it).
+    undirected_last_rolls: tuple[int, ...]
+    undirected_columns_by_roll: tuple[MaskPicker, MaskPicker, MaskPicker]
     # Classic's joker: the Yahtzee row; None elsewhere.
     joker_row: int | None
-
-    @property
-    def rows_per_column(self) -> int:
-        return len(self.grid.rows)
-
-    @property
-    def cells_per_sheet(self) -> int:
-        return len(self.grid.rows) * len(self.columns)
 
     def column_index(self, column_id: str) -> int:
         for index, column in enumerate(self.columns):
@@ -127,6 +192,14 @@ class Layout:
             raise IllegalMoveError(
                 f"unknown row {row_id!r} for the {self.grid.id} grid", code="unknown_cell"
             ) from None
+
+
+def _columns_by_roll(last_rolls: tuple[int, ...]) -> tuple[MaskPicker, MaskPicker, MaskPicker]:
+    """Per roll number, the columns that may be written after it (without an announcement)."""
+    first, second, third = (
+        picker([i for i, last in enumerate(last_rolls) if last >= roll]) for roll in (1, 2, 3)
+    )
+    return first, second, third
 
 
 def layout_for(grid_id: str, columns: Sequence[str] = (), dice_count: int = 5) -> Layout:
@@ -170,11 +243,15 @@ def _layout(grid_id: str, column_ids: tuple[str, ...], dice_count: int) -> Layou
         for column_type in types
     )
     directed = [i for i, c in enumerate(columns) if c.type.directed]
+    last_rolls = tuple(column.last_roll for column in columns)
+    undirected = tuple(0 if column.directed else column.last_roll for column in columns)
     middle = grid.middle
     return Layout(
         grid=grid,
         columns=columns,
         dice_count=dice_count,
+        rows_per_column=len(grid.rows),
+        cells_per_sheet=len(grid.rows) * len(columns),
         full_mask=(1 << len(grid.rows)) - 1,
         upper_rows=tuple(i for i, r in enumerate(grid.rows) if r.section == "upper"),
         lower_rows=tuple(i for i, r in enumerate(grid.rows) if r.section == "lower"),
@@ -193,8 +270,15 @@ def _layout(grid_id: str, column_ids: tuple[str, ...], dice_count: int) -> Layou
         directs_columns=tuple(i for i, c in enumerate(columns) if c.type.directs),
         directed_column=directed[0] if directed else None,
         allowed=tuple(column.allowed for column in columns),
-        last_rolls=tuple(column.last_roll for column in columns),
+        last_rolls=last_rolls,
         dice_keys=dice_keys(dice_count),
         score_rows=score_rows(grid, dice_count),
+        scores=tuple(chain.from_iterable(score_rows(grid, dice_count))),
+        sheet_cells=_sheet_cells(grid, dice_count),
+        multisets=len(score_rows(grid, dice_count)[0]),
+        flat_rows=tuple(FlatRows(i * len(grid.rows)) for i in range(len(columns))),
+        columns_by_roll=_columns_by_roll(last_rolls),
+        undirected_last_rolls=undirected,
+        undirected_columns_by_roll=_columns_by_roll(undirected),
         joker_row=None if grid.joker is None else grid.row_index(grid.joker.yahtzee_row),
     )

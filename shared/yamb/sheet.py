@@ -31,9 +31,20 @@ class ColumnTotals:
 class Sheet:
     """Values per column and row (None while empty), a filled-rows mask per column, and the
     extra points (Yahtzee bonuses) per column. `allowed` follows the filled masks: per column,
-    the mask of the empty rows its order allows next (before the turn's conditions)."""
+    the mask of the empty rows its order allows next (before the turn's conditions), and `flat`
+    the same rows as positions in the layout's flat cells."""
 
-    __slots__ = ("_tables", "allowed", "empty_cells", "extra", "filled", "layout", "values")
+    __slots__ = (
+        "_flat_rows",
+        "_tables",
+        "allowed",
+        "empty_cells",
+        "extra",
+        "filled",
+        "flat",
+        "layout",
+        "values",
+    )
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
@@ -43,7 +54,9 @@ class Sheet:
         self.extra: list[int] = [0] * len(layout.columns)
         self.empty_cells = layout.cells_per_sheet
         self._tables = layout.allowed
+        self._flat_rows = layout.flat_rows
         self.allowed: list[int] = [table[0] for table in layout.allowed]
+        self.flat = [rows[mask] for rows, mask in zip(layout.flat_rows, self.allowed, strict=True)]
 
     def is_full(self) -> bool:
         return self.empty_cells == 0
@@ -55,7 +68,8 @@ class Sheet:
         self.values[column][row] = value
         filled = self.filled[column] | 1 << row
         self.filled[column] = filled
-        self.allowed[column] = self._tables[column][filled]
+        allowed = self.allowed[column] = self._tables[column][filled]
+        self.flat[column] = self._flat_rows[column][allowed]
         self.empty_cells -= 1
 
     def column_totals(self, column: int) -> ColumnTotals:
