@@ -30,6 +30,9 @@ class WriteResult(NamedTuple):
     game_over: bool
 
 
+_new_tuple = tuple.__new__
+
+
 class AutoMove(NamedTuple):
     column: int
     row: int
@@ -240,7 +243,12 @@ class Game:
             return self._joker_cells()
         if self._open is None:
             self._find_turn_cells()
-        pick = self._picks[roll - 1] or self._turn_pick(roll)
+        pick = self._picks[roll - 1]
+        if pick is None:
+            # The turn's first listing after this roll: the flat positions of its cells.
+            positions: tuple[int, ...] = sum(self._columns[roll - 1](self._flat), ())
+            pick = itemgetter(*positions) if len(positions) > 1 else picker(positions)
+            self._picks[roll - 1] = pick
         index = self._index
         if index < 0:
             index = self._find_index()
@@ -248,13 +256,6 @@ class Game:
         if layout.conditional_rows:
             cells = [(c, r, self._conditional_score(c, r, s)) for c, r, s in cells]
         return cells
-
-    def _turn_pick(self, roll: int) -> MaskPicker:
-        """What picks this turn's legal cells after this roll from the sheet's flat cells."""
-        positions: tuple[int, ...] = sum(self._columns[roll - 1](self._flat), ())
-        pick = itemgetter(*positions) if len(positions) > 1 else picker(positions)
-        self._picks[roll - 1] = pick
-        return pick
 
     def is_legal(self, column: int, row: int) -> bool:
         roll = self.roll
@@ -406,7 +407,8 @@ class Game:
         directs = self._direct(column, row) if column in layout.directs_columns else None
         self.turns_played[seat] += 1
         self._end_turn()
-        return WriteResult(seat, column, row, score, extra, directs, self.finished)
+        # tuple.__new__ straight: NamedTuple's own __new__ is a Python function around it.
+        return _new_tuple(WriteResult, (seat, column, row, score, extra, directs, self.finished))
 
     def _direct(self, column: int, row: int) -> tuple[int, int] | None:
         directed = self.layout.directed_column
@@ -424,9 +426,10 @@ class Game:
         self.dice = ()
         self.announcement = None
         count = len(self.players)
+        sheets, left = self.sheets, self.left
         for step in range(1, count + 1):
             candidate = (self.seat + step) % count
-            if self.sheets[candidate].empty_cells and candidate not in self.left:
+            if sheets[candidate].empty_cells and candidate not in left:
                 self.seat = candidate
                 return
         self.finished = True
