@@ -1,5 +1,6 @@
 """A player's sheet: written values per column, and the totals the rules derive from them."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from yamb.layout import Layout
@@ -71,6 +72,20 @@ class Sheet:
         allowed = self.allowed[column] = self._tables[column][filled]
         self.flat[column] = self._flat_rows[column][allowed]
         self.empty_cells -= 1
+
+    def set_column(self, column: int, values: Sequence[int | None]) -> None:
+        """Replaces a whole column's values (None for an empty cell): how a stored game loads."""
+        if len(values) != self.layout.rows_per_column:
+            raise ValueError(f"a column has {self.layout.rows_per_column} rows, not {len(values)}")
+        filled = 0
+        for row, value in enumerate(values):
+            if value is not None:
+                filled |= 1 << row
+        self.empty_cells += self.filled[column].bit_count() - filled.bit_count()
+        self.values[column] = list(values)
+        self.filled[column] = filled
+        allowed = self.allowed[column] = self._tables[column][filled]
+        self.flat[column] = self._flat_rows[column][allowed]
 
     def column_totals(self, column: int) -> ColumnTotals:
         layout = self.layout
