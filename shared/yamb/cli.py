@@ -1,28 +1,33 @@
-"""The `yamb` command: check recorded games, score one cell, watch a demo game, play one."""
+"""The `yamb` command's core: check recorded games, score one cell, watch a demo game.
+
+These need nothing but the game core, which the Lambda layer ships. The `yamb` console script
+is yamb_client.cli, which adds `yamb play` (the terminal client, and the local stack) to
+CORE_COMMANDS; another front end can add its own commands the same way.
+"""
 
 import argparse
-import getpass
 import json
-import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from yamb.replay import check
 from yamb.rules import GRIDS, row_scores
 
 EXIT_ILLEGAL = 2
-PLAY_DESCRIPTION = """\
-Create or join a game and play it by typing commands; the sheet, the dice, the legal cells with
-their scores and the clock are shown after every change.
 
-Without --url and --token it plays on the local stack started by `make dev`, as the player --name
-(created if new). Commands are read from the terminal, or from a pipe until its end:
-  printf 'new preset 1 seconds unlimited\\nstart\\nroll\\nwrite 1\\n' | yamb play
 
-Commands: new [preset N] [players N] [seconds N|unlimited], list, join GAMEID, watch GAMEID,
-start, roll [positions to keep], announce N, select N, write N (N: a legal cell's number, or
-COLUMN ROW), resign, finish yes|no, leave, delete, sync, show, help, quit."""
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One `yamb` subcommand: its name and help, its arguments, and what it runs."""
+
+    name: str
+    help: str
+    arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    # A longer text for `yamb NAME --help`, printed as written.
+    description: str | None = None
 
 
 def _check(paths: Sequence[str]) -> int:
@@ -70,91 +75,75 @@ def _score(grid_id: str, row_id: str, dice: tuple[int, ...], roll: int) -> int:
     return 0
 
 
-def _login_name() -> str:
-    try:
-        return getpass.getuser() or "player"
-    except OSError:
-        return "player"
+def _check_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("records", nargs="+", metavar="GAME.json")
 
 
-def _play(url: str | None, token: str | None, name: str) -> int:
-    """Plays in the terminal; without a URL or token, on the running local stack as `name`."""
-    if url is None or token is None:
-        # Only the local stack needs devstack (and boto3): imported for this alone.
-        from botocore.exceptions import BotoCoreError, ClientError  # noqa: PLC0415
-
-        from devstack.stack import LocalStackNotRunningError, local_token, read_state  # noqa: PLC0415
-
-        try:
-            url = url or str(read_state()["url"])
-            token = token or local_token(name)
-        except LocalStackNotRunningError as error:
-            print(f"yamb play: {error}, or give --url and --token", file=sys.stderr)
-            return EXIT_ILLEGAL
-        except (BotoCoreError, ClientError) as error:
-            print(f"yamb play: the local stack does not answer ({error})", file=sys.stderr)
-            return EXIT_ILLEGAL
-    from yamb_client.session import play  # noqa: PLC0415 - only `yamb play` needs the client
-
-    return play(url, token)
+def _score_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--grid", choices=sorted(GRIDS), default="yamb")
+    parser.add_argument("--row", required=True)
+    parser.add_argument("--dice", type=_dice, required=True, help="e.g. 2,3,4,5,6")
+    parser.add_argument("--roll", type=int, choices=(1, 2, 3), default=1)
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="yamb", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
-
-    check_parser = commands.add_parser(
-        "check", help="replay recorded games; one JSON line per file, exit 2 if any is illegal"
-    )
-    check_parser.add_argument("records", nargs="+", metavar="GAME.json")
-
-    score_parser = commands.add_parser("score", help="the score of one cell for some dice")
-    score_parser.add_argument("--grid", choices=sorted(GRIDS), default="yamb")
-    score_parser.add_argument("--row", required=True)
-    score_parser.add_argument("--dice", type=_dice, required=True, help="e.g. 2,3,4,5,6")
-    score_parser.add_argument("--roll", type=int, choices=(1, 2, 3), default=1)
-
-    demo_parser = commands.add_parser("demo", help="watch a game played by the auto-move")
-    demo_parser.add_argument("--preset", type=int, choices=range(1, 8), default=7)
-    demo_parser.add_argument("--players", nargs="+", default=["ana", "ben"])
-    demo_parser.add_argument("--seed", default="yamb")
-
-    play_parser = commands.add_parser(
-        "play",
-        help="play in the terminal, on the local stack or a deployed one",
-        description=PLAY_DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    play_parser.add_argument(
-        "--url",
-        metavar="WS_URL",
-        default=os.environ.get("YAMB_URL"),
-        help="the service's WebSocket URL (default: $YAMB_URL, else the running local stack's)",
-    )
-    play_parser.add_argument(
-        "--token",
-        default=os.environ.get("YAMB_TOKEN"),
-        help="a Cognito ID token (default: $YAMB_TOKEN, else one for --name on the local stack)",
-    )
-    play_parser.add_argument(
-        "--name",
-        default=_login_name(),
-        help="the local stack's player to log in as (default: your login name)",
-    )
-    return parser
+def _demo_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--preset", type=int, choices=range(1, 8), default=7)
+    parser.add_argument("--players", nargs="+", default=["ana", "ben"])
+    parser.add_argument("--seed", default="yamb")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    if args.command == "check":
-        return _check(args.records)
-    if args.command == "score":
-        return _score(args.grid, args.row, args.dice, args.roll)
-    if args.command == "play":
-        return _play(args.url, args.token, args.name)
+def _demo(args: argparse.Namespace) -> int:
     from yamb.demo import play_demo  # noqa: PLC0415 - only the demo needs it
 
     return play_demo(args.preset, args.players, args.seed)
+
+
+CORE_COMMANDS = (
+    Command(
+        "check",
+        "replay recorded games; one JSON line per file, exit 2 if any is illegal",
+        _check_arguments,
+        lambda args: _check(args.records),
+    ),
+    Command(
+        "score",
+        "the score of one cell for some dice",
+        _score_arguments,
+        lambda args: _score(args.grid, args.row, args.dice, args.roll),
+    ),
+    Command("demo", "watch a game played by the auto-move", _demo_arguments, _demo),
+)
+
+
+DESCRIPTION = "The `yamb` command: check recorded games, score one cell, watch a demo game."
+
+
+def parser(
+    commands: Sequence[Command] = CORE_COMMANDS, description: str = DESCRIPTION
+) -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="yamb", description=description)
+    subcommands = root.add_subparsers(dest="command", required=True)
+    for command in commands:
+        command.arguments(
+            subcommands.add_parser(
+                command.name,
+                help=command.help,
+                description=command.description,
+                formatter_class=argparse.RawDescriptionHelpFormatter,
+            )
+        )
+    return root
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    commands: Sequence[Command] = CORE_COMMANDS,
+    description: str = DESCRIPTION,
+) -> int:
+    """Runs one of `commands` (the core's by default) as the `yamb` command line says."""
+    args = parser(commands, description).parse_args(argv)
+    by_name = {command.name: command for command in commands}
+    return by_name[args.command].run(args)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,16 @@
-"""The `yamb` command: `yamb check` on recorded games and `yamb score` on one cell."""
+"""The `yamb` command: `yamb check` on recorded games and `yamb score` on one cell; the core's
+commands import nothing outside the core."""
 
 import json
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yamb
+import yamb_client.cli
 from yamb.cli import main
 
 RECORDS = Path(__file__).parent / "records"
@@ -756,3 +762,59 @@ def test_score_impossible_cell_gives_a_clear_error(
     assert status == EXIT_ILLEGAL
     assert fragment in captured.err
     assert captured.out == ""
+
+
+# -- layering: the core (the Lambda layer's yamb package) imports no client and no local stack --
+
+OUTSIDE_THE_CORE = ("devstack", "yamb_client", "websockets", "boto3", "botocore")
+
+
+def test_importing_every_core_module_pulls_in_no_client_local_stack_or_aws_sdk() -> None:
+    # Given a fresh interpreter that imports yamb.cli, then every module under shared/yamb
+    script = f"""
+import importlib, pkgutil, sys
+import yamb, yamb.cli
+after_cli = sorted({{m.split(".")[0] for m in sys.modules}} & set({OUTSIDE_THE_CORE!r}))
+names = [m.name for m in pkgutil.walk_packages(yamb.__path__, "yamb.")]
+for name in names:
+    importlib.import_module(name)
+after_all = sorted({{m.split(".")[0] for m in sys.modules}} & set({OUTSIDE_THE_CORE!r}))
+print(after_cli, after_all, len(names))
+"""
+    # When it runs
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.split()
+
+    # Then none of the outside packages was imported, and the walk did find the modules
+    assert out[:2] == ["[]", "[]"]
+    assert (
+        int(out[2]) == len(list(Path(yamb.__path__[0]).rglob("*.py"))) - 1
+    )  # all but yamb/__init__.py
+
+
+def test_core_command_line_has_no_play_command(capsys: pytest.CaptureFixture[str]) -> None:
+    # Given the core's own command line; when asked to play; then argparse refuses the command
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play"])
+    assert exit_info.value.code == EXIT_ILLEGAL
+    assert "invalid choice: 'play'" in capsys.readouterr().err
+
+
+def test_the_yamb_script_is_the_client_entry_with_the_core_commands_and_play(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Given the console script pyproject.toml installs
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert pyproject["project"]["scripts"]["yamb"] == "yamb_client.cli:main"
+
+    # When its help is asked for, then it offers the core's commands and play
+    with pytest.raises(SystemExit):
+        yamb_client.cli.main(["--help"])
+    out = capsys.readouterr().out
+    for command in ("check", "score", "demo", "play"):
+        assert command in out
+
+    # and a core command runs through it as through the core
+    assert yamb_client.cli.main(["score", "--row", "straight", "--dice", "2,3,4,5,6"]) == 0
+    assert capsys.readouterr().out == "66\n"

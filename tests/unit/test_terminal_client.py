@@ -7,7 +7,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from yamb.cli import main
 from yamb.dice import SeededDice
 from yamb.protocol import (
     CLIENT_ACTIONS,
@@ -26,6 +25,7 @@ from yamb.session import play
 from yamb.session.model import GameSession
 from yamb.session.views import game_view
 from yamb.settings import validate_settings
+from yamb_client.cli import main
 from yamb_client.commands import (
     HELP,
     BadInput,
