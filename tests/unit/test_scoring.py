@@ -4,6 +4,8 @@ from itertools import combinations_with_replacement
 
 import pytest
 from conftest import cell, make_game, offered, prefill, score
+from yamb.rules import GRIDS
+from yamb.rules.scorers import ROLL_PARAMS, SCORERS
 
 # (row, dice that score, their score, dice that do not score)
 YAMB_ROWS = [
@@ -367,3 +369,17 @@ def test_six_dice_game_offers_best_five_scores():
         15,
         66,
     )
+
+
+def test_a_box_without_roll_parameters_scores_the_same_on_every_roll():
+    # given every box of every grid whose parameters do not involve the roll (the score tables
+    # score those once for all three rolls)
+    for grid in GRIDS.values():
+        for row in grid.rows:
+            if not ROLL_PARAMS.isdisjoint(row.params):
+                continue
+            scorer = SCORERS[row.scorer]
+            for dice in combinations_with_replacement(range(1, 7), 5):
+                # when scored on each roll; then the scores agree
+                scores = {scorer(dice, roll, **row.params) for roll in (1, 2, 3)}
+                assert len(scores) == 1, (grid.id, row.id, dice)

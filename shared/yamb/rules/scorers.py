@@ -78,6 +78,10 @@ def straight(
     return base + _first_roll_bonus(roll, first_roll_bonus)
 
 
+# The parameters through which a box's score depends on the roll it was made on; with none of
+# them, a scorer gives the same score on every roll (the score tables count on it).
+ROLL_PARAMS = frozenset({"by_roll", "first_roll_bonus"})
+
 SCORERS: dict[str, Scorer] = {
     "face": face,
     "total": total,

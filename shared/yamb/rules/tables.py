@@ -10,7 +10,7 @@ from functools import cache
 from itertools import combinations_with_replacement, product
 
 from yamb.rules.grids import Grid
-from yamb.rules.scorers import SCORERS, Dice, best_of_five
+from yamb.rules.scorers import ROLL_PARAMS, SCORERS, Dice, best_of_five
 
 type ScoreTable = dict[Dice, tuple[int, ...]]
 type ScoreRows = tuple[tuple[int, ...], ...]
@@ -24,23 +24,24 @@ ROLLS = (1, 2, 3)
 
 @cache
 def score_tables(grid: Grid, dice_count: int) -> tuple[ScoreTable, ScoreTable, ScoreTable]:
-    """One table per roll number (Kenta and Generala's servida depend on it)."""
-    tables: list[ScoreTable] = []
-    for roll in ROLLS:
-        table: ScoreTable = {}
-        for dice in combinations_with_replacement(range(1, 7), dice_count):
-            table[dice] = tuple(
-                best_of_five(
-                    SCORERS[row.scorer],
-                    dict(row.params),
-                    dice,
-                    roll,
-                    lower_is_better=row.lower_is_better,
-                )
-                for row in grid.rows
-            )
-        tables.append(table)
-    return tables[0], tables[1], tables[2]
+    """One table per roll number (Kenta and Generala's servida depend on it). A box whose
+    parameters do not involve the roll (ROLL_PARAMS) is scored once for all three."""
+    multisets = _multisets(dice_count)
+    by_roll: list[list[list[int]]] = [[], [], []]
+    for row in grid.rows:
+        scorer, params = SCORERS[row.scorer], dict(row.params)
+        scored: list[int] = []
+        for roll in ROLLS:
+            if roll == 1 or not ROLL_PARAMS.isdisjoint(params):
+                scored = [
+                    best_of_five(scorer, params, dice, roll, lower_is_better=row.lower_is_better)
+                    for dice in multisets
+                ]
+            by_roll[roll - 1].append(scored)
+    first, second, third = (
+        dict(zip(multisets, zip(*rows, strict=True), strict=True)) for rows in by_roll
+    )
+    return first, second, third
 
 
 def row_scores(grid: Grid, dice: Dice, roll: int) -> tuple[int, ...]:
