@@ -8,8 +8,14 @@ from operator import itemgetter
 from typing import Protocol
 
 _OUTCOMES: dict[int, tuple[tuple[int, ...], ...]] = {}
-# The bits of a draw below 6**count, for the usual counts.
-_BITS = tuple((6**count).bit_length() for count in range(8))
+# Per count: every outcome, how many, and the bits of a draw below that.
+_DRAWS: dict[int, tuple[tuple[tuple[int, ...], ...], int, int]] = {}
+
+
+def _draws(count: int) -> tuple[tuple[tuple[int, ...], ...], int, int]:
+    outcomes = _outcomes(count)
+    draws = _DRAWS[count] = (outcomes, len(outcomes), len(outcomes).bit_length())
+    return draws
 
 
 def _outcomes(count: int) -> tuple[tuple[int, ...], ...]:
@@ -43,9 +49,7 @@ class SeededDice:
     def faces(self, count: int) -> tuple[int, ...]:
         # randrange(6**count) spelled out (the same draws, so the same rolls for a seed), without
         # its argument handling: benchmarks and property tests draw hundreds of thousands.
-        outcomes = _OUTCOMES.get(count) or _outcomes(count)
-        size = 6**count
-        bits = _BITS[count] if count < len(_BITS) else size.bit_length()
+        outcomes, size, bits = _DRAWS.get(count) or _draws(count)
         draw = self._bits(bits)
         while draw >= size:
             draw = self._bits(bits)

@@ -390,8 +390,24 @@ class Game:
     # -- writing ---------------------------------------------------------------------------
 
     def write(self, column: int, row: int) -> WriteResult:
-        score = self.score_of(column, row)
         layout = self.layout
+        roll = self.roll
+        if layout.joker_row is None and roll and not self.finished:
+            # score_of, inlined: the hot path.
+            open_cells = self._open or self._find_turn_cells()
+            if not (
+                0 <= column < len(open_cells)
+                and 0 <= row < layout.rows_per_column
+                and open_cells[column] >> row & 1
+                and self._lasts[column] >= roll
+            ):
+                raise self._why_not_legal(column, row)
+            index = self._index
+            score = layout.scores[index if index >= 0 else self._find_index()][row]
+            if layout.conditional_rows:
+                score = self._conditional_score(column, row, score)
+        else:
+            score = self.score_of(column, row)
         seat = self.seat
         sheet = self.sheets[seat]
         extra = 0
@@ -402,11 +418,25 @@ class Game:
             if sheet.values[0][joker_row] == joker.bonus_needs:
                 extra = joker.bonus
                 sheet.extra[column] += extra
-        sheet.set(column, row, score)
+        # Sheet.set, inlined.
+        sheet.values[column][row] = score
+        filled = sheet.filled[column] | 1 << row
+        sheet.filled[column] = filled
+        allowed = sheet.allowed[column] = layout.allowed[column][filled]
+        sheet.flat[column] = layout.flat_rows[column][allowed]
+        sheet.empty_cells -= 1
         self.obligations[seat] = None
         directs = self._direct(column, row) if column in layout.directs_columns else None
         self.turns_played[seat] += 1
-        self._end_turn()
+        # _end_turn, inlined.
+        self._open = None
+        self.roll = 0
+        self.dice = ()
+        self.announcement = None
+        if len(self.players) > 1 or self.left:
+            self._next_seat()
+        elif not sheet.empty_cells:
+            self.finished = True
         # tuple.__new__ straight: NamedTuple's own __new__ is a Python function around it.
         return _new_tuple(WriteResult, (seat, column, row, score, extra, directs, self.finished))
 
@@ -425,6 +455,11 @@ class Game:
         self.roll = 0
         self.dice = ()
         self.announcement = None
+        self._next_seat()
+
+    def _next_seat(self) -> None:
+        """The next seat round the table that is still seated with cells to write; the game is
+        over when there is none."""
         count = len(self.players)
         sheets, left = self.sheets, self.left
         for step in range(1, count + 1):
