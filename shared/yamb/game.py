@@ -165,43 +165,37 @@ class Game:
         """Per column, the mask of rows the seat in turn may write this turn (each up to its
         last roll): worked out once a turn, and again after an announcement."""
         layout = self.layout
-        lasts = layout.last_rolls
         announcement = self.announcement
         obligation = self.obligations[self.seat]
         directed = layout.directed_column
-        rows = layout.rows_per_column
-        if announcement is not None:
-            column, row = announcement
-            cells = [0] * len(lasts)
-            cells[column] = 1 << row
-            flat: list[tuple[int, ...]] = [()] * len(lasts)
-            flat[column] = (column * rows + row,)
-            lasts = (*lasts[:column], MAX_ROLLS, *lasts[column + 1 :])
-            until = MAX_ROLLS
-            every = layout.columns_by_roll[0]
-            columns = (every, every, every)
-        elif obligation is not None and directed is not None:
-            cells = [0] * len(lasts)
-            cells[directed] = 1 << obligation
-            flat = [()] * len(lasts)
-            flat[directed] = (directed * rows + obligation,)
-            until = MAX_ROLLS
-            columns = layout.columns_by_roll
-        else:
+        if announcement is None and (obligation is None or directed is None):
             # The sheet keeps what each column's order allows; only a directed column's
             # condition depends on the other seats.
             sheet = self.sheets[self.seat]
             cells, flat = sheet.allowed, sheet.flat
-            columns = layout.columns_by_roll
             if directed is not None and cells[directed] and not self._directed_free(directed):
                 # The directed column sits the turn out: no last roll, not among the columns.
                 lasts, columns = layout.undirected_last_rolls, layout.undirected_columns_by_roll
+            else:
+                lasts, columns = layout.last_rolls, layout.columns_by_roll
             if any(columns[2](cells)):
                 until = 3
             elif any(columns[1](cells)):
                 until = 2
             else:
-                until = 1 if any(cells) else 0
+                until = 1 if any(columns[0](cells)) else 0
+        else:
+            # One cell only, writable after any roll: the announced one, or the directed one.
+            lasts, until = layout.last_rolls, MAX_ROLLS
+            column, row = announcement or (directed, obligation)
+            assert column is not None and row is not None
+            cells = [0] * len(lasts)
+            cells[column] = 1 << row
+            flat = [()] * len(lasts)
+            flat[column] = (column * layout.rows_per_column + row,)
+            lasts = (*lasts[:column], MAX_ROLLS, *lasts[column + 1 :])
+            every = layout.columns_by_roll[0]
+            columns = (every, every, every)
         self._open, self._lasts, self._until, self._columns = cells, lasts, until, columns
         self._flat = flat
         self._picks = [None, None, None]
@@ -251,7 +245,11 @@ class Game:
             self._picks[roll - 1] = pick
         index = self._index
         if index < 0:
-            index = self._find_index()
+            # _find_index, inlined: the roll's first listing.
+            key = layout.dice_keys.get(self.dice)
+            if key is None:
+                key = layout.dice_keys[tuple(sorted(self.dice))]
+            index = self._index = (roll - 1) * layout.multisets + key
         cells: list[LegalCell] = list(pick(layout.sheet_cells[index] or sheet_cells(layout, index)))
         if layout.conditional_rows:
             cells = [(c, r, self._conditional_score(c, r, s)) for c, r, s in cells]
