@@ -3,6 +3,11 @@
 A Game is plain mutable state; every move checks the rules first and changes nothing when it
 raises IllegalMoveError. Dice are given to it (from a DiceSource, a record, or a test), never
 drawn by it, so the same engine serves live play, replays and scorekeeping with physical dice.
+
+Listing cells is the hot path, so what only changes with a write is kept worked out: each sheet
+keeps what its columns' order allows (see Sheet), a turn its writable cells, a roll its dice's
+index into the score tables. Change a game through its moves (snapshot.load_game builds a fresh
+one) and a sheet through Sheet.set or Sheet.set_column.
 """
 
 from collections.abc import Sequence
@@ -313,7 +318,7 @@ class Game:
         layout = self.layout
         roll = self.roll
         if layout.joker_row is None and roll and not self.finished:
-            # is_legal, inlined: every write asks.
+            # is_legal, inlined.
             open_cells = self._open or self._find_turn_cells()
             if (
                 0 <= column < len(open_cells)
