@@ -15,15 +15,13 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from yamb.errors import IllegalMoveError
-from yamb.layout import MAX_ROLLS, ROWS_OF_MASK, Layout, MaskPicker, picker, rows_of_mask
+from yamb.layout import MAX_ROLLS, Layout, MaskPicker, picker, sheet_cells
 from yamb.sheet import Sheet
 
 type Dice = tuple[int, ...]
 _FACES = frozenset(range(1, 7))
 # (column index, row index, score): plain tuples, because listing them is the hot path.
 type LegalCell = tuple[int, int, int]
-# A turn's cells after one roll: their column indices, their rows, and what picks their scores.
-type _Pick = tuple[tuple[int, ...], tuple[int, ...], MaskPicker]
 
 
 class WriteResult(NamedTuple):
@@ -51,12 +49,11 @@ class AutoMove(NamedTuple):
 class Game:
     __slots__ = (
         "_columns",
+        "_flat",
         "_index",
         "_lasts",
-        "_marks",
         "_open",
         "_picks",
-        "_rows",
         "_until",
         "announcement",
         "dice",
@@ -83,7 +80,7 @@ class Game:
         self.roll = 0  # 0 until the server's roll 1 starts the turn
         self.dice: Dice = ()
         # The roll number and the dice's multiset number in one, worked out once per roll (-1
-        # until asked for): the index into the layout's scores.
+        # until asked for): the index into the layout's scores and flat cells.
         self._index = -1
         self.announcement: tuple[int, int] | None = None
         # The directed row each seat must write next, opened by the previous seat.
@@ -95,13 +92,12 @@ class Game:
         # they may change: per column the mask of writable rows, the last roll they may be
         # written after, and the last roll after which any cell is writable.
         self._open: list[int] | None = None
-        self._rows: list[tuple[int, ...]] = []
-        self._marks: list[tuple[int, ...]] = []
+        self._flat: list[tuple[int, ...]] = []
         self._lasts = layout.last_rolls
         self._until = 0
         # Per roll number: the columns that count, and what picks the legal cells (see Layout).
         self._columns = layout.columns_by_roll
-        self._picks: list[_Pick | None] = [None, None, None]
+        self._picks: list[MaskPicker | None] = [None, None, None]
 
     # -- dice ------------------------------------------------------------------------------
 
@@ -110,8 +106,8 @@ class Game:
         return IllegalMoveError(f"dice must be {count} values from 1 to 6", code="bad_dice")
 
     def _find_index(self) -> int:
-        """The index of the roll number and the dice's multiset in the layout's scores, worked
-        out at the roll's first question (a roll rerolled unasked needs none)."""
+        """The index of the roll number and the dice's multiset in the layout's scores and flat
+        cells, worked out at the roll's first question (a roll rerolled unasked needs none)."""
         layout = self.layout
         dice = self.dice
         key = layout.dice_keys.get(dice)
@@ -181,7 +177,7 @@ class Game:
             # The sheet keeps what each column's order allows; only a directed column's
             # condition depends on the other seats.
             sheet = self.sheets[self.seat]
-            cells, rows, marks = sheet.allowed, sheet.rows, sheet.marks
+            cells, flat = sheet.allowed, sheet.flat
             if directed is not None and cells[directed] and not self._directed_free(directed):
                 # The directed column sits the turn out: no last roll, not among the columns.
                 lasts, columns = layout.undirected_last_rolls, layout.undirected_columns_by_roll
@@ -200,15 +196,13 @@ class Game:
             assert column is not None and row is not None
             cells = [0] * len(lasts)
             cells[column] = 1 << row
-            rows = [()] * len(lasts)
-            rows[column] = (row,)
-            marks = [()] * len(lasts)
-            marks[column] = (column,)
+            flat = [()] * len(lasts)
+            flat[column] = (column * layout.rows_per_column + row,)
             lasts = (*lasts[:column], MAX_ROLLS, *lasts[column + 1 :])
             every = layout.columns_by_roll[0]
             columns = (every, every, every)
         self._open, self._lasts, self._until, self._columns = cells, lasts, until, columns
-        self._rows, self._marks = rows, marks
+        self._flat = flat
         self._picks = [None, None, None]
         return cells
 
@@ -250,13 +244,10 @@ class Game:
             self._find_turn_cells()
         pick = self._picks[roll - 1]
         if pick is None:
-            # The turn's first listing after this roll: the rows of the columns that count, with
-            # their column indices, and what picks those rows' scores.
-            columns = self._columns[roll - 1]
-            rows: tuple[int, ...] = sum(columns(self._rows), ())
-            marks: tuple[int, ...] = sum(columns(self._marks), ())
-            scores_of = itemgetter(*rows) if len(rows) > 1 else picker(rows)
-            pick = self._picks[roll - 1] = (marks, rows, scores_of)
+            # The turn's first listing after this roll: the flat positions of its cells.
+            positions: tuple[int, ...] = sum(self._columns[roll - 1](self._flat), ())
+            pick = itemgetter(*positions) if len(positions) > 1 else picker(positions)
+            self._picks[roll - 1] = pick
         index = self._index
         if index < 0:
             # _find_index, inlined: the roll's first listing.
@@ -264,10 +255,7 @@ class Game:
             if key is None:
                 key = layout.dice_keys[tuple(sorted(self.dice))]
             index = self._index = (roll - 1) * layout.multisets + key
-        marks, rows, scores_of = pick
-        cells: list[LegalCell] = list(
-            zip(marks, rows, scores_of(layout.scores[index]), strict=True)
-        )
+        cells: list[LegalCell] = list(pick(layout.sheet_cells[index] or sheet_cells(layout, index)))
         if layout.conditional_rows:
             cells = [(c, r, self._conditional_score(c, r, s)) for c, r, s in cells]
         return cells
@@ -438,8 +426,7 @@ class Game:
         filled = sheet.filled[column] | 1 << row
         sheet.filled[column] = filled
         allowed = sheet.allowed[column] = layout.allowed[column][filled]
-        rows = sheet.rows[column] = ROWS_OF_MASK.get(allowed) or rows_of_mask(allowed)
-        sheet.marks[column] = layout.column_marks[column][len(rows)]
+        sheet.flat[column] = layout.flat_rows[column][allowed]
         sheet.empty_cells -= 1
         self.obligations[seat] = None
         directs = self._direct(column, row) if column in layout.directs_columns else None

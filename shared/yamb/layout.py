@@ -28,6 +28,8 @@ def rows_of_mask(mask: int) -> tuple[int, ...]:
     return rows
 
 
+# Legal cells, (column, row, score), in sheet order.
+type Cells = tuple[tuple[int, int, int], ...]
 type MaskPicker = Callable[[Sequence[Any]], tuple[Any, ...]]
 
 
@@ -44,6 +46,41 @@ def picker(indices: Sequence[int]) -> MaskPicker:
 
 def _nothing(items: Sequence[Any]) -> tuple[Any, ...]:
     return ()
+
+
+class FlatRows(dict[int, tuple[int, ...]]):
+    """One column's rows of a mask as positions in a sheet's flat cells (column * rows + row),
+    memoised as masks are met."""
+
+    __slots__ = ("offset",)
+
+    def __init__(self, offset: int) -> None:
+        super().__init__()
+        self.offset = offset
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        flat = self[mask] = tuple(self.offset + row for row in rows_of_mask(mask))
+        return flat
+
+
+@cache
+def _sheet_cells(grid: Grid, dice_count: int) -> list[Cells | None]:
+    """Room for a whole sheet's cells, (column, row, score) for every column position and row,
+    for each roll number and multiset (built as they are met). Cells differ between layouts of
+    a grid only by their column index, so they share this: nine column positions for Yamb."""
+    return [None] * (MAX_ROLLS * len(score_rows(grid, dice_count)[0]))
+
+
+def sheet_cells(layout: "Layout", index: int) -> Cells:
+    """The flat cells of one roll number and multiset: index (roll - 1) * multisets + number."""
+    roll, key = divmod(index, layout.multisets)
+    scores = layout.score_rows[roll][key]
+    positions = len(COLUMN_TYPES) if layout.grid.has_column_types else 1
+    cells = tuple(
+        (column, row, score) for column in range(positions) for row, score in enumerate(scores)
+    )
+    layout.sheet_cells[index] = cells
+    return cells
 
 
 class ChainHeads(dict[int, int]):
@@ -128,12 +165,13 @@ class Layout:
     score_rows: tuple[ScoreRows, ScoreRows, ScoreRows]
     # The same, for all three roll numbers: index (roll - 1) * multisets + multiset number.
     scores: ScoreRows
-    # Listing a turn's cells zips, for the columns that count after the roll, their allowed rows,
-    # the column index once per row (`column_marks[column][n]`: n times the index), and the
-    # rows' scores for the dice (index (roll - 1) * multisets + multiset number in `scores`).
+    # Listing a turn's cells is one pick from the sheet's flat cells for the roll and the dice
+    # (index (roll - 1) * multisets + multiset number), at positions worked out once a turn:
+    # each column's rows of a mask as flat positions, and per roll number the columns that
+    # may be written after it without an announcement.
+    sheet_cells: list[Cells | None]
     multisets: int
-    column_marks: tuple[tuple[tuple[int, ...], ...], ...]
-    # Per roll number, the columns that may be written after it without an announcement.
+    flat_rows: tuple[FlatRows, ...]
     columns_by_roll: tuple[MaskPicker, MaskPicker, MaskPicker]
     # The same without the directed column, for the turns it sits out (nothing opened it).
     undirected_last_rolls: tuple[int, ...]
@@ -236,10 +274,9 @@ def _layout(grid_id: str, column_ids: tuple[str, ...], dice_count: int) -> Layou
         dice_keys=dice_keys(dice_count),
         score_rows=score_rows(grid, dice_count),
         scores=tuple(chain.from_iterable(score_rows(grid, dice_count))),
+        sheet_cells=_sheet_cells(grid, dice_count),
         multisets=len(score_rows(grid, dice_count)[0]),
-        column_marks=tuple(
-            tuple((i,) * n for n in range(len(grid.rows) + 1)) for i in range(len(columns))
-        ),
+        flat_rows=tuple(FlatRows(i * len(grid.rows)) for i in range(len(columns))),
         columns_by_roll=_columns_by_roll(last_rolls),
         undirected_last_rolls=undirected,
         undirected_columns_by_roll=_columns_by_roll(undirected),

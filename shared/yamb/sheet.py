@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from yamb.layout import ROWS_OF_MASK, Layout, rows_of_mask
+from yamb.layout import Layout
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,19 +32,18 @@ class ColumnTotals:
 class Sheet:
     """Values per column and row (None while empty), a filled-rows mask per column, and the
     extra points (Yahtzee bonuses) per column. `allowed` follows the filled masks: per column,
-    the mask of the empty rows its order allows next (before the turn's conditions); `rows`,
-    the same rows as a tuple, and `marks`, the column index once per such row."""
+    the mask of the empty rows its order allows next (before the turn's conditions), and `flat`
+    the same rows as positions in the layout's flat cells."""
 
     __slots__ = (
-        "_marks",
+        "_flat_rows",
         "_tables",
         "allowed",
         "empty_cells",
         "extra",
         "filled",
+        "flat",
         "layout",
-        "marks",
-        "rows",
         "values",
     )
 
@@ -56,10 +55,9 @@ class Sheet:
         self.extra: list[int] = [0] * len(layout.columns)
         self.empty_cells = layout.cells_per_sheet
         self._tables = layout.allowed
-        self._marks = layout.column_marks
+        self._flat_rows = layout.flat_rows
         self.allowed: list[int] = [table[0] for table in layout.allowed]
-        self.rows = [rows_of_mask(mask) for mask in self.allowed]
-        self.marks = [marks[len(rows)] for marks, rows in zip(self._marks, self.rows, strict=True)]
+        self.flat = [rows[mask] for rows, mask in zip(layout.flat_rows, self.allowed, strict=True)]
 
     def is_full(self) -> bool:
         return self.empty_cells == 0
@@ -72,8 +70,7 @@ class Sheet:
         filled = self.filled[column] | 1 << row
         self.filled[column] = filled
         allowed = self.allowed[column] = self._tables[column][filled]
-        rows = self.rows[column] = ROWS_OF_MASK.get(allowed) or rows_of_mask(allowed)
-        self.marks[column] = self._marks[column][len(rows)]
+        self.flat[column] = self._flat_rows[column][allowed]
         self.empty_cells -= 1
 
     def set_column(self, column: int, values: Sequence[int | None]) -> None:
@@ -88,8 +85,7 @@ class Sheet:
         self.values[column] = list(values)
         self.filled[column] = filled
         allowed = self.allowed[column] = self._tables[column][filled]
-        rows = self.rows[column] = rows_of_mask(allowed)
-        self.marks[column] = self._marks[column][len(rows)]
+        self.flat[column] = self._flat_rows[column][allowed]
 
     def column_totals(self, column: int) -> ColumnTotals:
         layout = self.layout
