@@ -23,6 +23,7 @@ CLIENT_MODELS: list[type[BaseModel]] = [
     protocol.StartGame,
     protocol.WatchGame,
     protocol.Sync,
+    protocol.Lock,
     protocol.Roll,
     protocol.Announce,
     protocol.Select,
@@ -68,9 +69,15 @@ def document() -> dict[str, Any]:
             "version": "1.0.0",
             "description": (
                 "Clients connect with ?token=<Cognito ID token> and send JSON frames whose "
-                "`action` selects the route; every action is answered (ack, game, game_list) "
-                "or refused with an error frame. After every change the whole game state is "
-                "broadcast to its players and spectators as a `game` frame. No frame exceeds "
+                "`action` selects the route. Every action is answered with its `requestId`: "
+                "an action that changed a game by the new `game` (the whole game state), a "
+                "repeat of an action already applied or an action of a player no longer at the "
+                "table by an `ack`, `list_games` by a `game_list`, `sync` by a `game`, and a "
+                "refusal by an `error` with a stable `code`. After every change the game is sent "
+                "to everyone else at the table (players and spectators) as a `game` frame "
+                "without `requestId`. The server sends nothing on connect: a client sends "
+                "`sync` once the connection is open (after a lost connection too), and goes on "
+                "from the turn as it was; a turn survives a lost connection. No frame exceeds "
                 "32 KB."
             ),
         },
@@ -81,7 +88,7 @@ def document() -> dict[str, Any]:
                 "protocol": "wss",
                 "variables": {"apiId": {}, "region": {"default": "us-east-1"}},
             },
-            "local": {"host": "127.0.0.1:8765", "pathname": "/local", "protocol": "ws"},
+            "local": {"host": "127.0.0.1:8765", "pathname": "/live", "protocol": "ws"},
         },
         "channels": {
             "play": {

@@ -5,7 +5,8 @@ executing Step Functions state machines and to the Docker-free Lambda backend, a
 template declares: the DynamoDB tables (with GSIs, TTL, point-in-time recovery), the Cognito user
 pools and their clients, and the state machines (definition file, substitutions resolved, an IAM
 role each). A Lambda Task of a state machine (`arn:aws:states:::lambda:invoke`) calls the Python
-callable registered for that function with `register_function`, in this process.
+callable registered for that function with `register_function`, in this process. Wait states
+and heartbeat timeouts run on `clock` (devstack.clock), which tests move forward.
 
 moto keeps its state in process-wide backends, so one `LocalAws` runs per process at a time; `stop`
 wipes that state and puts moto's global configuration back.
@@ -24,7 +25,7 @@ import time
 import traceback
 import urllib.request
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Self, cast
 
@@ -32,6 +33,7 @@ import boto3
 from botocore.config import Config
 from botocore.model import ListShape, MapShape, Shape, StructureShape
 
+from devstack.clock import LocalClock
 from devstack.lambda_context import LocalLambdaContext
 from devstack.template import (
     FUNCTION_TYPES,
@@ -48,7 +50,9 @@ Handler = Callable[[Any, Any], Any]
 
 ACCESS_KEY = "testing"
 EXECUTION_DONE = ("SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED")
-DEFAULT_WAIT_CAP_SECONDS = 0.05
+# The last history event of an execution that waits: a lane's task for a heartbeat (its
+# callback submitted), a wake in its Wait state.
+WAITING_EVENTS = ("TaskSubmitted", "WaitStateEntered")
 COGNITO_STANDARD_ATTRIBUTES = (
     "address",
     "birthdate",
@@ -78,6 +82,7 @@ COGNITO_STANDARD_ATTRIBUTES = (
 
 _lock = threading.Lock()
 _running: LocalAws | None = None
+_REAL_TIME = LocalClock()
 
 
 def _original(attribute: str) -> Any:
@@ -105,6 +110,11 @@ def _patched_invoke(  # noqa: PLR0917 - moto's positional signature
     )
 
 
+def _clock() -> LocalClock:
+    local = _running
+    return _REAL_TIME if local is None else local.clock
+
+
 def _patched_timestamp_wait_seconds(self: Any, env: Any) -> int:
     # moto subtracts a naive local `datetime.now()` from the UTC timestamp and truncates: off by
     # the UTC offset outside UTC, and up to a second early. AWS waits until the timestamp.
@@ -117,27 +127,57 @@ def _patched_timestamp_wait_seconds(self: Any, env: Any) -> int:
     timestamp = self._from_timestamp_string(timestamp=timestamp_text)
     if timestamp is None:
         raise FailureEventException(self._create_failure_event(env, timestamp_text))
-    delta = timestamp.replace(tzinfo=UTC) - datetime.now(UTC)
+    delta = timestamp.replace(tzinfo=UTC) - _clock().now()
     return max(0, math.ceil(float(delta.total_seconds())))
 
 
 def _patched_wait_interval(self: Any, env: Any, wait_seconds: int) -> None:
-    local = _running
-    cap = None if local is None else local.wait_cap
-    if cap is None:
-        _original("_wait_interval")(self, env, wait_seconds)
-    elif wait_seconds > 0:
-        # Interrupted early (set) by stop_execution, like the original.
-        env.program_state_event.wait(min(float(wait_seconds), cap))
+    # Waits on the local clock; stop_execution still interrupts (it sets the event).
+    clock = _clock()
+    clock.wait_until(
+        clock.now() + timedelta(seconds=wait_seconds),
+        lambda timeout: bool(env.program_state_event.wait(timeout)) or not env.is_running(),
+    )
+
+
+def _patched_clear_and_wait(self: Any) -> bool:
+    # A heartbeat timeout measured on the local clock; True when a heartbeat (or the task's
+    # end) came first, as in the original.
+    with self._mutex:
+        if self._next_heartbeat_event.is_set():
+            self._next_heartbeat_event.clear()
+            return True
+    clock = _clock()
+    return clock.wait_until(
+        clock.now() + timedelta(seconds=self._heartbeat_seconds),
+        self._next_heartbeat_event.wait,
+    )
 
 
 _WAIT = "moto.stepfunctions.parser.asl.component.state.wait.wait_function"
+_CALLBACK = "moto.stepfunctions.parser.asl.eval.callback.callback"
 _PATCHES = (
     ("moto.awslambda_simple.models", "LambdaSimpleBackend", "invoke", _patched_invoke),
     (f"{_WAIT}.wait_function", "WaitFunction", "_wait_interval", _patched_wait_interval),
     (f"{_WAIT}.timestamp", "Timestamp", "_get_wait_seconds", _patched_timestamp_wait_seconds),
+    (_CALLBACK, "HeartbeatEndpoint", "clear_and_wait", _patched_clear_and_wait),
 )
-_originals: list[tuple[type, str, Any]] = []
+
+
+class _ClockTime:
+    """What a retrier sees as the `time` module: its sleep between attempts waits on the local
+    clock."""
+
+    def sleep(self, seconds: float) -> None:
+        clock = _clock()
+        clock.wait_until(clock.now() + timedelta(seconds=seconds), lambda timeout: False)
+
+
+# Module attributes replaced: (module, attribute, replacement).
+_MODULE_PATCHES: tuple[tuple[str, str, Any], ...] = (
+    ("moto.stepfunctions.parser.asl.component.common.retry.retrier_decl", "time", _ClockTime()),
+)
+_originals: list[tuple[Any, str, Any]] = []
 
 
 def _install_patches() -> None:
@@ -145,12 +185,25 @@ def _install_patches() -> None:
         owner = getattr(importlib.import_module(module_name), class_name)
         _originals.append((owner, attribute, owner.__dict__[attribute]))
         setattr(owner, attribute, replacement)
+    for module_name, attribute, replacement in _MODULE_PATCHES:
+        module = importlib.import_module(module_name)
+        _originals.append((module, attribute, getattr(module, attribute)))
+        setattr(module, attribute, replacement)
 
 
 def _remove_patches() -> None:
     while _originals:
         owner, attribute, original = _originals.pop()
         setattr(owner, attribute, original)
+
+
+_MOTO_STATE_ERRORS = "moto.stepfunctions.parser.asl.component.eval_component"
+
+
+def _heartbeat_timeouts(record: logging.LogRecord) -> bool:
+    """Drops moto's error line for a heartbeat timeout: for a lane that is how a turn ends."""
+    message = record.getMessage()
+    return not ("Error=States.Timeout" in message and "waitForTaskToken" in message)
 
 
 # ------------------------------------------------------------------------------ shape fitting
@@ -209,14 +262,12 @@ class LocalAws:
         parameters: Mapping[str, Any] | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
-        fast_forward_waits: bool | float = False,
         environment_overrides: Mapping[str, str] | None = None,
         quiet: bool = True,
     ) -> None:
         """Start moto and create the template's resources.
 
-        `fast_forward_waits`: True (or a number of seconds) caps every Wait state of every
-        execution at a short time, for tests. `environment_overrides` replace variables in every
+        `environment_overrides` replace variables in every
         `function_environment` (e.g. CONNECTIONS_ENDPOINT → the local gateway).
         """
         self.template = (
@@ -227,8 +278,8 @@ class LocalAws:
         self.context = self.template.context
         self.region = self.context.region
         self.account_id = self.context.account_id
-        self.wait_cap: float | None = None
-        self.fast_forward_waits(fast_forward_waits)
+        # Wait states and heartbeat timeouts wait on it; tests move it forward.
+        self.clock = LocalClock()
         self.environment_overrides = dict(environment_overrides or {})
         self.physical_ids: dict[str, str] = {}
         self._handlers: dict[str, Handler] = {}
@@ -263,6 +314,7 @@ class LocalAws:
         self._saved_werkzeug_level = werkzeug.level
         if self._quiet:
             werkzeug.setLevel(logging.WARNING)
+        logging.getLogger(_MOTO_STATE_ERRORS).addFilter(_heartbeat_timeouts)
         _install_patches()
 
     def _start(self, host: str, port: int) -> None:
@@ -309,6 +361,7 @@ class LocalAws:
         else:
             os.environ["MOTO_PORT"] = self._saved_moto_port
         logging.getLogger("werkzeug").setLevel(self._saved_werkzeug_level)
+        logging.getLogger(_MOTO_STATE_ERRORS).removeFilter(_heartbeat_timeouts)
         _remove_patches()
         with _lock:
             _running = None
@@ -367,18 +420,6 @@ class LocalAws:
             memory_limit_in_mb=spec.memory_size or 128,
             timeout_seconds=float(spec.timeout or 3),
         )
-
-    def fast_forward_waits(self, max_seconds: bool | float | None = True) -> None:
-        """Cap every Wait state at `max_seconds` (True: 0.05 s); False or None: wait for real.
-
-        Applies to Waits that start after the call; `stop_execution` still interrupts them.
-        """
-        if max_seconds is None or max_seconds is False:
-            self.wait_cap = None
-        elif max_seconds is True:
-            self.wait_cap = DEFAULT_WAIT_CAP_SECONDS
-        else:
-            self.wait_cap = float(max_seconds)
 
     # -------------------------------------------------------------- functions
 
@@ -586,6 +627,43 @@ class LocalAws:
         LOG.debug("created %s: %s", logical_id, physical_id)
 
     # -------------------------------------------------------------- Step Functions
+
+    def settle_timers(self, timeout: float = 10.0) -> None:
+        """Waits until every running execution is waiting: a lane for a heartbeat, a wake for
+        its moment (none is starting, arming or calling a function)."""
+        stepfunctions = self.client("stepfunctions")
+        machines = [
+            m["stateMachineArn"] for m in stepfunctions.list_state_machines()["stateMachines"]
+        ]
+        deadline = time.monotonic() + timeout
+        while True:
+            busy = [
+                execution["executionArn"]
+                for machine in machines
+                for page in stepfunctions.get_paginator("list_executions").paginate(
+                    stateMachineArn=machine, statusFilter="RUNNING"
+                )
+                for execution in page["executions"]
+                if self._last_event(execution["executionArn"]) not in WAITING_EVENTS
+            ]
+            if not busy:
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{len(busy)} executions still busy: {busy[:3]}")
+            time.sleep(0.02)
+
+    def _last_event(self, execution_arn: str) -> str | None:
+        # moto ignores reverseOrder and maxResults: the whole history comes, oldest first.
+        events = self.client("stepfunctions").get_execution_history(executionArn=execution_arn)[
+            "events"
+        ]
+        return str(max(events, key=lambda event: event["id"])["type"]) if events else None
+
+    def advance(self, **delta: float) -> datetime:
+        """Moves the clock on once every timer waits (so that none starts its wait after the
+        move and misses it): `advance(seconds=61)` lets a 60 s turn clock run out."""
+        self.settle_timers()
+        return self.clock.advance(**delta)
 
     def wait_for_execution(self, execution_arn: str, timeout: float = 10.0) -> dict[str, Any]:
         """Poll `describe_execution` until the execution ends; its last description."""

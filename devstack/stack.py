@@ -1,5 +1,5 @@
 """The whole backend on this machine: embedded AWS (moto) provisioned from template.yaml, our
-WebSocket gateway in front of the template's handlers, and the real deadline state machine.
+WebSocket gateway in front of the template's handlers, and the real timer state machines.
 
     python -m devstack            # what `make dev` runs
 
@@ -10,6 +10,8 @@ environment the template gives it (CONNECTIONS_ENDPOINT pointing at the local ga
 import json
 import os
 import time
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Self
 
@@ -40,18 +42,26 @@ def _forget_warm_state() -> None:
     observability.metrics.namespace = os.environ["POWERTOOLS_METRICS_NAMESPACE"]
 
 
+def _use_clock(now: Callable[[], datetime] | None) -> Callable[[], datetime]:
+    """The game service's clock becomes `now` (None: real time); the one it replaces."""
+    from yamb_service import wiring  # noqa: PLC0415
+
+    previous = wiring.clock
+    wiring.clock = now or wiring.utc_now
+    return previous
+
+
 class LocalStack:
     def __init__(
         self,
         root: Path = PROJECT_ROOT,
         *,
         port: int = 0,
-        fast_forward_waits: bool | float = False,
     ) -> None:
         self.root = root
         template = Template(root / "template.yaml")
         self.stage = str(template.context.ref("StageName"))
-        self.aws = LocalAws(template, fast_forward_waits=fast_forward_waits)
+        self.aws = LocalAws(template)
         specs = template.functions()
         # As Lambda does, a function's code is imported with its environment in place: Powertools
         # reads its service name and metrics namespace at import.
@@ -74,6 +84,7 @@ class LocalStack:
         self._thread: GatewayThread | None = None
         self._handlers = handlers
         self._saved_environment: dict[str, str] | None = None
+        self._saved_clock: Callable[[], datetime] | None = None
 
     def start(self) -> Self:
         self._thread = self.gateway.run_in_thread().start()
@@ -88,6 +99,7 @@ class LocalStack:
         self._saved_environment = dict(os.environ)
         os.environ.update(self._environment(list(self._handlers), overrides))
         _forget_warm_state()
+        self._saved_clock = _use_clock(self.aws.clock.now)
         for logical_id, handler in self._handlers.items():
             self.aws.register_function(logical_id, handler)
         return self
@@ -124,14 +136,16 @@ class LocalStack:
     def stop(self) -> None:
         if self._thread is not None:
             self._thread.stop()  # closes the sockets: $disconnect may start return countdowns
-        self._stop_deadlines()
+        self._stop_timers()
         self.aws.stop()
+        if self._saved_clock is not None:
+            _use_clock(self._saved_clock)
         if self._saved_environment is not None:
             os.environ.clear()
             os.environ.update(self._saved_environment)
 
-    def _stop_deadlines(self, quiet_rounds: int = 2) -> None:
-        """No deadline outlives its stack: every waiting execution is stopped, until
+    def _stop_timers(self, quiet_rounds: int = 2) -> None:
+        """No timer outlives its stack: every waiting execution is stopped, until
         `quiet_rounds` rounds in a row find none (a closing socket may still start one)."""
         stepfunctions = self.aws.client("stepfunctions")
         machines = [

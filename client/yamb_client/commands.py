@@ -27,7 +27,9 @@ Commands:
   join GAMEID                take a seat in a game
   watch GAMEID               watch a game
   start                      start your game (the creator)
+  lock [POSITIONS]           lock these dice for the next roll (none: release them): lock 1 3
   roll [POSITIONS]           roll again, keeping the dice at these positions: roll 1 3 4
+                             (roll alone keeps the dice locked with lock)
   announce N | announce COLUMN ROW
                              announce legal cell N (or a named cell) after roll 1
   select N | select COLUMN ROW | select none
@@ -50,6 +52,8 @@ class CommandContext:
     game_id: str | None = None
     legal: tuple[LegalCellView, ...] = ()
     dice_count: int = MAX_DICE
+    # The turn on screen: turn actions name it, so that one arriving late is refused.
+    turn: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,34 +242,51 @@ def _game_action(name: str, command: str) -> Parser:
 # ------------------------------------------------------------------------------- the turn
 
 
-def _roll(args: list[str], context: CommandContext) -> Command:
-    game_id = _current_game(context)
-    words = args[1:] if args and args[0].lower() == "keep" else args
+def _turn_action(name: str, context: CommandContext, **fields: Any) -> SendAction:
+    """An action of the turn on screen, naming that turn when it is known."""
+    turn = {} if context.turn is None else {"turn": context.turn}
+    return _action(name, gameId=_current_game(context), **fields, **turn)
+
+
+def _positions(words: list[str], context: CommandContext) -> list[int]:
     positions: set[int] = set()
     for word in words:
         for part in word.replace(",", " ").split():
             # `roll 134` keeps positions 1, 3 and 4: a position is one digit.
             for digit in part:
                 positions.add(_number(digit, "A die's position", 1, context.dice_count))
-    return _action("roll", gameId=game_id, keep=sorted(position - 1 for position in positions))
+    return sorted(position - 1 for position in positions)
+
+
+def _lock(args: list[str], context: CommandContext) -> Command:
+    _current_game(context)
+    return _turn_action("lock", context, keep=_positions(args, context))
+
+
+def _roll(args: list[str], context: CommandContext) -> Command:
+    _current_game(context)
+    words = args[1:] if args and args[0].lower() == "keep" else args
+    if not words:
+        return _turn_action("roll", context)  # the dice locked with `lock` stay
+    return _turn_action("roll", context, keep=_positions(words, context))
 
 
 def _announce(args: list[str], context: CommandContext) -> Command:
     column, row = _cell("announce", args, context)
-    return _action("announce", gameId=_current_game(context), column=column, row=row)
+    return _turn_action("announce", context, column=column, row=row)
 
 
 def _select(args: list[str], context: CommandContext) -> Command:
-    game_id = _current_game(context)
+    _current_game(context)
     if [arg.lower() for arg in args] == ["none"]:
-        return _action("select", gameId=game_id)
+        return _turn_action("select", context)
     column, row = _cell("select", args, context)
-    return _action("select", gameId=game_id, column=column, row=row)
+    return _turn_action("select", context, column=column, row=row)
 
 
 def _write(args: list[str], context: CommandContext) -> Command:
     column, row = _cell("write", args, context)
-    return _action("write", gameId=_current_game(context), column=column, row=row)
+    return _turn_action("write", context, column=column, row=row)
 
 
 def _resign(args: list[str], context: CommandContext) -> Command:
@@ -297,6 +318,7 @@ PARSERS: dict[str, Parser] = {
     "leave": _game_action("leave_game", "leave"),
     "delete": _game_action("delete_game", "delete"),
     "sync": _sync,
+    "lock": _lock,
     "roll": _roll,
     "announce": _announce,
     "select": _select,

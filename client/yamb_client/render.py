@@ -72,7 +72,9 @@ def render_frame(frame: ServerFrame | Mapping[str, Any], *, me: str | None, now:
         case GameFrame(game=None):
             return NO_GAME
         case GameFrame(game=GameView() as game):
-            return render_game(game, me=me, now=now)
+            template = ACK_MESSAGES.get(parsed.action or "")
+            said = template.format(game_id=game.game_id) + "\n" if template else ""
+            return said + render_game(game, me=me, now=now)
         case Ack():
             template = ACK_MESSAGES.get(parsed.action)
             return template.format(game_id=parsed.game_id) if template else ""
@@ -214,6 +216,11 @@ def render_turn(turn: TurnView, *, me: str | None, now: datetime) -> str:
         "  dice:     " + "  ".join(str(face) for face in turn.dice),
         "  position: " + "  ".join(str(position) for position in range(1, len(turn.dice) + 1)),
     ]
+    if turn.locks:
+        lines.append(
+            "  locked:   "
+            + "  ".join("L" if i in turn.locks else " " for i in range(len(turn.dice))).rstrip()
+        )
     if turn.announcement is not None:
         lines.append(f"  announced: {cell_name(turn.announcement)}")
     if turn.directed_row is not None:

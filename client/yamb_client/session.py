@@ -177,7 +177,10 @@ class PlaySession:
             if turn is None:
                 return CommandContext(game_id=self.game_id)
             return CommandContext(
-                game_id=self.game_id, legal=tuple(turn.legal), dice_count=len(turn.dice)
+                game_id=self.game_id,
+                legal=tuple(turn.legal),
+                dice_count=len(turn.dice),
+                turn=turn.number,
             )
 
     def show(self) -> None:

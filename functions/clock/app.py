@@ -1,30 +1,20 @@
-"""A deadline reached (the Step Functions task): acts only if the turn it guards is current."""
+"""A timer woke a game (a lane's heartbeat ran out, or a one-shot wake reached its instant):
+every deadline due by now applies; a lane gets back its next input."""
 
-from typing import Any, Literal
+from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, ConfigDict, Field
 from yamb_service.observability import logger, metrics
+from yamb_service.timers import CLOCK_EVENTS, LaneLost, LaneWoken
 from yamb_service.wiring import game_service
-
-
-class DeadlineReached(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, extra="ignore")
-
-    kind: Literal["turn", "return"]
-    game_id: str = Field(alias="gameId")
-    turn: int
-    version: int
-    player_id: str = Field(alias="playerId")
 
 
 @logger.inject_lambda_context(clear_state=True)
 @metrics.log_metrics
-def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, bool]:
-    deadline = DeadlineReached.model_validate(event)
-    logger.append_keys(game_id=deadline.game_id, turn=deadline.turn, kind=deadline.kind)
-    applied = game_service().deadline(
-        deadline.kind, deadline.game_id, deadline.turn, deadline.version, deadline.player_id
-    )
-    logger.info("deadline reached", applied=applied)
-    return {"applied": applied}
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any] | None:
+    woken = CLOCK_EVENTS.validate_python(event)
+    lane = woken.lane if isinstance(woken, LaneWoken | LaneLost) else None
+    logger.append_keys(game_id=woken.game_id, source=woken.source, lane=lane)
+    decision = game_service().wake(woken.game_id, lane=lane, lost=isinstance(woken, LaneLost))
+    logger.info("woken", rearm=None if decision is None else decision.rearm)
+    return None if decision is None else decision.model_dump(by_alias=True)

@@ -79,31 +79,55 @@ class Sync(Action):
     action: Literal["sync"]
 
 
-class Roll(Action):
+TurnNumber = Annotated[
+    StrictInt | None,
+    Field(
+        ge=1,
+        le=10_000,
+        description="the turn the action is meant for (the game frame's turn.number); when "
+        "given, an action that arrives after that turn ended is refused with turn_over "
+        "instead of being applied to the next one",
+    ),
+]
+Positions = Annotated[list[StrictInt], Field(max_length=6, description="dice positions, 0-based")]
+
+
+class TurnAction(Action):
+    game_id: GameId
+    turn: TurnNumber = None
+
+
+class Lock(TurnAction):
+    """The dice held back from the next roll; they stay locked until released, also across a
+    lost connection, and everyone at the table sees them."""
+
+    action: Literal["lock"]
+    keep: Positions
+
+
+class Roll(TurnAction):
     action: Literal["roll"]
-    game_id: GameId
-    keep: list[StrictInt] = Field(default_factory=list, description="positions of locked dice")
+    keep: Positions | None = Field(
+        default=None, description="the locks for this roll; absent: the locks set by lock"
+    )
 
 
-class Announce(Action):
+class Announce(TurnAction):
     action: Literal["announce"]
-    game_id: GameId
     column: ColumnId
     row: RowId
 
 
-class Select(Action):
+class Select(TurnAction):
     """The pending choice that beats the clock; `column` and `row` null take it back."""
 
     action: Literal["select"]
-    game_id: GameId
     column: ColumnId | None = None
     row: RowId | None = None
 
 
-class Write(Action):
+class Write(TurnAction):
     action: Literal["write"]
-    game_id: GameId
     column: ColumnId
     row: RowId
 
@@ -131,6 +155,7 @@ ClientAction = Annotated[
     | StartGame
     | WatchGame
     | Sync
+    | Lock
     | Roll
     | Announce
     | Select
@@ -180,6 +205,8 @@ class TurnView(Frame):
     player_id: str
     roll: int
     dice: list[int]
+    # Positions of the dice the player holds back from the next roll.
+    locks: list[int] = Field(default_factory=list)
     announcement: LegalCellView | None = None
     directed_row: str | None = None
     pending: LegalCellView | None = None
@@ -226,10 +253,13 @@ class Ack(Frame):
 
 
 class GameFrame(Frame):
-    """The whole state of a game: the answer to sync, and broadcast after every change."""
+    """The whole state of a game: the answer to an action that changed it (with the action's
+    requestId and name) and to sync, and sent to everyone else at the table after every change."""
 
     type: Literal["game"] = "game"
     request_id: str | None = None
+    # The action this frame answers (with its requestId); None for sync and for the others.
+    action: str | None = None
     # None (absent on the wire) answers a sync from a player who is in no game.
     game: GameView | None = None
 

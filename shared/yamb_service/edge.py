@@ -6,7 +6,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from yamb.protocol import CLIENT_ACTIONS, ClientAction
 
-from yamb_service.service import Caller
+from yamb_service.caller import Caller
 
 MAX_ECHOED_REQUEST_ID = 64
 

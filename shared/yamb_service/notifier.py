@@ -1,7 +1,7 @@
 """Sending frames to clients: a small interface, and API Gateway's management API behind it."""
 
 import contextlib
-import json
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from yamb.protocol import MAX_FRAME_BYTES, Frame, encode
@@ -22,47 +22,33 @@ class Notifier(Protocol):
 
 
 class ApiGatewayNotifier:
-    """Posts to `@connections`; a 410 Gone answers False so the caller forgets the connection."""
+    """Posts to `@connections`; a 410 Gone answers False so the caller forgets the connection.
+    The client is made on the first frame (`make_client`), not when the function starts."""
 
-    def __init__(self, client: Any) -> None:
-        self._client = client
+    def __init__(self, make_client: Callable[[], Any]) -> None:
+        self._make_client = make_client
+        self._made: Any = None
+
+    @property
+    def _client(self) -> Any:
+        if self._made is None:
+            self._made = self._make_client()
+        return self._made
 
     def send(self, connection_id: str, frame: Frame) -> bool:
         data = encode(frame).encode()
         if len(data) > MAX_FRAME_BYTES:
             raise FrameTooLargeError(f"{frame.__class__.__name__} is {len(data)} bytes")
+        client = self._client
         try:
-            self._client.post_to_connection(ConnectionId=connection_id, Data=data)
-        except self._client.exceptions.GoneException:
+            client.post_to_connection(ConnectionId=connection_id, Data=data)
+        except client.exceptions.GoneException:
             logger.info("connection gone", connection_id=connection_id)
             metrics.add_metric(name="ConnectionGone", unit=MetricUnit.Count, value=1)
             return False
         return True
 
     def close(self, connection_id: str) -> None:
-        with contextlib.suppress(self._client.exceptions.GoneException):
-            self._client.delete_connection(ConnectionId=connection_id)
-
-
-class RecordingNotifier:
-    """For tests: keeps every frame per connection; connections in `gone` answer Gone."""
-
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, dict[str, Any]]] = []
-        self.closed: list[str] = []
-        self.gone: set[str] = set()
-
-    def send(self, connection_id: str, frame: Frame) -> bool:
-        data = encode(frame)
-        if len(data.encode()) > MAX_FRAME_BYTES:
-            raise FrameTooLargeError(f"{frame.__class__.__name__} is {len(data)} bytes")
-        if connection_id in self.gone:
-            return False
-        self.sent.append((connection_id, json.loads(data)))
-        return True
-
-    def close(self, connection_id: str) -> None:
-        self.closed.append(connection_id)
-
-    def frames_to(self, connection_id: str) -> list[dict[str, Any]]:
-        return [frame for target, frame in self.sent if target == connection_id]
+        client = self._client
+        with contextlib.suppress(client.exceptions.GoneException):
+            client.delete_connection(ConnectionId=connection_id)

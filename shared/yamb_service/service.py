@@ -1,17 +1,13 @@
-"""The game service: one method per event kind (a client action, a connection, a deadline).
+"""The game service: one method per event kind (a client action, a connection, a timer).
 
-Each method reads what it needs, lets `yamb.session.play` decide, writes once with a version
-check, then carries out the effects: deadlines, cooldowns, results, and frames to clients.
-A write that loses a race is retried on fresh state (the action is checked again), so two
-concurrent actions never both apply and none is lost silently.
+Each reads what it needs, lets `yamb.session` decide, and writes through the GameWriter (one
+conditional write, retried on fresh state after a lost race, with the game's timers planned
+around it); then it answers the actor with the new game and sends it to everyone at the table.
 """
 
-import contextlib
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from yamb.dice import DiceSource
 from yamb.errors import YambError
@@ -25,13 +21,13 @@ from yamb.protocol import (
     EditGame,
     ErrorFrame,
     FinishSheet,
-    Frame,
     GameDeletedFrame,
     GameFrame,
     GameListFrame,
     JoinGame,
     LeaveGame,
     ListGames,
+    Lock,
     Resign,
     Roll,
     Select,
@@ -40,39 +36,47 @@ from yamb.protocol import (
     WatchGame,
     Write,
 )
-from yamb.session import play
-from yamb.session.model import GameSession
-from yamb.session.play import Effects, GameActionError
+from yamb.session import leaving, lobby, presence, turns
+from yamb.session.deadlines import apply_due
+from yamb.session.effects import Effects, GameActionError
+from yamb.session.model import GameSession, action_fingerprint
 from yamb.session.views import game_view
 from yamb.settings import validate_settings
 
-from yamb_service.deadlines import DeadlineScheduler
+from yamb_service.caller import Caller
+from yamb_service.delivery import Delivery
 from yamb_service.notifier import Notifier
 from yamb_service.observability import MetricUnit, logger, metrics
-from yamb_service.repository import (
+from yamb_service.ports import (
+    GameExistsError,
     GameNotFoundError,
     GameRepository,
     PlayerRepository,
+    SeatTakenError,
     StaleGameError,
+    Timers,
 )
+from yamb_service.timers import LaneInput, lane_input
+from yamb_service.writer import Applied, GameWriter
 
-SAVE_ATTEMPTS = 3
 LISTED_GAMES = 50
 # Spectators' connections live in the game item: a bound keeps it small.
 MAX_SPECTATORS = 50
 
-type Change = Callable[[GameSession], Effects | None]
-
-
-@dataclass(frozen=True, slots=True)
-class Caller:
-    player_id: str
-    connection_id: str
+type ActionChange = Callable[[GameSession], Effects | None]
 
 
 def game_id_for(player_id: str, request_id: str) -> str:
     """A game's id from its creator's request: a repeated create finds the same game."""
     return hashlib.sha256(f"{player_id}:{request_id}".encode()).hexdigest()[:20]
+
+
+def _fingerprint(action: ClientAction) -> str:
+    return action_fingerprint(action.model_dump_json(exclude={"request_id"}))
+
+
+def _changes(changed: bool) -> Effects | None:
+    return Effects() if changed else None
 
 
 class GameService:
@@ -82,23 +86,25 @@ class GameService:
         games: GameRepository,
         players: PlayerRepository,
         notifier: Notifier,
-        deadlines: DeadlineScheduler,
+        timers: Timers,
         dice: DiceSource,
         now: Callable[[], datetime],
     ) -> None:
         self.games = games
         self.players = players
         self.notifier = notifier
-        self.deadlines = deadlines
+        self.timers = timers
         self.dice = dice
         self.now = now
+        self.writer = GameWriter(games, timers)
+        self.delivery = Delivery(notifier, players)
 
     # ------------------------------------------------------------------------ client actions
 
     def handle(self, caller: Caller, action: ClientAction) -> None:
         logger.append_keys(player_id=caller.player_id, action=action.action)
         try:
-            self._dispatch(caller, action)
+            self._dispatch(caller, action, self.now())
         except YambError as error:
             metrics.add_metric(name="ActionRefused", unit=MetricUnit.Count, value=1)
             self.reply_error(caller.connection_id, error.code, error.message, action.request_id)
@@ -110,359 +116,381 @@ class GameService:
             connection_id, ErrorFrame(request_id=request_id, code=code, message=message)
         )
 
-    def _dispatch(self, caller: Caller, action: ClientAction) -> None:
-        now = self.now()
+    def _dispatch(self, caller: Caller, action: ClientAction, now: datetime) -> None:
         player = caller.player_id
+        dice = self.dice
         match action:
             case CreateGame():
-                self._create(caller, action)
+                self._create(caller, action, now)
             case ListGames():
                 games = self.games.list_open(LISTED_GAMES)
-                self._send(caller, GameListFrame(request_id=action.request_id, games=games))
+                self.delivery.send(caller, GameListFrame(request_id=action.request_id, games=games))
             case Sync():
                 self._sync(caller, action.request_id)
             case JoinGame():
-                self._join(caller, action)
+                self._mutate(
+                    caller,
+                    action,
+                    action.game_id,
+                    lambda s: lobby.join(s, player, caller.connection_id),
+                    now,
+                )
             case LeaveGame():
-                self._leave(caller, action)
+                self._mutate(
+                    caller, action, action.game_id, lambda s: lobby.leave_waiting(s, player), now
+                )
             case EditGame():
                 self._mutate(
                     caller,
                     action,
                     action.game_id,
-                    lambda s: play.edit(s, player, action.settings, action.player_order),
+                    lambda s: lobby.edit(s, player, action.settings, action.player_order),
+                    now,
                 )
             case DeleteGame():
-                self._delete(caller, action)
+                self._mutate(caller, action, action.game_id, lambda s: lobby.delete(s, player), now)
             case StartGame():
                 self._mutate(
-                    caller, action, action.game_id, lambda s: play.start(s, player, now, self.dice)
+                    caller, action, action.game_id, lambda s: lobby.start(s, player, now, dice), now
                 )
             case WatchGame():
-                self._watch(caller, action)
+                self._mutate(caller, action, action.game_id, lambda s: self._watch(s, caller), now)
+            case Lock():
+                self._mutate(
+                    caller,
+                    action,
+                    action.game_id,
+                    lambda s: turns.lock(s, player, action.keep, action.turn),
+                    now,
+                )
             case Roll():
                 self._mutate(
                     caller,
                     action,
                     action.game_id,
-                    lambda s: play.roll(s, player, action.keep, self.dice),
+                    lambda s: turns.roll(s, player, action.keep, action.turn, dice),
+                    now,
                 )
             case Announce():
                 self._mutate(
                     caller,
                     action,
                     action.game_id,
-                    lambda s: play.announce(s, player, action.column, action.row),
+                    lambda s: turns.announce(s, player, action.column, action.row, action.turn),
+                    now,
                 )
             case Select():
                 self._mutate(
                     caller,
                     action,
                     action.game_id,
-                    lambda s: play.select(s, player, action.column, action.row),
+                    lambda s: turns.select(s, player, action.column, action.row, action.turn),
+                    now,
                 )
             case Write():
                 self._mutate(
                     caller,
                     action,
                     action.game_id,
-                    lambda s: play.write(
-                        s, player, action.column, action.row, now=now, dice=self.dice
+                    lambda s: turns.write(
+                        s, player, action.column, action.row, action.turn, now=now, dice=dice
                     ),
+                    now,
                 )
             case Resign():
                 self._mutate(
-                    caller, action, action.game_id, lambda s: play.resign(s, player, now, self.dice)
+                    caller,
+                    action,
+                    action.game_id,
+                    lambda s: leaving.resign(s, player, now, dice),
+                    now,
                 )
             case FinishSheet():
                 self._mutate(
                     caller,
                     action,
                     action.game_id,
-                    lambda s: play.answer_finish_offer(s, player, action.accept, now, self.dice),
+                    lambda s: leaving.answer_finish_offer(s, player, action.accept, now, dice),
+                    now,
                 )
             case _:  # pragma: no cover - the union is exhaustive
                 raise AssertionError(f"unhandled action {action!r}")
 
-    def _create(self, caller: Caller, action: CreateGame) -> None:
+    def _create(self, caller: Caller, action: CreateGame, now: datetime) -> None:
         settings = validate_settings(action.settings)
         game_id = game_id_for(caller.player_id, action.request_id)
-        try:
-            existing: GameSession | None = self.games.get(game_id)
-        except GameNotFoundError:
-            existing = None
-        if existing is None:
-            # A repeat of this request finds its game above: only a new game needs a free player.
-            self._require_free(caller.player_id)
-            session = play.create(
-                game_id, caller.player_id, caller.connection_id, settings, self.now()
-            )
-            session.remember(caller.player_id, action.request_id, action.action)
-            if self.games.create(session, player_games={caller.player_id: game_id}):
-                metrics.add_metric(name="GameCreated", unit=MetricUnit.Count, value=1)
-                self._ack(caller, action, game_id, session.version)
-                self._broadcast(session)
+        fingerprint = _fingerprint(action)
+        session = lobby.create(game_id, caller.player_id, caller.connection_id, settings, now)
+        session.remember(caller.player_id, action.request_id, fingerprint)
+        for attempt in (1, 2):
+            try:
+                self.games.create(session, players={caller.player_id: "seat"}, now=now)
+            except GameExistsError:
+                # The same request again (or at the same time): the same answer, nothing else.
+                existing = self.games.load(game_id).session
+                self._answer_repeat(caller, action, existing, fingerprint)
                 return
-            existing = self.games.get(game_id)  # the same request, concurrently
-        # The same request again: the same answer, and nothing else.
-        recalled = existing.recalled(caller.player_id, action.request_id)
-        self._ack(caller, action, game_id, recalled.version if recalled else existing.version)
+            except SeatTakenError:
+                if attempt == 2 or not self._freed_stale_seat(caller.player_id, now):
+                    raise
+                continue
+            break
+        metrics.add_metric(name="GameCreated", unit=MetricUnit.Count, value=1)
+        self.delivery.broadcast(session, answer=(caller, action))
 
-    def _require_free(self, player_id: str) -> None:
+    def _seat_refusal(self, player_id: str, now: datetime) -> GameActionError | None:
+        """Why a player may not take a seat, or None when the seat they hold is stale."""
         record = self.players.get(player_id)
-        now = self.now()
         if record.blocked_until is not None and record.blocked_until > now:
-            raise GameActionError(
+            return GameActionError(
                 f"you left a game: joining is blocked until {record.blocked_until:%H:%M} UTC",
                 code="cooldown",
             )
-        if record.game_id is None:
-            return
+        if record.seated_in is None:
+            return None
         try:
-            current = self.games.get(record.game_id)
+            holding = self.games.load(record.seated_in).session
         except GameNotFoundError:
-            return
-        seat = current.seat_of(player_id)
-        if (
-            current.status in ("waiting", "running")
-            and seat is not None
-            and not current.seats[seat].left
-        ):
-            raise GameActionError(
-                f"you already play in game {current.game_id}", code="already_in_game"
+            return None
+        seat = holding.seat_of(player_id)
+        if holding.in_play and seat is not None and not holding.seats[seat].left:
+            return GameActionError(
+                f"you already play in game {holding.game_id}", code="already_in_game"
             )
+        return None
 
-    def _join(self, caller: Caller, action: JoinGame) -> None:
-        session = self.games.get(action.game_id)
-        if session.recalled(caller.player_id, action.request_id) is None:
-            self._require_free(caller.player_id)
-        self._mutate(
-            caller,
-            action,
-            action.game_id,
-            lambda s: play.join(s, caller.player_id, caller.connection_id),
+    def _freed_stale_seat(self, player_id: str, now: datetime) -> bool:
+        """A refused seat: raises the reason, or frees a seat held for a game that no longer
+        holds it (then the write is tried again)."""
+        refusal = self._seat_refusal(player_id, now)
+        if refusal is not None:
+            raise refusal
+        record = self.players.get(player_id)
+        return record.seated_in is not None and self.players.release_seat(
+            player_id, record.seated_in
         )
 
-    def _leave(self, caller: Caller, action: LeaveGame) -> None:
-        emptied: list[bool] = []
-
-        def change(session: GameSession) -> Effects:
-            emptied[:] = [play.leave_waiting(session, caller.player_id)]
-            return Effects(player_games={caller.player_id: None})
-
-        session = self._mutate(caller, action, action.game_id, change)
-        if session is not None and emptied == [True]:
-            self.games.delete(session)
-
-    def _delete(self, caller: Caller, action: DeleteGame) -> None:
-        session = self.games.get(action.game_id)
-        play.check_delete(session, caller.player_id)
-        self.games.delete(session)
-        for seat in session.seats:
-            self.players.set_game(seat.player_id, None)
-            if seat.connection_id is not None:
-                self.notifier.send(seat.connection_id, GameDeletedFrame(game_id=session.game_id))
-        self._ack(caller, action, session.game_id, session.version)
-
-    def _watch(self, caller: Caller, action: WatchGame) -> None:
-        def change(session: GameSession) -> None:
-            if session.seat_of(caller.player_id) is not None:
-                raise GameActionError("players do not watch their own game", code="already_seated")
-            if caller.connection_id in session.spectators:
-                return
-            if len(session.spectators) >= MAX_SPECTATORS:
-                raise GameActionError("this game has as many spectators as it takes", code="full")
-            session.spectators.append(caller.connection_id)
-
-        self._mutate(caller, action, action.game_id, change)
+    def _watch(self, session: GameSession, caller: Caller) -> Effects | None:
+        if session.seat_of(caller.player_id) is not None:
+            raise GameActionError("players do not watch their own game", code="already_seated")
+        if caller.connection_id in session.spectators:
+            return Effects()
+        if len(session.spectators) >= MAX_SPECTATORS:
+            raise GameActionError("this game has as many spectators as it takes", code="full")
+        session.spectators.append(caller.connection_id)
+        return Effects()
 
     def _sync(self, caller: Caller, request_id: str) -> None:
         record = self.players.get(caller.player_id)
         session = None
         if record.game_id is not None:
             try:
-                session = self.games.get(record.game_id)
+                session = self.games.load(record.game_id).session
             except GameNotFoundError:
                 session = None
         view = game_view(session) if session is not None else None
-        self._send(caller, GameFrame(request_id=request_id, game=view))
+        self.delivery.send(caller, GameFrame(request_id=request_id, game=view))
+
+    # ------------------------------------------------------------------------ the write path
+
+    def _mutate(
+        self,
+        caller: Caller,
+        action: ClientAction,
+        game_id: str,
+        change: ActionChange,
+        now: datetime,
+    ) -> None:
+        """A client's change of one game: idempotent on its requestId, answered with the new
+        game (a repeat of an applied request: with an ack of the version it stored)."""
+        player, request_id = caller.player_id, action.request_id
+        fingerprint = _fingerprint(action)
+        repeated: list[int] = []
+
+        def guarded(session: GameSession) -> Effects | None:
+            recalled = session.recalled(player, request_id)
+            if recalled is not None:
+                _check_same_action(recalled[0], fingerprint)
+                repeated[:] = [recalled[1]]
+                return None
+            effects = change(session) or Effects()
+            session.remember(player, request_id, fingerprint)
+            return effects
+
+        for attempt in (1, 2):
+            try:
+                applied = self.writer.apply(game_id, guarded, now)
+            except SeatTakenError:
+                if attempt == 2 or not self._freed_stale_seat(player, now):
+                    raise
+                continue
+            break
+        if repeated:
+            self._ack(caller, action, game_id, repeated[0])
+            return
+        metrics.add_metric(name="ActionApplied", unit=MetricUnit.Count, value=1)
+        logger.info("action applied", version=applied.session.version)
+        self._deliver(applied, caller, action)
+
+    def _deliver(self, applied: Applied, caller: Caller, action: ClientAction) -> None:
+        session = applied.session
+        if applied.effects.removed:
+            self._ack(caller, action, session.game_id, session.version)
+            deleted = GameDeletedFrame(game_id=session.game_id)
+            for seat in session.seats:
+                if seat.connection_id is not None:
+                    self.notifier.send(seat.connection_id, deleted)
+            return
+        self._carry_out(applied)
+        if (
+            session.seat_of(caller.player_id) is None
+            and caller.connection_id not in session.spectators
+        ):
+            # The actor left the table: an ack for them, the game for those still there.
+            self._ack(caller, action, session.game_id, session.version)
+            self._broadcast(session)
+            return
+        self._broadcast(session, answer=(caller, action))
+
+    def _answer_repeat(
+        self, caller: Caller, action: ClientAction, session: GameSession, fingerprint: str
+    ) -> None:
+        recalled = session.recalled(caller.player_id, action.request_id)
+        if recalled is not None:
+            _check_same_action(recalled[0], fingerprint)
+        version = recalled[1] if recalled is not None else session.version
+        self._ack(caller, action, session.game_id, version)
+
+    def _ack(self, caller: Caller, action: ClientAction, game_id: str, version: int) -> None:
+        ack = Ack(
+            request_id=action.request_id, action=action.action, game_id=game_id, version=version
+        )
+        self.delivery.send(caller, ack)
+
+    def _carry_out(self, applied: Applied) -> None:
+        now = self.now()
+        for player_id in applied.effects.disappeared:
+            self.players.record_disappearance(player_id, now)
+            metrics.add_metric(name="PlayerDisappeared", unit=MetricUnit.Count, value=1)
+        effects = applied.effects
+        if effects.ended:
+            metrics.add_metric(name="GameEnded", unit=MetricUnit.Count, value=1)
+        if effects.turns_timed_out:
+            metrics.add_metric(
+                name="TurnTimedOut", unit=MetricUnit.Count, value=effects.turns_timed_out
+            )
+        if effects.returns_missed:
+            metrics.add_metric(
+                name="ReturnMissed", unit=MetricUnit.Count, value=effects.returns_missed
+            )
+
+    def _broadcast(
+        self,
+        session: GameSession,
+        *,
+        answer: tuple[Caller, ClientAction] | None = None,
+        skip: str | None = None,
+    ) -> None:
+        gone = self.delivery.broadcast(session, answer=answer, skip=skip)
+        if gone:
+            self._forget_spectators(session.game_id, gone)
+
+    def _forget_spectators(self, game_id: str, gone: list[str]) -> None:
+        def change(session: GameSession) -> Effects | None:
+            kept = [c for c in session.spectators if c not in gone]
+            if kept == session.spectators:
+                return None
+            session.spectators = kept
+            return Effects()
+
+        try:
+            self.writer.apply(game_id, change, self.now())
+        except (StaleGameError, GameNotFoundError):
+            logger.info("gone spectators kept for now", gone=len(gone))
 
     # ------------------------------------------------------------------------ connections
 
     def connect(self, caller: Caller) -> None:
         """A new connection replaces the player's previous one, which is told why and closed;
-        a player back in a running game returns to it."""
-        replaced = self.players.bind_connection(caller.player_id, caller.connection_id)
-        if replaced is not None:
+        a player back in a running game returns to it, to the turn as they left it."""
+        before = self.players.bind_connection(caller.player_id, caller.connection_id)
+        replaced = before.connection_id
+        if replaced is not None and replaced != caller.connection_id:
             self.notifier.send(replaced, DisconnectedFrame(reason="replaced by a newer connection"))
             self.notifier.close(replaced)
             metrics.add_metric(name="ConnectionReplaced", unit=MetricUnit.Count, value=1)
-        record = self.players.get(caller.player_id)
-        if record.game_id is None:
+        if before.game_id is None:
             return
         now = self.now()
-        # An ended game's item expires (TTL) while the player still points at it.
-        with contextlib.suppress(GameNotFoundError):
-            self._apply(
-                record.game_id,
-                lambda s: play.reconnect(s, caller.player_id, caller.connection_id, now, self.dice),
-                # $connect cannot post to its own connection: the client sends sync once open.
-                skip=caller.connection_id,
+        try:
+            applied = self.writer.apply(
+                before.game_id,
+                lambda s: _changes(
+                    presence.reconnect(s, caller.player_id, caller.connection_id, now)
+                ),
+                now,
             )
+        except GameNotFoundError:  # an ended game's item expired (TTL)
+            return
+        if applied.written:
+            # $connect cannot post to its own connection: the client syncs once open.
+            self._broadcast(applied.session, skip=caller.connection_id)
 
     def disconnect(self, caller: Caller) -> None:
-        if not self.players.unbind_connection(caller.player_id, caller.connection_id):
-            return  # a newer connection took over: nothing is lost
-        record = self.players.get(caller.player_id)
-        if record.game_id is None:
-            return
+        before = self.players.unbind_connection(caller.player_id, caller.connection_id)
+        if before is None or before.game_id is None:
+            return  # a newer connection took over, or the player is in no game
         now = self.now()
-        with contextlib.suppress(GameNotFoundError):  # an ended game's item expired (TTL)
-            self._apply(record.game_id, lambda s: play.disconnect(s, caller.player_id, now))
-
-    # ------------------------------------------------------------------------ deadlines
-
-    def deadline(self, kind: str, game_id: str, turn: int, version: int, player_id: str) -> bool:
-        """A deadline reached; False when it no longer applies (the turn it guards is over)."""
-        now = self.now()
-
-        def change(session: GameSession) -> Effects | None:
-            if kind == "turn":
-                return play.expire_turn(session, turn, version, now, self.dice)
-            return play.expire_return(session, player_id, version, now, self.dice)
-
-        applied = self._apply(game_id, change) is not None
-        if applied:
-            name = "TurnTimedOut" if kind == "turn" else "ReturnTimedOut"
-            metrics.add_metric(name=name, unit=MetricUnit.Count, value=1)
-        return applied
-
-    # ------------------------------------------------------------------------ the write path
-
-    def _mutate(
-        self, caller: Caller, action: Any, game_id: str, change: Callable[[GameSession], Any]
-    ) -> GameSession | None:
-        """A client's change: idempotent on its requestId, answered with an ack."""
-        player, request_id = caller.player_id, action.request_id
-        recalled: list[int] = []
-
-        def guarded(session: GameSession) -> Effects | None:
-            previous = session.recalled(player, request_id)
-            if previous is not None:
-                recalled.append(previous.version)
-                return None
-            result = change(session)
-            session.remember(player, request_id, action.action)
-            return result if isinstance(result, Effects) else Effects()
-
-        def acknowledge(saved: GameSession) -> None:
-            self._ack(caller, action, game_id, saved.version)
-
-        session = self._apply(game_id, guarded, on_saved=acknowledge)
-        if recalled:
-            self._ack(caller, action, game_id, recalled[0])
-            return None
-        metrics.add_metric(name="ActionApplied", unit=MetricUnit.Count, value=1)
-        return session
-
-    def _apply(
-        self,
-        game_id: str,
-        change: Callable[[GameSession], Effects | None],
-        *,
-        skip: str | None = None,
-        on_saved: Callable[[GameSession], None] | None = None,
-        broadcast: bool = True,
-    ) -> GameSession | None:
-        """Read, change, write on the version; on a lost race, again on fresh state. None when
-        the change declined (stale deadline, repeated request)."""
-        for attempt in range(1, SAVE_ATTEMPTS + 1):
-            session = self.games.get(game_id)
-            logger.append_keys(game_id=game_id)
-            effects = change(session)
-            if effects is None:
-                return None
-            # Deadlines start before the write: each guards the version this write stores, so
-            # one whose write loses does nothing, and none is lost if the function dies here.
-            for deadline in effects.deadlines:
-                self.deadlines.schedule(deadline)
-            result = _result(session) if effects.ended and play.records_result(session) else None
-            try:
-                self.games.save(session, player_games=effects.player_games, result=result)
-            except StaleGameError:
-                metrics.add_metric(name="WriteConflict", unit=MetricUnit.Count, value=1)
-                if attempt == SAVE_ATTEMPTS:
-                    raise
-                continue
-            if on_saved is not None:
-                on_saved(session)  # the actor's answer comes before the broadcast
-            self._carry_out(effects)
-            if broadcast:
-                self._broadcast(session, skip=skip)
-            return session
-        return None  # pragma: no cover
-
-    def _carry_out(self, effects: Effects) -> None:
-        for player_id in effects.disappeared:
-            self.players.record_disappearance(player_id, self.now())
-            metrics.add_metric(name="PlayerDisappeared", unit=MetricUnit.Count, value=1)
-        if effects.ended:
-            metrics.add_metric(name="GameEnded", unit=MetricUnit.Count, value=1)
-
-    # ------------------------------------------------------------------------ sending
-
-    def _ack(self, caller: Caller, action: Any, game_id: str, version: int) -> None:
-        ack = Ack(
-            request_id=action.request_id, action=action.action, game_id=game_id, version=version
-        )
-        self._send(caller, ack)
-
-    def _send(self, caller: Caller, frame: Frame) -> None:
-        if not self.notifier.send(caller.connection_id, frame):
-            self.players.unbind_connection(caller.player_id, caller.connection_id)
-
-    def _broadcast(self, session: GameSession, *, skip: str | None = None) -> None:
-        frame = GameFrame(game=game_view(session))
-        for seat in session.seats:
-            connection = seat.connection_id
-            if connection is None or connection == skip or seat.left or not seat.present:
-                continue
-            if not self.notifier.send(connection, frame):
-                self.players.unbind_connection(seat.player_id, connection)
-        gone = [
-            connection
-            for connection in session.spectators
-            if connection != skip and not self.notifier.send(connection, frame)
-        ]
-        if gone:
-            self._forget_spectators(session.game_id, gone)
-
-    def _forget_spectators(self, game_id: str, gone: list[str]) -> None:
-        def change(session: GameSession) -> Effects:
-            session.spectators = [c for c in session.spectators if c not in gone]
-            return Effects()
-
-        with contextlib.suppress(StaleGameError, GameNotFoundError):
-            self._apply(game_id, change, broadcast=False)
-
-
-def _result(session: GameSession) -> dict[str, Any]:
-    game = session.game()
-    return {
-        "gameId": session.game_id,
-        "settings": session.settings.model_dump(mode="json"),
-        "endedAt": session.ended_at.isoformat() if session.ended_at else None,
-        "winners": session.winners,
-        "players": [
-            {
-                "playerId": player_id,
-                "total": sheet.total(),
-                "full": sheet.is_full(),
-                "left": seat.left,
-                "turns": game.turns_played[index],
-            }
-            for index, (player_id, sheet, seat) in enumerate(
-                zip(game.players, game.sheets, session.seats, strict=True)
+        try:
+            applied = self.writer.apply(
+                before.game_id,
+                lambda s: _changes(
+                    presence.disconnect(s, caller.player_id, caller.connection_id, now)
+                ),
+                now,
             )
-        ],
-    }
+        except GameNotFoundError:  # an ended game's item expired (TTL)
+            return
+        if applied.written:
+            self._broadcast(applied.session, skip=caller.connection_id)
+
+    # ------------------------------------------------------------------------ timers
+
+    def wake(
+        self, game_id: str, *, lane: int | None = None, lost: bool = False
+    ) -> LaneInput | None:
+        """A timer woke the game: every deadline due by now applies. For a lane, the answer is
+        its next input (`rearm` false ends its execution)."""
+        now = self.now()
+        try:
+            applied = self.writer.apply(
+                game_id,
+                lambda s: apply_due(s, now, self.dice),
+                now,
+                woken_lane=None if lost else lane,
+                lost_lane=lane if lost else None,
+            )
+        except GameNotFoundError:
+            logger.info("woken for a game that no longer exists")
+            return None if lane is None else _lane_ends(game_id, lane, now)
+        if applied.changed:
+            self._carry_out(applied)
+            self._broadcast(applied.session)
+        if lane is None or lost:
+            return None
+        plan = applied.timers
+        if not plan.rearm or plan.lane_seconds is None:
+            return _lane_ends(game_id, lane, now)
+        return lane_input(game_id, lane, plan.lane_seconds, now)
+
+
+def _lane_ends(game_id: str, lane: int, now: datetime) -> LaneInput:
+    return lane_input(game_id, lane, 1, now).model_copy(update={"rearm": False})
+
+
+def _check_same_action(recorded: str, fingerprint: str) -> None:
+    if recorded != fingerprint:
+        raise GameActionError(
+            "this requestId was already used for another action; use a new one",
+            code="request_reused",
+        )

@@ -74,12 +74,23 @@ class Player:
             if frame.get("game") is not None and holds(frame["game"]):
                 return frame["game"]  # type: ignore[no-any-return]
 
+    def answer(self, request_id: str, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
+        """The frame answering `request_id` (the frames before it are skipped)."""
+        while True:
+            frame = json.loads(self.socket.recv(timeout=timeout))
+            if "type" not in frame:  # the gateway's own answer to a failed handler
+                raise AssertionError(f"{self.name} got a gateway error: {frame}")
+            if frame.get("requestId") != request_id:
+                continue
+            if frame["type"] == "error":
+                raise AssertionError(f"{self.name} got an error: {frame}")
+            return frame  # type: ignore[no-any-return]
+
     def act(self, action: str, **fields: Any) -> dict[str, Any]:
-        """Sends an action and returns the game state broadcast after its ack."""
-        request_id = self.send(action, **fields)
-        ack = self.receive("ack")
-        assert ack["requestId"] == request_id
-        return self.receive("game")["game"]  # type: ignore[no-any-return]
+        """Sends an action and returns the new game: the answer to it."""
+        frame = self.answer(self.send(action, **fields))
+        assert frame["type"] == "game", frame
+        return frame["game"]  # type: ignore[no-any-return]
 
     def close(self) -> None:
         self.socket.close()

@@ -15,8 +15,7 @@ def _write_first_legal(player: Any, game: dict[str, Any]) -> dict[str, Any]:
 def test_stack_full_solo_game(players: Any) -> None:
     # given a connected player who creates and starts a solo game with two columns
     ana = players("ana-solo")
-    ana.send("create_game", settings=SOLO_UNLIMITED)
-    game_id = ana.receive("ack")["gameId"]
+    game_id = ana.act("create_game", settings=SOLO_UNLIMITED)["gameId"]
     game = ana.act("start_game", gameId=game_id)
     assert game["turn"]["roll"] == 1
     # when every turn rolls once more and writes a legal cell
@@ -36,8 +35,9 @@ def test_stack_full_solo_game(players: Any) -> None:
 def test_stack_two_players_take_turns_and_see_each_other(players: Any) -> None:
     # given two players at one table
     ana, ben = players("ana-duo"), players("ben-duo")
-    ana.send("create_game", settings={"players": 2, "preset": 3, "turnSeconds": None})
-    game_id = ana.receive("ack")["gameId"]
+    game_id = ana.act("create_game", settings={"players": 2, "preset": 3, "turnSeconds": None})[
+        "gameId"
+    ]
     ben.act("join_game", gameId=game_id)
     game = ana.act("start_game", gameId=game_id)
     ana_id = game["turn"]["playerId"]
@@ -57,19 +57,19 @@ def test_stack_two_players_take_turns_and_see_each_other(players: Any) -> None:
 
 
 def test_stack_turn_deadline_writes_the_auto_move(stack: LocalStack, players: Any) -> None:
-    # given a solo game with a turn clock, and Wait states fast-forwarded
-    stack.aws.fast_forward_waits(0.5)
-    try:
-        ana = players("ana-clock")
-        ana.send("create_game", settings={"players": 1, "preset": 1, "turnSeconds": 10})
-        game_id = ana.receive("ack")["gameId"]
-        started = ana.act("start_game", gameId=game_id)
-        # when the deadline state machine reaches the turn's deadline
-        after = ana.receive("game", timeout=15)["game"]
-        # then the server wrote the best legal cell for the player and started the next turn
-        assert after["turn"]["number"] == started["turn"]["number"] + 1
-        best = max(cell["score"] for cell in started["turn"]["legal"])
-        written = after["sheets"][0]["totals"]
-        assert sum(column["total"] for column in written.values()) == best or best == 0
-    finally:
-        stack.aws.fast_forward_waits(False)
+    # given a solo game with a 10 s turn clock
+    ana = players("ana-clock")
+    settings = {"players": 1, "preset": 1, "turnSeconds": 10}
+    game_id = ana.act("create_game", settings=settings)["gameId"]
+    started = ana.act("start_game", gameId=game_id)
+
+    # when 11 s pass on the stack's clock without a move
+    stack.aws.advance(seconds=11)
+
+    # then the lane's missed heartbeat woke the game: the server wrote the best legal cell for
+    # the player and started the next turn
+    after = ana.receive("game", timeout=15)["game"]
+    assert after["turn"]["number"] == started["turn"]["number"] + 1
+    best = max(cell["score"] for cell in started["turn"]["legal"])
+    written = after["sheets"][0]["totals"]
+    assert sum(column["total"] for column in written.values()) == best

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from yamb.cli import main
+from yamb_client.cli import main
 from yamb_client.session import PlaySession
 
 import devstack.stack

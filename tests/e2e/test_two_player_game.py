@@ -84,8 +84,7 @@ def test_two_player_game_with_announcements_and_directions_plays_to_the_end(
 ) -> None:
     # given two players at a table with the Announced and Directed columns and no turn clock
     ana, ben = players("ana-directed"), players("ben-directed")
-    ana.send("create_game", settings=ANNOUNCED_AND_DIRECTED)
-    game_id = ana.receive("ack")["gameId"]
+    game_id = ana.act("create_game", settings=ANNOUNCED_AND_DIRECTED)["gameId"]
     ben.act("join_game", gameId=game_id)
     game = ana.act("start_game", gameId=game_id)
     ana.player_id = game["creator"]

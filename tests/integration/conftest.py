@@ -7,7 +7,6 @@ about 0.3 s each); every test starts from an emptied table and fresh recorders.
 
 import itertools
 import json
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -20,20 +19,15 @@ from moto import mock_aws
 from yamb.dice import SeededDice
 from yamb.protocol import CLIENT_ACTIONS
 from yamb.session.model import GameSession
-from yamb_service.deadlines import RecordingScheduler
-from yamb_service.notifier import RecordingNotifier
+from yamb_service.caller import Caller
+from yamb_service.dynamo import DynamoGameRepository, DynamoPlayerRepository, item_model
 from yamb_service.observability import metrics
-from yamb_service.repository import (
-    DynamoGameRepository,
-    DynamoPlayerRepository,
-    item_model,
-)
-from yamb_service.service import Caller, GameService
+from yamb_service.service import GameService
+
+from tests.fakes import RecordingNotifier, SimulatedTimers
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"
-if str(ROOT) not in sys.path:  # `devstack` is a top-level package of the project, not installed
-    sys.path.insert(0, str(ROOT))
 
 REGION = "us-east-1"
 TABLE_NAME = "yamb-test-GameTable"
@@ -160,9 +154,27 @@ def notifier() -> RecordingNotifier:
     return RecordingNotifier()
 
 
+def lane_token_store(table_name: str) -> Any:
+    """Stores a lane's heartbeat token as the lane's first state does (statemachines/)."""
+    client = boto3.client("dynamodb", region_name=REGION)
+
+    def store(game_id: str, lane: int, token: str) -> None:
+        client.put_item(
+            TableName=table_name,
+            Item={
+                "pk": {"S": f"GAME#{game_id}"},
+                "sk": {"S": "LANE"},
+                "lane": {"N": str(lane)},
+                "token": {"S": token},
+            },
+        )
+
+    return store
+
+
 @pytest.fixture
-def scheduler() -> RecordingScheduler:
-    return RecordingScheduler()
+def timers(table: str, clock: "Clock") -> SimulatedTimers:
+    return SimulatedTimers(now=clock, store_token=lane_token_store(table))
 
 
 @pytest.fixture
@@ -179,7 +191,7 @@ def make_service(  # noqa: PLR0917 - the service's collaborators
     games: DynamoGameRepository,
     players: DynamoPlayerRepository,
     notifier: RecordingNotifier,
-    scheduler: RecordingScheduler,
+    timers: SimulatedTimers,
     clock: Clock,
     seed: int = 7,
 ) -> GameService:
@@ -187,7 +199,7 @@ def make_service(  # noqa: PLR0917 - the service's collaborators
         games=games,
         players=players,
         notifier=notifier,
-        deadlines=scheduler,
+        timers=timers,
         dice=SeededDice(seed),
         now=clock,
     )
@@ -198,10 +210,10 @@ def service(
     games: DynamoGameRepository,
     players: DynamoPlayerRepository,
     notifier: RecordingNotifier,
-    scheduler: RecordingScheduler,
+    timers: SimulatedTimers,
     clock: Clock,
 ) -> GameService:
-    return make_service(games, players, notifier, scheduler, clock)
+    return make_service(games, players, notifier, timers, clock)
 
 
 # ----------------------------------------------------------------------------- acting
@@ -214,16 +226,17 @@ class Harness:
         self,
         service: GameService,
         notifier: RecordingNotifier,
-        scheduler: RecordingScheduler,
+        timers: SimulatedTimers,
         clock: Clock,
     ) -> None:
         self.service = service
         self.notifier = notifier
-        self.scheduler = scheduler
+        self.timers = timers
         self.clock = clock
         self.games: DynamoGameRepository = service.games  # type: ignore[assignment]
         self.players: DynamoPlayerRepository = service.players  # type: ignore[assignment]
         self._request_ids = itertools.count(1)
+        self._sync_requests: set[str] = set()
 
     def other_service(self, seed: int = 99) -> GameService:
         """A second instance (another Lambda execution environment) on the same table."""
@@ -231,10 +244,29 @@ class Harness:
             DynamoGameRepository(self.games._item),
             DynamoPlayerRepository(self.players._item),
             self.notifier,
-            self.scheduler,
+            self.timers,
             self.clock,
             seed,
         )
+
+    # -- time
+
+    def wake(self, game_id: str, lane: int | None) -> dict[str, Any] | None:
+        """The clock function, as a timer calls it."""
+        decision = self.service.wake(game_id, lane=lane)
+        return None if decision is None else decision.model_dump(by_alias=True)
+
+    def advance(self, **delta: float) -> datetime:
+        """Moves the clock forward, firing every timer due on the way at its moment."""
+        target = self.clock.moment + timedelta(**delta)
+        while True:
+            due = self.timers.next_due()
+            if due is None or due > target:
+                break
+            self.clock.set(max(due, self.clock.moment))
+            self.timers.fire_due(self.wake)
+        self.clock.set(target)
+        return target
 
     # -- sending
 
@@ -245,6 +277,8 @@ class Harness:
         requestId unless one is given; returns the requestId."""
         frame = {"action": action, **fields}
         frame.setdefault("requestId", f"req-{next(self._request_ids)}")
+        if action == "sync":
+            self._sync_requests.add(frame["requestId"])
         (via or self.service).handle(caller, CLIENT_ACTIONS.validate_python(frame))
         return str(frame["requestId"])
 
@@ -268,8 +302,13 @@ class Harness:
         return frames[0]
 
     def ack(self, caller: Caller, request_id: str) -> dict[str, Any]:
+        """The answer saying the action applied: the new game with the requestId (its gameId
+        and version on top), or an ack (a repeat, or an actor no longer at the table)."""
         frame = self.answer(caller, request_id)
-        assert frame["type"] == "ack", frame
+        assert frame["type"] in ("ack", "game"), frame
+        if frame["type"] == "game":
+            game = frame["game"]
+            return {**frame, "gameId": game["gameId"], "version": game["version"]}
         return frame
 
     def error(self, caller: Caller, request_id: str) -> dict[str, Any]:
@@ -277,12 +316,21 @@ class Harness:
         assert frame["type"] == "error", frame
         return frame
 
+    def game_answer(self, caller: Caller, request_id: str) -> dict[str, Any]:
+        """The game frame answering an applied action: the new game."""
+        frame = self.answer(caller, request_id)
+        assert frame["type"] == "game", frame
+        return frame["game"]  # type: ignore[no-any-return]
+
     def broadcasts(self, caller: Caller | str) -> list[dict[str, Any]]:
-        """The game views pushed to a connection (not answers to a sync)."""
+        """The game views sent to a connection: pushed to it, or answering its actions (not
+        answers to a sync)."""
         return [
             f["game"]
             for f in self.frames(caller)
-            if f["type"] == "game" and f.get("requestId") is None
+            if f["type"] == "game"
+            and f.get("game") is not None
+            and f.get("requestId") not in self._sync_requests
         ]
 
     def last_game(self, caller: Caller | str) -> dict[str, Any]:
@@ -291,7 +339,7 @@ class Harness:
         return views[-1]
 
     def session(self, game_id: str) -> GameSession:
-        return self.games.get(game_id)
+        return self.games.load(game_id).session
 
     # -- setting up games
 
@@ -328,7 +376,7 @@ class Harness:
 def harness(
     service: GameService,
     notifier: RecordingNotifier,
-    scheduler: RecordingScheduler,
+    timers: SimulatedTimers,
     clock: Clock,
 ) -> Harness:
-    return Harness(service, notifier, scheduler, clock)
+    return Harness(service, notifier, timers, clock)

@@ -29,8 +29,9 @@ TEMPLATE = ROOT / "template.yaml"
 PASSWORD = "Correct-horse-1"
 
 
-def _deadline(seconds: float) -> str:
-    return (datetime.now(UTC) + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
+def _moment(aws: LocalAws, seconds: float) -> str:
+    """`seconds` from now on the stack's clock, as a Wait state's timestamp."""
+    return (aws.clock.now() + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 # ------------------------------------------------------------------------------------ template
@@ -81,8 +82,9 @@ def test_parse_template_real_template_has_every_resource() -> None:
 
     # then resources and their intrinsics are plain data
     resources = body["Resources"]
-    assert resources["DeadlineStateMachine"]["Properties"]["DefinitionSubstitutions"] == {
-        "ClockFunctionArn": {"Fn::GetAtt": ["ClockFunction", "Arn"]}
+    assert resources["LaneStateMachine"]["Properties"]["DefinitionSubstitutions"] == {
+        "ClockFunctionArn": {"Fn::GetAtt": ["ClockFunction", "Arn"]},
+        "TableName": {"Ref": "GameTable"},
     }
     assert resources["ConnectRoute"]["Properties"]["Target"] == {
         "Fn::Sub": "integrations/${ConnectionsIntegration}"
@@ -179,8 +181,11 @@ def test_template_functions_merge_globals_environment() -> None:
     )
     assert clock.environment["TABLE_NAME"] == "yamb-local-GameTable"
     assert clock.environment["POWERTOOLS_LOG_LEVEL"] == "DEBUG"
-    assert clock.environment["DEADLINE_STATE_MACHINE_ARN"] == (
-        "arn:aws:states:us-east-1:123456789012:stateMachine:yamb-local-deadline"
+    assert clock.environment["LANE_STATE_MACHINE_ARN"] == (
+        "arn:aws:states:us-east-1:123456789012:stateMachine:yamb-local-lane"
+    )
+    assert clock.environment["WAKE_STATE_MACHINE_ARN"] == (
+        "arn:aws:states:us-east-1:123456789012:stateMachine:yamb-local-wake"
     )
     assert clock.environment["CONNECTIONS_ENDPOINT"].endswith(".amazonaws.com/live")
     authorizer = functions["AuthorizerFunction"]
@@ -243,26 +248,31 @@ def test_load_handler_imports_each_app_under_its_own_name(tmp_path: Path) -> Non
 
 
 @pytest.fixture(scope="module")
-def local_aws() -> Iterator[LocalAws]:
-    with LocalAws(TEMPLATE, fast_forward_waits=True) as aws:
+def stack() -> Iterator[LocalAws]:
+    with LocalAws(TEMPLATE) as aws:
         yield aws
 
 
-@pytest.fixture
-def stack(local_aws: LocalAws) -> Iterator[LocalAws]:
-    """The module's LocalAws with fast-forwarded waits (a test may switch them off)."""
-    local_aws.fast_forward_waits(True)
-    yield local_aws
-    local_aws.fast_forward_waits(True)
-
-
-def _start(aws: LocalAws, payload: dict[str, Any]) -> str:
+def _start(aws: LocalAws, machine: str, payload: dict[str, Any]) -> str:
     response = aws.client("stepfunctions").start_execution(
-        stateMachineArn=aws.physical_ids["DeadlineStateMachine"],
+        stateMachineArn=aws.physical_ids[machine],
         name=f"test-{uuid.uuid4()}",
         input=json.dumps(payload),
     )
     return str(response["executionArn"])
+
+
+def _history(aws: LocalAws, execution: str) -> list[dict[str, Any]]:
+    stepfunctions = aws.client("stepfunctions")
+    return list(stepfunctions.get_execution_history(executionArn=execution)["events"])
+
+
+def _until(condition: Any, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the condition never held")
+        time.sleep(0.02)
 
 
 def test_local_aws_table_has_gsi_and_ttl(stack: LocalAws) -> None:
@@ -311,7 +321,8 @@ def test_local_aws_function_environment_uses_created_ids_and_overrides(stack: Lo
     assert environment["TABLE_NAME"] == stack.physical_ids["GameTable"]
     assert environment["USER_POOL_ID"] == stack.physical_ids["UserPool"]
     assert environment["USER_POOL_CLIENT_ID"] == stack.physical_ids["UserPoolClient"]
-    assert environment["DEADLINE_STATE_MACHINE_ARN"] == stack.physical_ids["DeadlineStateMachine"]
+    assert environment["LANE_STATE_MACHINE_ARN"] == stack.physical_ids["LaneStateMachine"]
+    assert environment["WAKE_STATE_MACHINE_ARN"] == stack.physical_ids["WakeStateMachine"]
     assert environment["CONNECTIONS_ENDPOINT"] == "http://127.0.0.1:1/"
 
 
@@ -329,61 +340,52 @@ def test_local_aws_env_points_boto3_at_the_server(
     assert stack.physical_ids["GameTable"] in names
 
 
-def test_local_aws_deadline_waits_then_calls_clock_function(stack: LocalAws) -> None:
-    # given a clock function that records when it was called, and real waits
-    calls: list[tuple[float, Any, str]] = []
+def test_local_aws_wake_waits_then_calls_clock_function(stack: LocalAws) -> None:
+    # given a clock function that records when it was called
+    calls: list[tuple[datetime, Any, str]] = []
 
-    def clock(event: Any, context: Any) -> dict[str, Any]:
-        calls.append((time.time(), event, context.function_name))
-        return {"expired": event["turn"]}
+    def clock(event: Any, context: Any) -> None:
+        calls.append((stack.clock.now(), event, context.function_name))
 
     stack.register_function("ClockFunction", clock)
-    stack.fast_forward_waits(False)
-    deadline = _deadline(1)
+    at = _moment(stack, 1)
 
-    # when a deadline one second ahead starts
-    execution = _start(stack, {"deadline": deadline, "game": "g1", "turn": 3})
+    # when a wake one second ahead starts, waiting for real
+    execution = _start(stack, "WakeStateMachine", {"gameId": "g1", "at": at})
     result = stack.wait_for_execution(execution, timeout=15)
 
-    # then the clock ran after the deadline with the input, and its result is the output
+    # then the clock ran after that moment with the game, named as the template names it
     assert result["status"] == "SUCCEEDED"
-    assert json.loads(result["output"]) == {"expired": 3}
     ((called_at, event, function_name),) = calls
-    assert event == {"deadline": deadline, "game": "g1", "turn": 3}
+    assert event == {"source": "wake", "gameId": "g1"}
     assert function_name == "yamb-local-ClockFunction"
-    deadline_at = datetime.strptime(deadline, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
-    assert called_at >= deadline_at.timestamp()
+    assert called_at >= datetime.strptime(at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
 
 
-def test_local_aws_fast_forward_skips_a_long_wait(stack: LocalAws) -> None:
-    # given fast-forwarded waits and a deadline an hour ahead
-    stack.register_function("ClockFunction", lambda event, context: {"turn": event["turn"]})
+def test_local_aws_clock_advance_ends_a_long_wait_at_once(stack: LocalAws) -> None:
+    # given a wake an hour ahead
+    stack.register_function("ClockFunction", lambda event, context: None)
+    execution = _start(stack, "WakeStateMachine", {"gameId": "g1", "at": _moment(stack, 3600)})
+    _until(lambda: any(e["type"] == "WaitStateEntered" for e in _history(stack, execution)))
 
-    # when it starts
+    # when the stack's clock moves an hour on
     started = time.monotonic()
-    result = stack.wait_for_execution(_start(stack, {"deadline": _deadline(3600), "turn": 1}))
+    stack.clock.advance(hours=1)
 
-    # then it finished at once
-    assert result["status"] == "SUCCEEDED"
-    assert json.loads(result["output"]) == {"turn": 1}
+    # then the wake is over at once
+    assert stack.wait_for_execution(execution)["status"] == "SUCCEEDED"
     assert time.monotonic() - started < 5
 
 
-def test_local_aws_stop_execution_aborts_a_waiting_deadline(stack: LocalAws) -> None:
-    # given a deadline a minute ahead, waiting for real
+def test_local_aws_stop_execution_aborts_a_waiting_wake(stack: LocalAws) -> None:
+    # given a wake a minute ahead
     called = threading.Event()
     stack.register_function("ClockFunction", lambda event, context: called.set())
-    stack.fast_forward_waits(False)
-    stepfunctions = stack.client("stepfunctions")
-    execution = _start(stack, {"deadline": _deadline(60), "turn": 1})
-    for _ in range(200):
-        events = stepfunctions.get_execution_history(executionArn=execution)["events"]
-        if any(event["type"] == "WaitStateEntered" for event in events):
-            break
-        time.sleep(0.02)
+    execution = _start(stack, "WakeStateMachine", {"gameId": "g1", "at": _moment(stack, 60)})
+    _until(lambda: any(e["type"] == "WaitStateEntered" for e in _history(stack, execution)))
 
     # when it is stopped
-    stepfunctions.stop_execution(executionArn=execution, cause="turn played")
+    stack.client("stepfunctions").stop_execution(executionArn=execution, cause="turn played")
     result = stack.wait_for_execution(execution, timeout=5)
 
     # then it is aborted and the clock never ran
@@ -392,19 +394,109 @@ def test_local_aws_stop_execution_aborts_a_waiting_deadline(stack: LocalAws) -> 
 
 
 def test_local_aws_failing_clock_function_fails_the_execution(stack: LocalAws) -> None:
-    # given a clock function that raises
+    # given a clock function that always raises
     def clock(event: Any, context: Any) -> None:
         raise LookupError("no such game")
 
     stack.register_function("ClockFunction", clock)
 
-    # when a deadline expires
-    result = stack.wait_for_execution(_start(stack, {"deadline": _deadline(0), "turn": 1}))
+    # when a wake is reached (its retries wait on the stack's clock: move it on)
+    execution = _start(stack, "WakeStateMachine", {"gameId": "g1", "at": _moment(stack, 0)})
+    for _ in range(20):
+        stack.clock.advance(seconds=30)
+        time.sleep(0.05)
+        if (
+            stack.client("stepfunctions").describe_execution(executionArn=execution)["status"]
+            != "RUNNING"
+        ):
+            break
+    result = stack.wait_for_execution(execution)
 
     # then the execution fails with the error type, as Lambda reports it
     assert result["status"] == "FAILED"
     assert result["error"] == "LookupError"
     assert "no such game" in result["cause"]
+
+
+def _lane_item(stack: LocalAws, game_id: str) -> dict[str, Any] | None:
+    item = stack.client("dynamodb").get_item(
+        TableName=stack.physical_ids["GameTable"],
+        Key={"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": "LANE"}},
+    )
+    return item.get("Item")
+
+
+def _lane(stack: LocalAws, game_id: str, seconds: int = 60) -> str:
+    payload = {"gameId": game_id, "lane": 7, "seconds": seconds, "expiresAt": 2_000_000_000}
+    execution = _start(stack, "LaneStateMachine", payload)
+    _until(lambda: _lane_item(stack, game_id) is not None)
+    return execution
+
+
+def test_local_aws_lane_stores_its_token_and_heartbeats_keep_it_waiting(stack: LocalAws) -> None:
+    # given a lane of a 60 s clock, and a clock function that records its calls
+    calls: list[Any] = []
+    stack.register_function("ClockFunction", lambda event, context: calls.append(event))
+    game_id = f"g-{uuid.uuid4().hex[:8]}"
+    execution = _lane(stack, game_id)
+    item = _lane_item(stack, game_id)
+    assert item is not None
+    assert item["lane"] == {"N": "7"}
+    token = item["token"]["S"]
+
+    # when a heartbeat comes every 50 s for 150 s
+    stepfunctions = stack.client("stepfunctions")
+    for _ in range(3):
+        stack.clock.advance(seconds=50)
+        time.sleep(0.15)
+        stepfunctions.send_task_heartbeat(taskToken=token)
+
+    # then the lane still waits, and never woke the game
+    time.sleep(0.2)
+    assert stepfunctions.describe_execution(executionArn=execution)["status"] == "RUNNING"
+    assert calls == []
+    stepfunctions.stop_execution(executionArn=execution)
+
+
+def test_local_aws_lane_without_heartbeat_wakes_the_game_and_arms_again(stack: LocalAws) -> None:
+    # given a lane whose clock function asks it to arm again once, then to end
+    calls: list[Any] = []
+
+    def clock(event: Any, context: Any) -> dict[str, Any]:
+        calls.append(event)
+        return {**event, "seconds": 30, "expiresAt": 2_000_000_000, "rearm": len(calls) == 1}
+
+    stack.register_function("ClockFunction", clock)
+    game_id = f"g-{uuid.uuid4().hex[:8]}"
+    execution = _lane(stack, game_id)
+    first_token = (_lane_item(stack, game_id) or {})["token"]["S"]
+
+    # when no heartbeat comes for 61 s
+    stack.clock.advance(seconds=61)
+    _until(lambda: len(calls) == 1)
+    _until(lambda: (_lane_item(stack, game_id) or {})["token"]["S"] != first_token)
+
+    # then the game was woken once, and the lane armed again with a new token; when that one
+    # runs out too, the clock function ends the lane
+    assert calls == [{"source": "lane", "gameId": game_id, "lane": 7}]
+    stack.clock.advance(seconds=31)
+    assert stack.wait_for_execution(execution)["status"] == "SUCCEEDED"
+    assert len(calls) == 2
+
+
+def test_local_aws_lane_that_cannot_store_its_token_is_reported_lost(stack: LocalAws) -> None:
+    # given a lane whose game id makes its item's key too long for DynamoDB
+    calls: list[Any] = []
+    stack.register_function("ClockFunction", lambda event, context: calls.append(event))
+    payload = {"gameId": "x" * 3000, "lane": 2, "seconds": 60, "expiresAt": 2_000_000_000}
+
+    # when it starts
+    execution = _start(stack, "LaneStateMachine", payload)
+    result = stack.wait_for_execution(execution)
+
+    # then the clock function hears that the lane is lost, and the execution ends
+    assert result["status"] == "SUCCEEDED"
+    assert calls == [{"source": "lane_lost", "gameId": "x" * 3000, "lane": 2}]
 
 
 def test_local_aws_second_instance_in_process_is_refused(stack: LocalAws) -> None:

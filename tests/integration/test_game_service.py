@@ -6,9 +6,11 @@ from typing import Any
 
 import boto3
 import pytest
-from yamb.session.play import Deadline
-from yamb_service.repository import GameNotFoundError, StaleGameError
-from yamb_service.service import Caller, GameService, game_id_for
+from yamb.session import presence
+from yamb.session.effects import Effects
+from yamb_service.caller import Caller
+from yamb_service.ports import GameNotFoundError, StaleGameError
+from yamb_service.service import GameService, game_id_for
 
 ANA = Caller("ana", "conn-ana")
 BEN = Caller("ben", "conn-ben")
@@ -36,8 +38,10 @@ def legal_score(view: dict[str, Any], column: str, row: str) -> int:
     return int(score)
 
 
-def turn_deadlines(harness: Any) -> list[Deadline]:
-    return [d for d in harness.scheduler.scheduled if d.kind == "turn"]
+def lane_fires_at(harness: Any, game_id: str) -> Any:
+    """When the game's running lane wakes it, unless a heartbeat comes first."""
+    (lane,) = harness.timers.running_lanes(game_id)
+    return lane.fires_at
 
 
 # ============================================================================ the table
@@ -81,7 +85,7 @@ def test_create_game_valid_settings_acks_and_shows_waiting_table(harness: Any) -
     assert view["creator"] == "ana"
     assert [s["playerId"] for s in view["seats"]] == ["ana"]
     assert harness.players.get("ana").game_id == ack["gameId"]
-    assert harness.scheduler.scheduled == []
+    assert harness.timers.log.lanes_started == harness.timers.log.wakes_started == 0
 
 
 @pytest.mark.parametrize(
@@ -129,9 +133,9 @@ def test_create_game_repeated_request_returns_same_game(harness: Any) -> None:
     # when the same request arrives again
     harness.act(ANA, "create_game", settings={"players": 2, "preset": 1}, requestId=request_id)
 
-    # then it is acked again with the same game and version, and no second game exists
+    # then it is acked with the same game and version, and no second game exists
     acks = harness.answers(ANA, request_id)
-    assert [f["type"] for f in acks] == ["ack", "ack"], acks
+    assert [f["type"] for f in acks] == ["game", "ack"], acks
     assert acks[1]["gameId"] == first["gameId"]
     assert acks[1]["version"] == first["version"]
     assert [g.game_id for g in harness.games.list_open(10)] == [first["gameId"]]
@@ -220,8 +224,8 @@ def test_join_game_when_already_seated_refused(harness: Any) -> None:
     # when ben joins again with a new request
     request_id = harness.act(BEN, "join_game", gameId=game_id)
 
-    # then he is refused (he already plays there) and keeps one seat
-    assert harness.error(BEN, request_id)["code"] == "already_in_game"
+    # then he is refused (he already sits there) and keeps one seat
+    assert harness.error(BEN, request_id)["code"] == "already_seated"
     assert harness.session(game_id).player_ids == ["ana", "ben"]
 
 
@@ -245,11 +249,13 @@ def test_join_game_unknown_game_refused(harness: Any) -> None:
 
 
 def test_join_game_during_cooldown_after_disappearance_refused(harness: Any) -> None:
-    # given ana disappeared from a running game (not back within 3 minutes)
+    # given ana disappeared from a running game after playing a turn (not back in 3 minutes)
     game_id = harness.running_game(ANA, BEN)
+    harness.write_any(ANA, game_id)
+    harness.write_any(BEN, game_id)
     harness.service.disconnect(ANA)
-    harness.clock.advance(minutes=3)
-    assert harness.service.deadline("return", game_id, 1, 1, "ana")
+    harness.advance(minutes=3)
+    assert harness.session(game_id).seats[0].left
     table = harness.create_game(CLEO, players=2)
 
     # when she joins another table during her cooldown
@@ -418,7 +424,7 @@ def test_start_game_when_table_not_full_refused(harness: Any) -> None:
     # then she is refused, the game still waits and no clock runs
     assert harness.error(ANA, request_id)["code"] == "table_not_full"
     assert harness.session(game_id).status == "waiting"
-    assert harness.scheduler.scheduled == []
+    assert harness.timers.log.lanes_started == harness.timers.log.wakes_started == 0
 
 
 def test_start_game_by_non_creator_refused(harness: Any) -> None:
@@ -433,7 +439,7 @@ def test_start_game_by_non_creator_refused(harness: Any) -> None:
     assert harness.error(BEN, request_id)["code"] == "not_creator"
 
 
-def test_start_game_rolls_first_roll_and_schedules_turn_deadline(harness: Any) -> None:
+def test_start_game_rolls_first_roll_and_starts_the_heartbeat_lane(harness: Any) -> None:
     # given a full two-player table with 60 s turns
     harness.connect(ANA, BEN)
     game_id = harness.create_game(ANA, players=2, turn_seconds=60)
@@ -442,7 +448,9 @@ def test_start_game_rolls_first_roll_and_schedules_turn_deadline(harness: Any) -
     # when ana starts the game
     harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
 
-    # then everyone sees ana's turn at roll 1, and one turn deadline is started, named after it
+    # then everyone sees ana's turn at roll 1 with its deadline, and the game's heartbeat lane
+    # runs with the turn clock as its length; no other timer is needed
+    deadline = harness.clock() + timedelta(seconds=60)
     for caller in (ANA, BEN):
         view = harness.last_game(caller)
         assert view["status"] == "running"
@@ -450,9 +458,10 @@ def test_start_game_rolls_first_roll_and_schedules_turn_deadline(harness: Any) -
         assert (turn["number"], turn["playerId"], turn["roll"]) == (1, "ana", 1)
         assert len(turn["dice"]) == 5
         assert turn["canRoll"] is True
-    expected = Deadline("turn", game_id, 1, 1, "ana", harness.clock() + timedelta(seconds=60))
-    assert harness.scheduler.scheduled == [expected]
-    assert expected.name == f"{game_id}-turn-1-1"
+    assert harness.session(game_id).clock.deadline == deadline
+    (lane,) = harness.timers.running_lanes(game_id)
+    assert (lane.seconds, lane.fires_at) == (60, deadline)
+    assert harness.timers.log.wakes_started == 0
 
 
 # ============================================================================ roll
@@ -581,7 +590,7 @@ def test_select_illegal_cell_refused_with_engine_code(harness: Any) -> None:
 # ============================================================================ write
 
 
-def test_write_stores_score_and_starts_next_turn_with_new_deadline(harness: Any) -> None:
+def test_write_stores_score_and_starts_next_turn_with_a_heartbeat(harness: Any) -> None:
     # given ana's turn at roll 1
     harness.connect(ANA, BEN)
     game_id = harness.running_game(ANA, BEN)
@@ -591,14 +600,16 @@ def test_write_stores_score_and_starts_next_turn_with_new_deadline(harness: Any)
     # when she writes Down/Ones
     harness.ack(ANA, harness.act(ANA, "write", gameId=game_id, column="down", row="ones"))
 
-    # then the score is stored, and ben's turn starts at roll 1 with its own deadline
+    # then the score is stored, and ben's turn starts at roll 1 with its own deadline, kept by
+    # a heartbeat to the running lane (no new timer)
     view = harness.last_game(BEN)
     assert cell_value(view, "ana", "down", "ones") == score
     turn = view["turn"]
     assert (turn["number"], turn["playerId"], turn["roll"]) == (2, "ben", 1)
-    assert turn_deadlines(harness)[-1] == Deadline(
-        "turn", game_id, 2, 2, "ben", harness.clock() + timedelta(seconds=60)
-    )
+    deadline = harness.clock() + timedelta(seconds=60)
+    assert harness.session(game_id).clock.deadline == deadline
+    assert lane_fires_at(harness, game_id) == deadline
+    assert (harness.timers.log.lanes_started, harness.timers.log.beats) == (1, 1)
     assert harness.session(game_id).game().sheets[0].values[0][0] == score
 
 
@@ -775,13 +786,15 @@ def test_resign_two_players_opponent_wins_and_is_offered_finish(harness: Any) ->
     # when ana resigns
     harness.ack(ANA, harness.act(ANA, "resign", gameId=game_id))
 
-    # then ben wins, is offered to finish his sheet, and no clock runs meanwhile
+    # then ben wins, is offered to finish his sheet, and no clock runs meanwhile; the game is
+    # not over yet, so it has no outcome
     session = harness.session(game_id)
     assert session.winners == ["ben"]
     assert session.finish_offer == "ben"
-    assert session.outcome == "resigned"
+    assert session.outcome is None
     assert session.seats[0].left
     assert session.clock.deadline is None
+    assert harness.timers.running_lanes(game_id) == []
     view = harness.last_game(BEN)
     assert view["winners"] == ["ben"]
     assert view["seats"][0]["left"] is True
@@ -793,7 +806,6 @@ def test_finish_sheet_accepted_plays_on_without_clock_to_recorded_result(harness
     # given ana resigned at the start of a Free-column game
     game_id = harness.running_game(ANA, BEN, preset=None, **FREE_COLUMN)
     harness.act(ANA, "resign", gameId=game_id)
-    deadlines_before = len(turn_deadlines(harness))
 
     # when ben accepts to finish his sheet
     harness.ack(BEN, harness.act(BEN, "finish_sheet", gameId=game_id, accept=True))
@@ -804,17 +816,17 @@ def test_finish_sheet_accepted_plays_on_without_clock_to_recorded_result(harness
     assert session.game().roll == 1
     assert session.clock.deadline is None
     assert harness.last_game(BEN)["turn"]["deadline"] is None
-    assert len(turn_deadlines(harness)) == deadlines_before
+    assert harness.timers.running_lanes(game_id) == harness.timers.waiting_wakes(game_id) == []
 
     # ... and once his sheet is full, he wins and the result is recorded
     for _ in range(13):
         harness.write_any(BEN, game_id)
     session = harness.session(game_id)
     assert (session.status, session.outcome, session.winners) == ("finished", "completed", ["ben"])
-    assert len(turn_deadlines(harness)) == deadlines_before
+    assert harness.timers.running_lanes(game_id) == harness.timers.waiting_wakes(game_id) == []
     result = harness.games.result(game_id)
     assert result is not None
-    assert result["winners"] == ["ben"]
+    assert result.winners == ["ben"]
 
 
 def test_finish_sheet_declined_ends_with_declined_finish(harness: Any) -> None:
@@ -875,7 +887,7 @@ def test_resign_three_players_others_play_on(harness: Any) -> None:
     assert session.finish_offer is None
     assert session.game().roll == 1
     assert harness.last_game(CLEO)["turn"]["playerId"] == "ben"
-    assert turn_deadlines(harness)[-1].player_id == "ben"
+    assert session.clock.deadline == harness.clock() + timedelta(seconds=60)
 
 
 # ============================================================================ presence
@@ -884,19 +896,20 @@ def test_resign_three_players_others_play_on(harness: Any) -> None:
 def test_disconnect_in_turn_freezes_clock_and_starts_return_countdown(harness: Any) -> None:
     # given ana's turn, 20 s into her 60 s
     game_id = harness.running_game(ANA, BEN)
-    harness.clock.advance(seconds=20)
+    harness.advance(seconds=20)
 
     # when her connection is lost
     harness.service.disconnect(ANA)
 
-    # then her clock is frozen with 40 s left, a 3-minute return deadline starts,
-    # and ben sees her seat absent
+    # then her clock is frozen with 40 s left, a 3-minute return countdown starts with a wake at
+    # its end, the lane stops (no turn clock runs), and ben sees her seat absent
     session = harness.session(game_id)
     assert session.clock.deadline is None
     assert session.clock.frozen_ms == 40_000
-    assert harness.scheduler.scheduled[-1] == Deadline(
-        "return", game_id, 1, 1, "ana", harness.clock() + timedelta(minutes=3)
-    )
+    returns_at = harness.clock() + timedelta(minutes=3)
+    assert session.seats[0].return_deadline == returns_at
+    assert [w.at for w in harness.timers.waiting_wakes(game_id)] == [returns_at]
+    assert harness.timers.running_lanes(game_id) == []
     view = harness.last_game(BEN)
     assert view["seats"][0]["present"] is False
     assert view["turn"]["frozenMs"] == 40_000
@@ -921,41 +934,118 @@ def test_disconnect_of_replaced_connection_changes_nothing(harness: Any) -> None
     assert harness.players.get("ana").connection_id == "conn-ana-2"
 
 
+def test_disconnect_arriving_after_the_reconnect_changes_nothing(harness: Any) -> None:
+    # given ana reconnected, and the old connection's disconnect was delayed past that: the
+    # player record already forgot the old connection, but the game is read afterwards
+    game_id = harness.running_game(ANA, BEN)
+    harness.service.players.unbind_connection("ana", ANA.connection_id)
+    harness.connect(Caller("ana", "conn-ana-2"))
+    version = harness.session(game_id).version
+
+    def stale_disconnect(session: Any) -> Effects | None:
+        closed = presence.disconnect(session, "ana", ANA.connection_id, harness.clock())
+        return Effects() if closed else None
+
+    # when the stale disconnect is applied to the game
+    harness.service.writer.apply(game_id, stale_disconnect, harness.clock())
+
+    # then the seat bound to the newer connection stays present
+    session = harness.session(game_id)
+    assert session.seats[0].present
+    assert session.seats[0].connection_id == "conn-ana-2"
+    assert session.version == version
+
+
 @pytest.mark.parametrize(("used_s", "resumed_ms"), [(20, 40_000), (58, 5_000)])
-def test_reconnect_within_time_restarts_turn_and_resumes_clock(
+def test_reconnect_within_time_keeps_the_turn_and_resumes_clock(
     harness: Any, used_s: int, resumed_ms: int
 ) -> None:
-    # given ana rolled twice, then lost her connection `used_s` seconds into her turn
+    # given ana locked two dice, rolled, announced nothing, then lost her connection `used_s`
+    # seconds into her turn
     game_id = harness.running_game(ANA, BEN)
-    harness.act(ANA, "roll", gameId=game_id)
-    harness.clock.advance(seconds=used_s)
+    harness.act(ANA, "roll", gameId=game_id, keep=[0, 2])
+    before = harness.session(game_id)
+    harness.advance(seconds=used_s)
     harness.service.disconnect(ANA)
-    harness.clock.advance(minutes=2)
+    harness.advance(minutes=2)
     again = Caller("ana", "conn-ana-2")
 
     # when she connects again within 3 minutes
     harness.service.connect(again)
 
-    # then her turn restarts at roll 1, and her clock resumes with what was left, at least 5 s
+    # then her turn goes on as it was (roll 2, the same dice and locks), and her clock resumes
+    # with what was left, at least 5 s, kept by a one-shot wake
     session = harness.session(game_id)
     assert session.seats[0].present
     assert session.seats[0].connection_id == "conn-ana-2"
-    assert session.game().roll == 1
-    assert session.clock.deadline == harness.clock() + timedelta(milliseconds=resumed_ms)
-    last = turn_deadlines(harness)[-1]
-    assert (last.turn, last.version, last.at) == (1, session.clock.version, session.clock.deadline)
+    game = session.game()
+    assert (game.roll, game.dice) == (2, before.game().dice)
+    assert session.locks == [0, 2]
+    deadline = harness.clock() + timedelta(milliseconds=resumed_ms)
+    assert session.clock.deadline == deadline
+    assert (
+        deadline.timestamp()
+        <= min(w.at for w in harness.timers.waiting_wakes(game_id)).timestamp()
+        < deadline.timestamp() + 1
+    )
     assert harness.last_game(BEN)["seats"][0]["present"] is True
     # $connect cannot post to its own connection: the client syncs once open
     assert harness.frames(again) == []
 
 
+def test_reconnect_several_times_in_one_turn_sees_the_same_turn_each_time(harness: Any) -> None:
+    # given ana's turn: she announced, locked dice and rolled, 10 s in
+    game_id = harness.running_game(ANA, BEN, preset=3)
+    harness.act(ANA, "announce", gameId=game_id, column="announced", row="yamb")
+    harness.act(ANA, "lock", gameId=game_id, keep=[1, 3])
+    harness.act(ANA, "roll", gameId=game_id)
+    harness.advance(seconds=10)
+    first = harness.session(game_id)
+    connection = ANA
+    seen: list[tuple[Any, ...]] = []
+
+    # when she drops and returns four times, 30 s away each time and 5 s back each time
+    for attempt in range(4):
+        harness.service.disconnect(connection)
+        harness.advance(seconds=30)
+        connection = Caller("ana", f"conn-ana-back-{attempt}")
+        harness.service.connect(connection)
+        view = harness.game_answer(connection, harness.act(connection, "sync"))
+        turn = view["turn"]
+        remaining = (session_deadline(harness, game_id) - harness.clock()).total_seconds()
+        seen.append(
+            (
+                turn["number"],
+                turn["roll"],
+                turn["dice"],
+                turn["locks"],
+                turn["announcement"]["row"],
+                remaining,
+            )
+        )
+        harness.advance(seconds=5)
+
+    # then every return shows the same turn, dice, locks and announcement, and the clock goes
+    # on from where it froze (50 s left, then 5 s less after each 5 s back)
+    game = first.game()
+    assert [s[:5] for s in seen] == [(1, 2, list(game.dice), [1, 3], "yamb")] * 4
+    assert [s[5] for s in seen] == [50.0, 45.0, 40.0, 35.0]
+    assert harness.session(game_id).turn == 1
+
+
+def session_deadline(harness: Any, game_id: str) -> Any:
+    deadline = harness.session(game_id).clock.deadline
+    assert deadline is not None
+    return deadline
+
+
 def test_reconnect_floor_used_once_per_turn(harness: Any) -> None:
     # given ana came back with 2 s left and got the 5-second floor
     game_id = harness.running_game(ANA, BEN)
-    harness.clock.advance(seconds=58)
+    harness.advance(seconds=58)
     harness.service.disconnect(ANA)
     harness.service.connect(Caller("ana", "conn-ana-2"))
-    harness.clock.advance(seconds=3)
+    harness.advance(seconds=3)
 
     # when she drops again with 2 s left and returns
     harness.service.disconnect(Caller("ana", "conn-ana-2"))
@@ -967,47 +1057,63 @@ def test_reconnect_floor_used_once_per_turn(harness: Any) -> None:
 
 
 def test_return_deadline_two_players_opponent_wins_and_cooldown_recorded(harness: Any) -> None:
-    # given ana lost her connection in a two-player game
+    # given ana lost her connection in a two-player game after playing a turn
     harness.connect(ANA, BEN)
     game_id = harness.running_game(ANA, BEN, connect=False)
+    harness.write_any(ANA, game_id)
+    harness.write_any(BEN, game_id)
     harness.service.disconnect(ANA)
-    harness.clock.advance(minutes=3)
 
-    # when her return deadline is reached
-    applied = harness.service.deadline("return", game_id, 1, 1, "ana")
+    # when her return deadline passes
+    harness.advance(minutes=3)
 
     # then she has left, ben wins and is offered to finish, and ana may not join for 5 minutes
-    assert applied is True
     session = harness.session(game_id)
     assert session.seats[0].left
     assert session.winners == ["ben"]
     assert session.finish_offer == "ben"
-    assert session.outcome == "abandoned"
     assert harness.last_game(BEN)["winners"] == ["ben"]
+    assert harness.last_game(BEN)["seats"][0]["returnDeadline"] is None
     record = harness.players.get("ana")
     assert record.disappearances == 1
     assert record.blocked_until == harness.clock() + timedelta(minutes=5)
 
 
+def test_return_deadline_without_a_turn_played_carries_no_cooldown(harness: Any) -> None:
+    # given ana lost her connection before playing any turn
+    game_id = harness.running_game(ANA, BEN)
+    harness.service.disconnect(ANA)
+
+    # when her return deadline passes
+    harness.advance(minutes=3)
+
+    # then she has left the game, without a penalty (rules.md 8)
+    assert harness.session(game_id).seats[0].left
+    record = harness.players.get("ana")
+    assert (record.disappearances, record.blocked_until) == (0, None)
+
+
 def test_return_deadline_second_disappearance_same_day_blocks_15_minutes(harness: Any) -> None:
     # given ana disappeared once today, served her 5 minutes and plays a new game
     first = harness.running_game(ANA, BEN)
+    harness.write_any(ANA, first)
     harness.service.disconnect(ANA)
-    harness.clock.advance(minutes=3)
-    harness.service.deadline("return", first, 1, 1, "ana")
-    harness.clock.advance(minutes=6)
+    harness.advance(minutes=3)
+    harness.advance(minutes=6)
     ana_again = Caller("ana", "conn-ana-2")
     harness.connect(ana_again, CLEO)
     second = harness.create_game(CLEO, players=2)
     harness.ack(ana_again, harness.act(ana_again, "join_game", gameId=second))
     harness.act(CLEO, "start_game", gameId=second)
+    harness.write_any(CLEO, second)
+    harness.write_any(ana_again, second)
     harness.service.disconnect(ana_again)
-    harness.clock.advance(minutes=3)
 
     # when she does not come back to the second game either
-    assert harness.service.deadline("return", second, 1, 1, "ana")
+    harness.advance(minutes=3)
 
     # then she is blocked for 15 minutes
+    assert harness.session(second).seats[1].left
     record = harness.players.get("ana")
     assert record.disappearances == 2
     assert record.blocked_until == harness.clock() + timedelta(minutes=15)
@@ -1034,17 +1140,17 @@ def test_return_deadline_three_players_others_play_on(harness: Any) -> None:
     # given ana lost her connection in her turn of a three-player game
     game_id = harness.running_game(ANA, BEN, CLEO)
     harness.service.disconnect(ANA)
-    harness.clock.advance(minutes=3)
 
-    # when her return deadline is reached
-    assert harness.service.deadline("return", game_id, 1, 1, "ana")
+    # when her return deadline passes
+    harness.advance(minutes=3)
 
-    # then ben's turn starts and the game goes on without a winner
+    # then ben's turn starts and the game goes on without a winner, with a new lane
     session = harness.session(game_id)
     assert session.status == "running"
     assert session.winners == []
     assert session.game().seat == 1
-    assert turn_deadlines(harness)[-1].player_id == "ben"
+    assert session.clock.deadline == harness.clock() + timedelta(seconds=60)
+    assert lane_fires_at(harness, game_id) == session.clock.deadline
 
 
 def test_return_deadline_when_nobody_present_cancels_game(harness: Any) -> None:
@@ -1052,62 +1158,158 @@ def test_return_deadline_when_nobody_present_cancels_game(harness: Any) -> None:
     game_id = harness.running_game(ANA, BEN)
     harness.service.disconnect(ANA)
     harness.service.disconnect(BEN)
-    harness.clock.advance(minutes=3)
 
-    # when ana's return deadline is reached
-    assert harness.service.deadline("return", game_id, 1, 1, "ana")
+    # when ana's return deadline passes
+    harness.advance(minutes=3)
 
-    # then the game is cancelled
+    # then the game is cancelled and no timer is left
     session = harness.session(game_id)
     assert (session.status, session.outcome) == ("cancelled", "cancelled")
+    assert harness.timers.running_lanes(game_id) == harness.timers.waiting_wakes(game_id) == []
 
 
-# ============================================================================ deadlines
+# ============================================================================ timers
 
 
-def test_deadline_stale_turn_does_nothing(harness: Any) -> None:
-    # given ana wrote before her turn deadline
+def test_turns_met_in_time_cost_no_timer_but_the_one_lane(harness: Any) -> None:
+    # given a two-player game with a 60 s clock
+    game_id = harness.running_game(ANA, BEN, preset=None, **FREE_COLUMN)
+
+    # when every turn is written 20 s in, to the end of the game
+    while harness.session(game_id).status == "running":
+        harness.advance(seconds=20)
+        caller = ANA if harness.session(game_id).game().seat == 0 else BEN
+        harness.write_any(caller, game_id)
+
+    # then one lane served the whole game: a heartbeat per turn, never woken, stopped at the
+    # end, and no one-shot wake was ever started
+    log = harness.timers.log
+    assert (log.lanes_started, log.lane_wakes, log.lane_stops) == (1, 0, 1)
+    assert log.beats == 2 * 13 - 1
+    assert log.wakes_started == 0
+    assert harness.session(game_id).status == "finished"
+
+
+def test_turn_deadline_fires_at_its_moment_and_the_lane_arms_again(harness: Any) -> None:
+    # given ana's turn with a 60 s clock
+    game_id = harness.running_game(ANA, BEN)
+    started = harness.clock()
+
+    # when 59.9 s pass, then another 0.2 s
+    harness.advance(seconds=59.9)
+    before = harness.session(game_id).turn
+    harness.advance(seconds=0.2)
+
+    # then nothing happened before the deadline; at it, the auto-move ended her turn, the lane
+    # armed again for ben's turn, and no other timer was needed
+    assert before == 1
+    session = harness.session(game_id)
+    assert session.turn == 2
+    assert filled_cells(harness, game_id, 0) == 1
+    assert harness.timers.log.lane_wakes == 1
+    assert session.clock.deadline == started + timedelta(seconds=120)
+    assert lane_fires_at(harness, game_id) == session.clock.deadline
+    assert harness.timers.log.wakes_started == 0
+
+
+def test_lost_heartbeat_wakes_early_and_the_deadline_still_holds(harness: Any) -> None:
+    # given ana writes 30 s into her turn, but the heartbeat for ben's turn is lost
+    game_id = harness.running_game(ANA, BEN)
+    harness.advance(seconds=30)
+    harness.timers.refuse_beats = 1
+    harness.write_any(ANA, game_id)
+    ben_deadline = harness.clock() + timedelta(seconds=60)
+
+    # when time passes up to ben's deadline and a second more
+    harness.advance(seconds=59)
+    early = harness.session(game_id).turn
+    harness.advance(seconds=2)
+
+    # then ben's turn was not ended early (at ana's old deadline), and ended once his own
+    # deadline passed, within a second
+    assert early == 2
+    session = harness.session(game_id)
+    assert session.turn == 3
+    assert filled_cells(harness, game_id, 1) == 1
+    assert harness.timers.log.beats_refused == 1
+    assert ben_deadline <= harness.clock()
+
+
+def test_lane_not_armed_yet_a_wake_keeps_the_deadline(harness: Any) -> None:
+    # given a lane whose task has not stored its token yet when the next turn starts
+    harness.timers.arm_lanes = False
+    game_id = harness.running_game(ANA, BEN)
+    harness.advance(seconds=10)
+
+    # when ana writes (no heartbeat can reach the lane)
+    harness.write_any(ANA, game_id)
+    deadline = session_deadline(harness, game_id)
+
+    # then a one-shot wake covers ben's deadline, and it fires the auto-move on time
+    assert [w.at for w in harness.timers.waiting_wakes(game_id)] == [deadline]
+    harness.timers.arm_pending()
+    harness.advance(seconds=61)
+    assert harness.session(game_id).turn >= 3
+    assert filled_cells(harness, game_id, 1) == 1
+
+
+def test_timer_delivered_twice_plays_one_move(harness: Any) -> None:
+    # given ana's clock ran out and the clock function ended her turn
+    game_id = harness.running_game(ANA, BEN)
+    harness.advance(seconds=60)
+    (lane,) = harness.timers.running_lanes(game_id)
+    assert harness.session(game_id).turn == 2
+
+    # when the same wake is delivered again (a retried invocation)
+    decision = harness.wake(game_id, lane.lane)
+
+    # then nothing more is written for either player, and the lane still serves ben's turn
+    assert filled_cells(harness, game_id, 0) == 1
+    assert filled_cells(harness, game_id, 1) == 0
+    assert harness.session(game_id).turn == 2
+    assert decision is not None and decision["rearm"] is True
+
+
+def test_stale_timer_does_nothing(harness: Any) -> None:
+    # given ana wrote in time
     game_id = harness.running_game(ANA, BEN)
     harness.write_any(ANA, game_id)
     version = harness.session(game_id).version
 
-    # when the deadline of turn 1 arrives
-    applied = harness.service.deadline("turn", game_id, 1, 1, "ana")
+    # when a wake arrives for the game (a timer of a past deadline, or a stale lane)
+    assert harness.wake(game_id, None) is None
+    decision = harness.wake(game_id, 999)
 
-    # then it does nothing
-    assert applied is False
+    # then nothing changes, and the stale lane ends
     assert harness.session(game_id).version == version
+    assert decision is not None and decision["rearm"] is False
 
 
-def test_deadline_stale_clock_version_does_nothing(harness: Any) -> None:
-    # given ana's clock was frozen (its version changed) by a lost connection
-    game_id = harness.running_game(ANA, BEN)
-    harness.service.disconnect(ANA)
-    version = harness.session(game_id).version
+def test_wake_for_a_deleted_game_ends_quietly(harness: Any) -> None:
+    # given a game that no longer exists
+    # when a timer wakes it
+    decision = harness.wake("no-such-game", 3)
 
-    # when the original turn deadline arrives
-    applied = harness.service.deadline("turn", game_id, 1, 1, "ana")
-
-    # then it does nothing
-    assert applied is False
-    assert harness.session(game_id).version == version
-    assert filled_cells(harness, game_id, 0) == 0
+    # then the lane is told to end, and nothing fails
+    assert decision is not None and decision["rearm"] is False
+    assert harness.wake("no-such-game", None) is None
 
 
-def test_deadline_stale_return_after_reconnect_does_nothing(harness: Any) -> None:
-    # given ana came back in time
-    game_id = harness.running_game(ANA, BEN)
-    harness.service.disconnect(ANA)
-    harness.service.connect(Caller("ana", "conn-ana-2"))
-    harness.clock.advance(minutes=3)
+def test_game_end_stops_every_timer(harness: Any) -> None:
+    # given ben is away (a return wake waits) during ana's turn of a 3-player game
+    game_id = harness.running_game(ANA, BEN, CLEO)
+    harness.service.disconnect(BEN)
+    assert harness.timers.waiting_wakes(game_id)
 
-    # when her return deadline arrives
-    applied = harness.service.deadline("return", game_id, 1, 1, "ana")
+    # when the others resign, and ben, offered to finish his sheet, never comes back
+    harness.act(ANA, "resign", gameId=game_id)
+    harness.act(CLEO, "resign", gameId=game_id)
+    assert harness.session(game_id).finish_offer == "ben"
+    harness.advance(minutes=3)
 
-    # then it does nothing and she gets no cooldown
-    assert applied is False
-    assert not harness.session(game_id).seats[0].left
-    assert harness.players.get("ana").blocked_until is None
+    # then the game is over, and no lane runs and no wake waits
+    assert harness.session(game_id).status in ("finished", "cancelled")
+    assert harness.timers.running_lanes(game_id) == harness.timers.waiting_wakes(game_id) == []
 
 
 def auto_and_other_cell(harness: Any, game_id: str) -> tuple[tuple[str, str, int], tuple[str, str]]:
@@ -1120,37 +1322,31 @@ def auto_and_other_cell(harness: Any, game_id: str) -> tuple[tuple[str, str, int
 
 
 def test_turn_deadline_with_pending_select_writes_selected_cell(harness: Any) -> None:
-    # given ana selected a cell that is not the best one, and her clock ran out
+    # given ana selected a cell that is not the best one
     game_id = harness.running_game(ANA, BEN)
     _, (column, row) = auto_and_other_cell(harness, game_id)
     harness.act(ANA, "select", gameId=game_id, column=column, row=row)
-    harness.clock.advance(seconds=60)
 
-    # when her turn deadline arrives
-    applied = harness.service.deadline("turn", game_id, 1, 1, "ana")
+    # when her clock runs out
+    harness.advance(seconds=60)
 
     # then her choice is written, not the auto-move, and ben's turn starts
-    assert applied is True
     view = harness.last_game(BEN)
     assert cell_value(view, "ana", column, row) is not None
     assert filled_cells(harness, game_id, 0) == 1
     assert view["turn"]["playerId"] == "ben"
-    assert turn_deadlines(harness)[-1] == Deadline(
-        "turn", game_id, 2, 2, "ben", harness.clock() + timedelta(seconds=60)
-    )
+    assert session_deadline(harness, game_id) == harness.clock() + timedelta(seconds=60)
 
 
 def test_turn_deadline_without_select_writes_auto_move(harness: Any) -> None:
-    # given ana chose nothing and her clock ran out
+    # given ana chose nothing
     game_id = harness.running_game(ANA, BEN)
     (column, row, score), _ = auto_and_other_cell(harness, game_id)
-    harness.clock.advance(seconds=60)
 
-    # when her turn deadline arrives
-    applied = harness.service.deadline("turn", game_id, 1, 1, "ana")
+    # when her clock runs out
+    harness.advance(seconds=60)
 
     # then the best-scoring legal cell is written for her
-    assert applied is True
     assert cell_value(harness.last_game(BEN), "ana", column, row) == score
     assert filled_cells(harness, game_id, 0) == 1
 
@@ -1174,12 +1370,12 @@ def test_solo_game_played_to_end_records_result(harness: Any) -> None:
     assert view["turn"] is None
     result = harness.games.result(game_id)
     assert result is not None
-    (player,) = result["players"]
-    assert player["playerId"] == "ana"
-    assert player["full"] is True
-    assert player["turns"] == 13
-    assert player["total"] == view["sheets"][0]["total"]
-    assert result["winners"] == ["ana"]
+    (player,) = result.players
+    assert player.player_id == "ana"
+    assert player.full is True
+    assert player.turns == 13
+    assert player.total == view["sheets"][0]["total"]
+    assert result.winners == ["ana"]
     # and she is free to create a new game
     assert harness.create_game(ANA, players=2)
 
@@ -1195,11 +1391,11 @@ def test_repository_save_of_stale_copy_raises_stale_game_error(harness: Any) -> 
     second.spectators.append("conn-y")
 
     # when both are saved
-    harness.games.save(first)
+    harness.games.save(first, now=harness.clock())
 
     # then the second save loses, and the first one's change is stored
     with pytest.raises(StaleGameError):
-        harness.games.save(second)
+        harness.games.save(second, now=harness.clock())
     stored = harness.session(game_id)
     assert stored.spectators == ["conn-x"]
     assert stored.version == 2
@@ -1277,67 +1473,84 @@ def test_concurrent_saves_exhausting_retries_answer_conflict(
 def test_write_then_turn_deadline_only_write_applies(harness: Any) -> None:
     # given ana wrote just before her deadline
     game_id = harness.running_game(ANA, BEN)
+    harness.advance(seconds=59)
     column, row = harness.write_any(ANA, game_id)
-    harness.clock.advance(seconds=60)
 
-    # when the deadline arrives after the write
-    applied = harness.service.deadline("turn", game_id, 1, 1, "ana")
+    # when the moment of her old deadline passes
+    harness.advance(seconds=2)
 
-    # then only her write counts
-    assert applied is False
+    # then only her write counts, and ben's turn goes on
     assert filled_cells(harness, game_id, 0) == 1
     assert cell_value(harness.last_game(BEN), "ana", column, row) is not None
+    assert harness.session(game_id).turn == 2
 
 
 def test_turn_deadline_then_write_only_timeout_applies(harness: Any) -> None:
     # given ana's clock ran out and the auto-move was written
     game_id = harness.running_game(ANA, BEN)
-    harness.clock.advance(seconds=60)
-    assert harness.service.deadline("turn", game_id, 1, 1, "ana")
+    harness.advance(seconds=60)
 
-    # when her late write arrives
-    request_id = harness.act(ANA, "write", gameId=game_id, column="down", row="ones")
+    # when her late write arrives, naming her turn, and once more without it
+    named = harness.act(ANA, "write", gameId=game_id, column="down", row="ones", turn=1)
+    unnamed = harness.act(ANA, "write", gameId=game_id, column="down", row="ones")
 
-    # then it is refused: exactly one write for her turn
-    assert harness.error(ANA, request_id)["code"] == "not_your_turn"
+    # then both are refused: exactly one write for her turn
+    assert harness.error(ANA, named)["code"] == "turn_over"
+    assert harness.error(ANA, unnamed)["code"] == "not_your_turn"
     assert filled_cells(harness, game_id, 0) == 1
 
 
-@pytest.mark.parametrize("first", ["write", "deadline"])
+def test_solo_write_for_a_turn_that_timed_out_is_not_applied_to_the_next(harness: Any) -> None:
+    # given a solo game whose turn 1 timed out while ana's write was on its way
+    game_id = harness.running_game(ANA, players=1)
+    column, row = harness.legal_cell(game_id)
+    harness.advance(seconds=60)
+
+    # when her write for turn 1 arrives (it is her turn again: turn 2)
+    request_id = harness.act(ANA, "write", gameId=game_id, column=column, row=row, turn=1)
+
+    # then it is refused instead of being written with turn 2's dice
+    assert harness.error(ANA, request_id)["code"] == "turn_over"
+    assert filled_cells(harness, game_id, 0) == 1
+
+
+@pytest.mark.parametrize("first", ["write", "timer"])
 def test_write_racing_turn_deadline_exactly_one_applies(
     harness: Any, monkeypatch: pytest.MonkeyPatch, first: str
 ) -> None:
-    # given ana's write and her turn deadline read the game at the same time
+    # given ana's write and the lane's wake at her deadline read the game at the same time
     game_id = harness.running_game(ANA, BEN)
+    (lane,) = harness.timers.running_lanes(game_id)
     harness.clock.advance(seconds=60)
     rival = harness.other_service()
     outcome: dict[str, Any] = {}
 
     def write(via: GameService) -> None:
         outcome["write"] = harness.act(
-            ANA, "write", via=via, gameId=game_id, column="down", row="ones"
+            ANA, "write", via=via, gameId=game_id, column="down", row="ones", turn=1
         )
 
-    def deadline(via: GameService) -> None:
-        outcome["deadline"] = via.deadline("turn", game_id, 1, 1, "ana")
+    def timer(via: GameService) -> None:
+        outcome["timer"] = via.wake(game_id, lane=lane.lane)
 
-    moves = {"write": write, "deadline": deadline}
-    second = "deadline" if first == "write" else "write"
+    moves = {"write": write, "timer": timer}
+    second = "timer" if first == "write" else "write"
 
     # when `first` saves first, `second` having read before
     rival_saves_first(monkeypatch, harness.service, lambda: moves[first](rival))
     moves[second](harness.service)
 
-    # then exactly one of them applies
+    # then exactly one of them applies, and the lane serves ben's turn
     assert filled_cells(harness, game_id, 0) == 1
     write_frame = harness.answer(ANA, outcome["write"])
     if first == "write":
-        assert write_frame["type"] == "ack"
-        assert outcome["deadline"] is False
+        assert write_frame["type"] == "game"
     else:
-        assert outcome["deadline"] is True
-        assert write_frame["code"] == "not_your_turn"
-    assert harness.session(game_id).turn == 2
+        assert write_frame["code"] == "turn_over"
+    assert outcome["timer"].rearm is True
+    session = harness.session(game_id)
+    assert session.turn == 2
+    assert session.clock.deadline == harness.clock() + timedelta(seconds=60)
 
 
 # ============================================================================ connections
@@ -1422,7 +1635,7 @@ def test_repeated_roll_request_rolls_once(harness: Any) -> None:
 
     # then it is acked with the same version, and the dice are not rolled again
     acks = harness.answers(ANA, request_id)
-    assert [a["type"] for a in acks] == ["ack", "ack"]
+    assert [a["type"] for a in acks] == ["game", "ack"]
     assert acks[1]["version"] == first_ack["version"] == after_first.version
     session = harness.session(game_id)
     assert session.version == after_first.version
@@ -1439,10 +1652,10 @@ def test_repeated_write_request_writes_once(harness: Any) -> None:
     # when her write request is delivered again
     harness.act(ANA, "write", gameId=game_id, column="down", row="ones", requestId=request_id)
 
-    # then she gets the same ack, not a "not your turn" error, and nothing changes
+    # then she gets an ack of that version, not a "not your turn" error, and nothing changes
     acks = harness.answers(ANA, request_id)
-    assert [a["type"] for a in acks] == ["ack", "ack"]
-    assert acks[0]["version"] == acks[1]["version"] == version
+    assert [a["type"] for a in acks] == ["game", "ack"]
+    assert acks[0]["game"]["version"] == acks[1]["version"] == version
     assert harness.session(game_id).version == version
 
 
@@ -1454,10 +1667,10 @@ def test_repeated_join_request_joins_once(harness: Any) -> None:
     # when his join is delivered again
     harness.act(BEN, "join_game", gameId=game_id, requestId=request_id)
 
-    # then he is acked twice with the same version and sits once
+    # then he is answered twice with the same version and sits once
     acks = harness.answers(BEN, request_id)
-    assert [a["type"] for a in acks] == ["ack", "ack"]
-    assert acks[0]["version"] == acks[1]["version"]
+    assert [a["type"] for a in acks] == ["game", "ack"]
+    assert acks[0]["game"]["version"] == acks[1]["version"]
     assert harness.session(game_id).player_ids == ["ana", "ben"]
 
 
@@ -1497,12 +1710,13 @@ def test_join_records_the_players_game_with_the_seat(harness: Any) -> None:
     assert harness.service.players.get("ana").game_id == game_id
 
 
-def test_deadlines_of_writes_that_lost_their_race_do_nothing(
+def test_timers_of_writes_that_lost_their_race_do_nothing(
     harness: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # given a write whose every save loses a race (each attempt starts its turn deadline first)
-    game_id = harness.running_game(ANA, BEN)
-    before = len(harness.scheduler.scheduled)
+    # given a start whose every save loses a race (each attempt starts the lane first)
+    harness.connect(ANA, BEN)
+    game_id = harness.create_game(ANA, players=2)
+    harness.act(BEN, "join_game", gameId=game_id)
     rival = harness.other_service()
     real_save = harness.games.save
 
@@ -1511,18 +1725,79 @@ def test_deadlines_of_writes_that_lost_their_race_do_nothing(
         real_save(session, **write)
 
     monkeypatch.setattr(harness.games, "save", save)
-    column, row = harness.legal_cell(game_id)
-    request_id = harness.act(ANA, "write", gameId=game_id, column=column, row=row)
+    request_id = harness.act(ANA, "start_game", gameId=game_id)
     assert harness.error(ANA, request_id)["code"] == "conflict"
-    orphans = harness.scheduler.scheduled[before:]
+    orphans = harness.timers.running_lanes(game_id)
     assert orphans
     monkeypatch.setattr(harness.games, "save", real_save)
+    version = harness.session(game_id).version
 
-    # when those deadlines arrive
-    applied = [
-        harness.service.deadline(d.kind, d.game_id, d.turn, d.version, d.player_id) for d in orphans
-    ]
+    # when those lanes wake the game
+    harness.advance(seconds=61)
 
-    # then none applies: the turn they guard never started
-    assert applied == [False] * len(orphans)
-    assert filled_cells(harness, game_id, 0) == 0
+    # then nothing happens to it, and the lanes end
+    session = harness.session(game_id)
+    assert session.status == "waiting"
+    assert session.version == version
+    assert harness.timers.running_lanes(game_id) == []
+
+
+def test_request_id_reused_for_another_action_refused(harness: Any) -> None:
+    # given ana rolled with a request id
+    game_id = harness.running_game(ANA, BEN)
+    request_id = harness.act(ANA, "roll", gameId=game_id, keep=[0])
+    version = harness.session(game_id).version
+
+    # when she sends another action (a write) under the same request id
+    harness.act(ANA, "write", gameId=game_id, column="down", row="ones", requestId=request_id)
+
+    # then it is refused as a reused id, and nothing is written
+    answers = harness.answers(ANA, request_id)
+    assert [a["type"] for a in answers] == ["game", "error"]
+    assert answers[1]["code"] == "request_reused"
+    assert harness.session(game_id).version == version
+
+
+# ============================================================================ locks
+
+
+def test_lock_is_stored_shown_and_used_by_the_next_roll(harness: Any) -> None:
+    # given ana's turn at roll 1
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN, connect=False)
+    before = harness.session(game_id).game().dice
+
+    # when she locks dice 1 and 4, then rolls without naming locks
+    harness.ack(ANA, harness.act(ANA, "lock", gameId=game_id, keep=[4, 1]))
+    locked_view = harness.last_game(BEN)
+    harness.ack(ANA, harness.act(ANA, "roll", gameId=game_id))
+
+    # then everyone saw the locks, the roll kept those dice, and the locks stand after it
+    assert locked_view["turn"]["locks"] == [1, 4]
+    game = harness.session(game_id).game()
+    assert (game.dice[1], game.dice[4]) == (before[1], before[4])
+    assert harness.last_game(BEN)["turn"]["locks"] == [1, 4]
+
+
+@pytest.mark.parametrize("keep", [[5], [1, 1], [-1]])
+def test_lock_bad_positions_refused(harness: Any, keep: list[int]) -> None:
+    # given ana's turn
+    game_id = harness.running_game(ANA, BEN)
+
+    # when she locks positions that are not dice, or one twice
+    request_id = harness.act(ANA, "lock", gameId=game_id, keep=keep)
+
+    # then it is refused and nothing is locked
+    assert harness.error(ANA, request_id)["code"] == "bad_keep"
+    assert harness.session(game_id).locks == []
+
+
+def test_locks_are_released_when_the_turn_ends(harness: Any) -> None:
+    # given ana locked dice, then wrote
+    game_id = harness.running_game(ANA, BEN)
+    harness.act(ANA, "lock", gameId=game_id, keep=[0])
+    harness.write_any(ANA, game_id)
+
+    # when ben's turn starts / then nothing is locked for him
+    assert harness.session(game_id).locks == []
+    assert harness.last_game(BEN)["turn"]["locks"] == []

@@ -1,7 +1,7 @@
 """The Lambda handlers in-process on moto, fed the sample events of events/ (the files that serve
 `sam local invoke`), with their ids adjusted. Frames sent through API Gateway's management API
-are recorded per connection by patching moto's backend; deadlines are Step Functions executions
-of a state machine created from statemachines/deadline.asl.json."""
+are recorded per connection by patching moto's backend; timers are Step Functions executions of
+the state machines created from statemachines/ (moto stores them without running them)."""
 
 import importlib.util
 import itertools
@@ -10,6 +10,7 @@ import time
 import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from types import ModuleType
 from typing import Any, get_args
@@ -23,14 +24,13 @@ from moto.core.exceptions import JsonRESTError
 from yamb.protocol import ClientAction
 from yamb_service import config, wiring
 from yamb_service.auth import StaticKeys, TokenVerifier
+from yamb_service.dynamo import DynamoGameRepository, DynamoPlayerRepository
 from yamb_service.edge import parse_action, parse_event
-from yamb_service.repository import DynamoGameRepository, DynamoPlayerRepository
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"
 REGION = "us-east-1"
 ENDPOINT = "https://example.execute-api.us-east-1.amazonaws.com/live"
-STATE_MACHINE = "yamb-test-deadline"
 ISSUER = "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_TestPool"
 AUDIENCE = "test-client-id"
 # Every client action of the protocol: the union's members, by their `action` literal.
@@ -110,9 +110,7 @@ class Connections:
         return frame
 
     def last_game(self, player: Player) -> dict[str, Any]:
-        views = [
-            f["game"] for f in self.to(player) if f["type"] == "game" and f.get("requestId") is None
-        ]
+        views = [f["game"] for f in self.to(player) if f["type"] == "game" and f.get("game")]
         assert views, f"no game frame reached {player}"
         return views[-1]
 
@@ -137,29 +135,41 @@ def connections(monkeypatch: pytest.MonkeyPatch) -> Connections:
     return recorded
 
 
+@dataclass(frozen=True)
+class Machines:
+    lane: str
+    wake: str
+
+
 @pytest.fixture
-def state_machine_arn(aws: None) -> str:
-    """A deadline state machine of its own for each test: its executions are the test's."""
-    definition = (ROOT / "statemachines" / "deadline.asl.json").read_text(encoding="utf-8")
+def machines(aws: None, table: str) -> Machines:
+    """The timer state machines, of their own for each test: their executions are the test's."""
     clock_arn = f"arn:aws:lambda:{REGION}:123456789012:function:yamb-test-clock"
     client = boto3.client("stepfunctions", region_name=REGION)
-    created = client.create_state_machine(
-        name=f"{STATE_MACHINE}-{next(STATE_MACHINES)}",
-        definition=definition.replace("${ClockFunctionArn}", clock_arn),
-        roleArn="arn:aws:iam::123456789012:role/yamb-test-deadline",
-    )
-    return str(created["stateMachineArn"])
+    number = next(STATE_MACHINES)
+    arns = {}
+    for kind in ("lane", "wake"):
+        definition = (ROOT / "statemachines" / f"{kind}.asl.json").read_text(encoding="utf-8")
+        definition = definition.replace("${ClockFunctionArn}", clock_arn)
+        created = client.create_state_machine(
+            name=f"yamb-test-{kind}-{number}",
+            definition=definition.replace("${TableName}", table),
+            roleArn=f"arn:aws:iam::123456789012:role/yamb-test-{kind}",
+        )
+        arns[kind] = str(created["stateMachineArn"])
+    return Machines(**arns)
 
 
 @pytest.fixture
 def env(
-    table: str, state_machine_arn: str, connections: Connections, monkeypatch: pytest.MonkeyPatch
+    table: str, machines: Machines, connections: Connections, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[None]:
     """The functions' environment, as template.yaml sets it, and fresh wiring."""
     for name, value in {
         "TABLE_NAME": table,
         "CONNECTIONS_ENDPOINT": ENDPOINT,
-        "DEADLINE_STATE_MACHINE_ARN": state_machine_arn,
+        "LANE_STATE_MACHINE_ARN": machines.lane,
+        "WAKE_STATE_MACHINE_ARN": machines.wake,
         "AWS_DEFAULT_REGION": REGION,
         "AWS_REGION": REGION,
         "POWERTOOLS_METRICS_NAMESPACE": "YambTest",
@@ -199,7 +209,7 @@ class Stack:
     connections: Connections
     games: DynamoGameRepository
     players: DynamoPlayerRepository
-    state_machine_arn: str
+    machines: Machines
 
     def connect(self, player: Player) -> Any:
         return self.functions.connections(as_player(load_event("connect.json"), player), CONTEXT)
@@ -215,18 +225,24 @@ class Stack:
         return str(body["requestId"])
 
     def ack(self, name: str, player: Player, **body: Any) -> dict[str, Any]:
+        """The answer of an applied action: the new game (gameId and version on top), or an
+        ack."""
         frame = self.connections.answer(player, self.send(name, player, **body))
-        assert frame["type"] == "ack", frame
+        assert frame["type"] in ("ack", "game"), frame
+        if frame["type"] == "game":
+            return {**frame, "gameId": frame["game"]["gameId"], "version": frame["game"]["version"]}
         return frame
 
-    def executions(self) -> dict[str, dict[str, Any]]:
-        """Deadline executions started, by name, with their input."""
+    def executions(self, kind: str) -> dict[str, dict[str, Any]]:
+        """Timer executions of the lane or wake machine, by name, with their input and status."""
         client = boto3.client("stepfunctions", region_name=REGION)
-        listed = client.list_executions(stateMachineArn=self.state_machine_arn)["executions"]
+        arn = getattr(self.machines, kind)
+        listed = client.list_executions(stateMachineArn=arn)["executions"]
         return {
             e["name"]: json.loads(
                 client.describe_execution(executionArn=e["executionArn"])["input"]
             )
+            | {"status": e["status"]}
             for e in listed
         }
 
@@ -255,9 +271,9 @@ def stack(  # noqa: PLR0917 - fixtures
     connections: Connections,
     games: DynamoGameRepository,
     players: DynamoPlayerRepository,
-    state_machine_arn: str,
+    machines: Machines,
 ) -> Stack:
-    return Stack(functions, connections, games, players, state_machine_arn)
+    return Stack(functions, connections, games, players, machines)
 
 
 # ----------------------------------------------------------------------------- sample events
@@ -300,9 +316,8 @@ def test_events_authorizer_and_clock_samples_have_their_fields() -> None:
     assert authorizer["type"] == "REQUEST"
     assert authorizer["methodArn"].startswith("arn:aws:execute-api:")
     assert authorizer["queryStringParameters"]["token"]
-    clock = load_event("clock_turn.json")
-    assert set(clock) == {"kind", "gameId", "turn", "version", "playerId", "deadline"}
-    assert clock["deadline"].endswith("Z")
+    assert set(load_event("clock_lane.json")) == {"source", "gameId", "lane"}
+    assert set(load_event("clock_wake.json")) == {"source", "gameId"}
 
 
 # ----------------------------------------------------------------------------- connections
@@ -331,19 +346,28 @@ def test_connect_handler_new_connection_closes_old_one(stack: Stack) -> None:
     assert stack.players.get("ana").connection_id == newer.connection_id
 
 
-def test_disconnect_handler_freezes_clock_and_starts_return_deadline(stack: Stack) -> None:
+def test_disconnect_handler_freezes_clock_and_starts_return_wake(stack: Stack) -> None:
     # given ana's turn in a running game
     game_id = stack.running_game()
 
     # when her connection closes
     response = stack.disconnect(ANA)
 
-    # then ben sees her absent and a return deadline execution is started for her
+    # then ben sees her absent, a wake waits for the end of her return countdown, and the lane
+    # that served her clock is stopped
     assert response == {"statusCode": 200}
-    assert stack.connections.last_game(BEN)["seats"][0]["present"] is False
-    started = stack.executions()[f"{game_id}-return-1-1"]
-    assert (started["kind"], started["playerId"], started["version"]) == ("return", "ana", 1)
-    session = stack.games.get(game_id)
+    view = stack.connections.last_game(BEN)
+    assert view["seats"][0]["present"] is False
+    session = stack.games.load(game_id).session
+    (wake,) = stack.executions("wake").values()
+    returns_at = session.seats[0].return_deadline
+    assert returns_at is not None
+    assert (
+        wake["at"] == f"{returns_at:%Y-%m-%dT%H:%M:%S}Z"
+        or wake["at"] > f"{returns_at:%Y-%m-%dT%H:%M:%S}Z"
+    )
+    assert wake["gameId"] == game_id
+    assert [lane["status"] for lane in stack.executions("lane").values()] == ["ABORTED"]
     assert session.clock.deadline is None
     assert session.clock.frozen_ms is not None
 
@@ -370,7 +394,7 @@ def test_game_handler_lobby_actions(stack: Stack) -> None:
 
     # when ben leaves and ana deletes the game
     stack.ack("leave_game", BEN, gameId=game_id)
-    assert stack.games.get(game_id).player_ids == ["ana"]
+    assert stack.games.load(game_id).session.player_ids == ["ana"]
     stack.ack("delete_game", ANA, gameId=game_id)
 
     # then ana is told the game is gone, and nothing is listed
@@ -378,17 +402,21 @@ def test_game_handler_lobby_actions(stack: Stack) -> None:
     assert stack.games.list_open(10) == []
 
 
-def test_game_handler_start_schedules_turn_deadline_execution(stack: Stack) -> None:
+def test_game_handler_start_starts_the_games_lane(stack: Stack) -> None:
     # when ana starts a full game
     game_id = stack.running_game()
 
-    # then a deadline execution named after the turn carries what the clock function needs
-    executions = stack.executions()
-    started = executions[f"{game_id}-turn-1-1"]
-    assert started["kind"] == "turn"
-    assert (started["gameId"], started["turn"], started["version"]) == (game_id, 1, 1)
-    assert started["playerId"] == "ana"
-    assert started["deadline"].endswith("Z")
+    # then one lane execution, named after the game and the write that started it, waits with
+    # the turn clock as its heartbeat length
+    (name, started) = next(iter(stack.executions("lane").items()))
+    session = stack.games.load(game_id).session
+    assert name == f"{game_id}-lane-{session.timers.lane}"
+    assert (started["gameId"], started["lane"], started["seconds"]) == (
+        game_id,
+        session.version,
+        60,
+    )
+    assert started["status"] == "RUNNING"
     assert stack.connections.last_game(BEN)["turn"]["playerId"] == "ana"
 
 
@@ -415,7 +443,12 @@ def test_game_handler_turn_actions(stack: Stack) -> None:
         assert view["turn"]["playerId"] == "ben"
     synced = stack.connections.answer(BEN, stack.send("sync", BEN))
     assert synced["game"]["gameId"] == game_id
-    assert f"{game_id}-turn-2-2" in stack.executions()
+    # no lane has stored a token here (moto runs no execution): a wake keeps ben's deadline
+    deadline = stack.games.load(game_id).session.clock.deadline
+    assert deadline is not None
+    assert f"{deadline:%Y-%m-%dT%H:%M}" in " ".join(
+        w["at"] for w in stack.executions("wake").values()
+    )
 
 
 def test_game_handler_announce(stack: Stack) -> None:
@@ -522,23 +555,49 @@ def test_game_handler_gone_connection_unbinds_player(stack: Stack) -> None:
 # ----------------------------------------------------------------------------- clock
 
 
-def test_clock_handler_applies_current_deadline_then_ignores_it(stack: Stack) -> None:
-    # given ana's turn 1 with clock version 1
+def test_clock_handler_lane_woken_after_the_deadline_plays_once_and_arms_again(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given ana's turn, and her 60 s have passed
     game_id = stack.running_game()
-    event = load_event("clock_turn.json") | {"gameId": game_id, "playerId": "ana"}
+    lane = stack.games.load(game_id).session.timers.lane
+    started = wiring.clock()
+    monkeypatch.setattr(wiring, "clock", lambda: started + timedelta(seconds=61))
+    event = load_event("clock_lane.json") | {"gameId": game_id, "lane": lane}
 
-    # when Step Functions calls the clock function with that deadline, twice
+    # when Step Functions calls the clock function for that lane, twice (a retried delivery)
     first = stack.functions.clock(event, CONTEXT)
     second = stack.functions.clock(dict(event), CONTEXT)
 
-    # then the auto-move is written once, and ben's turn starts with its own deadline
-    assert first == {"applied": True}
-    assert second == {"applied": False}
-    session = stack.games.get(game_id)
+    # then the auto-move is written once, ben's turn starts, and the lane arms again for it
+    assert first["rearm"] is True
+    assert (first["gameId"], first["lane"], first["seconds"]) == (game_id, lane, 60)
+    assert second["rearm"] is True
+    session = stack.games.load(game_id).session
     assert session.turn == 2
     assert sum(bin(mask).count("1") for mask in session.game().sheets[0].filled) == 1
     assert stack.connections.last_game(BEN)["turn"]["playerId"] == "ben"
-    assert f"{game_id}-turn-2-2" in stack.executions()
+
+
+def test_clock_handler_wake_before_any_deadline_changes_nothing(stack: Stack) -> None:
+    # given ana's turn, well before her deadline
+    game_id = stack.running_game()
+    version = stack.games.load(game_id).session.version
+
+    # when a wake arrives for the game
+    answer = stack.functions.clock(load_event("clock_wake.json") | {"gameId": game_id}, CONTEXT)
+
+    # then nothing is written
+    assert answer is None
+    assert stack.games.load(game_id).session.version == version
+
+
+def test_clock_handler_for_a_deleted_game_is_a_no_op(stack: Stack) -> None:
+    # when a lane of a game that no longer exists wakes
+    answer = stack.functions.clock(load_event("clock_lane.json"), CONTEXT)
+
+    # then it is told to end, and the execution does not fail
+    assert answer["rearm"] is False
 
 
 # ----------------------------------------------------------------------------- authorizer

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from yamb.dice import SeededDice
 from yamb.protocol import MAX_FRAME_BYTES, GameFrame, encode
-from yamb.session import play
+from yamb.session import lobby, turns
 from yamb.session.views import game_view
 from yamb.settings import validate_settings
 
@@ -17,10 +17,10 @@ def test_game_frame_of_the_largest_game_fits_one_frame() -> None:
     dice = SeededDice(1)
     players = [str(uuid.uuid4()) for _ in range(4)]
     settings = validate_settings({"players": 4, "preset": 7})
-    session = play.create("g" * 20, players[0], "conn-0", settings, now)
+    session = lobby.create("g" * 20, players[0], "conn-0", settings, now)
     for player in players[1:]:
-        play.join(session, player, f"conn-{player}")
-    play.start(session, players[0], now, dice)
+        lobby.join(session, player, f"conn-{player}")
+    lobby.start(session, players[0], now, dice)
 
     # when it is played to the end, measuring the game frame after every turn
     largest = 0
@@ -31,7 +31,7 @@ def test_game_frame_of_the_largest_game_fits_one_frame() -> None:
         layout = game.layout
         player = game.players[game.seat]
         column_id, row_id = layout.columns[column].id, layout.grid.rows[row].id
-        play.write(session, player, column_id, row_id, now=now, dice=dice)
+        turns.write(session, player, column_id, row_id, None, now=now, dice=dice)
 
     # then every frame fits, with room to spare
     assert session.status == "finished"

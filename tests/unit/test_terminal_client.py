@@ -21,7 +21,7 @@ from yamb.protocol import (
     TurnView,
     encode,
 )
-from yamb.session import play
+from yamb.session import leaving, lobby, presence, turns
 from yamb.session.model import GameSession
 from yamb.session.views import game_view
 from yamb.settings import validate_settings
@@ -54,15 +54,15 @@ PLAYING = CommandContext(game_id=GAME_ID, legal=LEGAL, dice_count=5)
 
 def _session(players: int = 1, preset: int = 1, seconds: int | None = None) -> GameSession:
     settings = validate_settings({"players": players, "preset": preset, "turnSeconds": seconds})
-    session = play.create(GAME_ID, ANA, "c-ana", settings, NOW)
+    session = lobby.create(GAME_ID, ANA, "c-ana", settings, NOW)
     if players > 1:
-        play.join(session, BEN, "c-ben")
+        lobby.join(session, BEN, "c-ben")
     return session
 
 
 def _started(players: int = 1, preset: int = 1, seconds: int | None = None) -> GameSession:
     session = _session(players, preset, seconds)
-    play.start(session, ANA, NOW, SeededDice("render"))
+    lobby.start(session, ANA, NOW, SeededDice("render"))
     return session
 
 
@@ -124,7 +124,7 @@ def test_render_game_given_a_written_cell_then_the_sheet_shows_it_and_the_column
     # given a solo game where the first legal cell was written
     session = _started()
     cell = game_view(session).turn.legal[0]  # type: ignore[union-attr]
-    play.write(session, ANA, cell.column, cell.row, now=NOW, dice=SeededDice("next"))
+    turns.write(session, ANA, cell.column, cell.row, None, now=NOW, dice=SeededDice("next"))
     # when it is rendered
     text = render_game(_view(session), me=ANA, now=NOW)
     # then the cell holds its score in its column, and the totals lines add it up
@@ -141,7 +141,7 @@ def test_render_game_given_a_written_cell_then_the_sheet_shows_it_and_the_column
 
 def test_render_game_given_a_waiting_table_then_says_who_starts_it() -> None:
     # given a two-seat table with one player
-    session = play.create(GAME_ID, ANA, "c", validate_settings({"players": 2, "preset": 3}), NOW)
+    session = lobby.create(GAME_ID, ANA, "c", validate_settings({"players": 2, "preset": 3}), NOW)
     # when it is rendered for someone else
     text = render_game(_view(session), me=BEN, now=NOW)
     # then the status, the settings and the missing seat are shown, without a turn
@@ -155,7 +155,7 @@ def test_render_game_given_a_waiting_table_then_says_who_starts_it() -> None:
 def test_render_game_given_an_away_player_then_shows_the_seat_countdown_and_frozen_clock() -> None:
     # given a timed two-player game whose player in turn lost their connection
     session = _started(players=2, seconds=60)
-    play.disconnect(session, ANA, NOW + timedelta(seconds=20))
+    presence.disconnect(session, ANA, "c-ana", NOW + timedelta(seconds=20))
     # when it is rendered for the other player 30 s later
     text = render_game(_view(session), me=BEN, now=NOW + timedelta(seconds=50))
     # then the seat is kept for the rest of its 3 minutes, and the turn clock is frozen
@@ -168,8 +168,8 @@ def test_render_game_given_an_away_player_then_shows_the_seat_countdown_and_froz
 def test_render_game_given_a_resigned_game_then_shows_the_outcome_and_no_winner() -> None:
     # given a two-player game that ana resigned at once and ben declined to finish alone
     session = _started(players=2)
-    play.resign(session, ANA, NOW, SeededDice("x"))
-    play.answer_finish_offer(session, BEN, False, NOW, SeededDice("x"))
+    leaving.resign(session, ANA, NOW, SeededDice("x"))
+    leaving.answer_finish_offer(session, BEN, False, NOW, SeededDice("x"))
     # when it is rendered
     text = render_game(_view(session), me=BEN, now=NOW)
     # then the game is over, cancelled (too few turns played), and the leaver is shown as left
@@ -249,8 +249,8 @@ def test_render_clock_given_a_turn_then_shows_the_seconds_left(
 def test_render_game_given_a_family_grid_then_the_sheet_has_its_rows_and_the_extra_line() -> None:
     # given a started classic game
     settings = validate_settings({"players": 1, "grid": "classic", "turnSeconds": None})
-    session = play.create(GAME_ID, ANA, "c", settings, NOW)
-    play.start(session, ANA, NOW, SeededDice("classic"))
+    session = lobby.create(GAME_ID, ANA, "c", settings, NOW)
+    lobby.start(session, ANA, NOW, SeededDice("classic"))
     # when it is rendered
     text = render_game(_view(session), me=ANA, now=NOW)
     # then its one column `main`, its rows and the Yahtzee bonus line appear
@@ -328,6 +328,17 @@ def test_render_frame_given_an_unknown_frame_then_shows_it_raw() -> None:
 # ------------------------------------------------------------------------------- commands
 
 
+def test_parse_command_given_the_turn_on_screen_then_turn_actions_name_it() -> None:
+    # given a player whose screen shows turn 7
+    context = CommandContext(game_id=GAME_ID, legal=LEGAL, dice_count=5, turn=7)
+    # when turn actions and another action are parsed
+    roll, write, resign = (parse_command(line, context) for line in ("roll 1", "write 1", "resign"))
+    # then the turn actions name turn 7 (a late one is refused), the others do not
+    assert isinstance(roll, SendAction) and roll.action["turn"] == 7
+    assert isinstance(write, SendAction) and write.action["turn"] == 7
+    assert isinstance(resign, SendAction) and "turn" not in resign.action
+
+
 @pytest.mark.parametrize(
     ("line", "action"),
     [
@@ -371,7 +382,9 @@ def test_render_frame_given_an_unknown_frame_then_shows_it_raw() -> None:
         ("start other", {"action": "start_game", "gameId": "other"}),
         ("leave", {"action": "leave_game", "gameId": GAME_ID}),
         ("delete", {"action": "delete_game", "gameId": GAME_ID}),
-        ("roll", {"action": "roll", "gameId": GAME_ID, "keep": []}),
+        ("roll", {"action": "roll", "gameId": GAME_ID}),
+        ("lock 2 4", {"action": "lock", "gameId": GAME_ID, "keep": [1, 3]}),
+        ("lock", {"action": "lock", "gameId": GAME_ID, "keep": []}),
         ("roll 1 3 4", {"action": "roll", "gameId": GAME_ID, "keep": [0, 2, 3]}),
         ("roll keep 5,1", {"action": "roll", "gameId": GAME_ID, "keep": [0, 4]}),
         ("roll 533", {"action": "roll", "gameId": GAME_ID, "keep": [2, 4]}),

@@ -1,5 +1,7 @@
-"""A live game as stored between actions: settings, seats, the engine's state, clocks."""
+"""A live game as stored between actions: settings, seats, the engine's state, clocks, timers."""
 
+import base64
+import hashlib
 from datetime import datetime
 from typing import Any, Literal
 
@@ -13,8 +15,11 @@ from yamb.snapshot import dump_game, load_game
 type Status = Literal["waiting", "running", "finished", "cancelled"]
 type Outcome = Literal["completed", "resigned", "abandoned", "cancelled", "declined_finish"]
 
-# A client repeats only its last few requests; each kept one costs write units on every action.
+# A client repeats only its last few requests; each kept one costs bytes on every write.
 RECENT_REQUESTS_KEPT = 16
+# 72-bit keys and 48-bit fingerprints: a collision among 16 kept requests is out of reach.
+_KEY_BYTES = 9
+_FINGERPRINT_BYTES = 6
 
 
 class Seat(BaseModel):
@@ -23,27 +28,42 @@ class Seat(BaseModel):
     connection_id: str | None = None
     present: bool = True
     left: bool = False
-    # Absence: counted per seat so that a return timer knows which absence it guards.
-    absences: int = 0
-    absent_since: datetime | None = None
     return_deadline: datetime | None = None
 
 
 class TurnClock(BaseModel):
-    """The clock of the seat in turn: running until `deadline`, or frozen with `frozen_ms` left.
-    `version` changes whenever the clock is (re)started, frozen or resumed: a deadline timer
-    carries it and does nothing once it has changed."""
+    """The clock of the seat in turn: running until `deadline`, or frozen with `frozen_ms` left
+    while its player is away. Neither is set when the turn has no clock."""
 
-    version: int = 0
     deadline: datetime | None = None
     frozen_ms: int | None = None
     # The turn in which the clock was already resumed with the 5-second floor.
     floor_used_in_turn: int | None = None
 
 
-class RecordedRequest(BaseModel):
-    action: str
-    version: int
+class Timers(BaseModel):
+    """What the game knows of the timers that wake it (yamb.session.timers): the heartbeat lane
+    that serves the turn clock, and the one-shot wakes started for other deadlines. A timer is
+    named after the version of the write that started it, so a start repeated by a retry of
+    that write is the same timer."""
+
+    lane: int = 0
+    lane_running: bool = False
+    # When the lane wakes the game unless a heartbeat comes first: last heartbeat + its length.
+    lane_fires_at: datetime | None = None
+    # One-shot wakes started and still wanted: (the Unix second it wakes at, its id).
+    wakes: list[tuple[int, int]] = Field(default_factory=list)
+
+
+def request_key(player_id: str, request_id: str) -> str:
+    digest = hashlib.sha256(f"{player_id}:{request_id}".encode()).digest()
+    return base64.urlsafe_b64encode(digest[:_KEY_BYTES]).decode()
+
+
+def action_fingerprint(canonical_action: str) -> str:
+    """Tells a repeat of an action from another action sent under the same requestId."""
+    digest = hashlib.sha256(canonical_action.encode()).digest()
+    return base64.urlsafe_b64encode(digest[:_FINGERPRINT_BYTES]).decode()
 
 
 class GameSession(BaseModel):
@@ -56,10 +76,12 @@ class GameSession(BaseModel):
     settings: GameSettings
     status: Status = "waiting"
     seats: list[Seat]
-    # Turns started so far (1 for the first); timers carry it.
+    # Turns started so far (1 for the first); actions may name the turn they are meant for.
     turn: int = 0
     engine: dict[str, Any] | None = None
     clock: TurnClock = Field(default_factory=TurnClock)
+    # Dice positions the player in turn has locked; they stay locked until released.
+    locks: list[int] = Field(default_factory=list)
     pending: tuple[int, int] | None = None
     # The last player left was offered to finish their sheet and has not answered yet.
     finish_offer: str | None = None
@@ -68,7 +90,9 @@ class GameSession(BaseModel):
     winners: list[str] = Field(default_factory=list)
     outcome: Outcome | None = None
     ended_at: datetime | None = None
-    recent_requests: dict[str, RecordedRequest] = Field(default_factory=dict)
+    timers: Timers = Field(default_factory=Timers)
+    # (request key, action fingerprint, version stored by the write that applied it), oldest first.
+    recent_requests: list[tuple[str, str, int]] = Field(default_factory=list)
 
     # -- seats -----------------------------------------------------------------------------
 
@@ -84,6 +108,10 @@ class GameSession(BaseModel):
 
     def remaining_seats(self) -> list[int]:
         return [i for i, seat in enumerate(self.seats) if not seat.left]
+
+    @property
+    def in_play(self) -> bool:
+        return self.status in ("waiting", "running")
 
     # -- the engine ------------------------------------------------------------------------
 
@@ -102,14 +130,18 @@ class GameSession(BaseModel):
 
     # -- idempotency -----------------------------------------------------------------------
 
-    def remember(self, player_id: str, request_id: str, action: str) -> None:
+    def remember(self, player_id: str, request_id: str, fingerprint: str) -> None:
         """Keeps the request with the version the coming write stores: a repeat of it gets the
         same answer."""
-        self.recent_requests[f"{player_id}:{request_id}"] = RecordedRequest(
-            action=action, version=self.version + 1
-        )
-        while len(self.recent_requests) > RECENT_REQUESTS_KEPT:
-            del self.recent_requests[next(iter(self.recent_requests))]
+        key = request_key(player_id, request_id)
+        kept = [entry for entry in self.recent_requests if entry[0] != key]
+        kept.append((key, fingerprint, self.version + 1))
+        self.recent_requests = kept[-RECENT_REQUESTS_KEPT:]
 
-    def recalled(self, player_id: str, request_id: str) -> RecordedRequest | None:
-        return self.recent_requests.get(f"{player_id}:{request_id}")
+    def recalled(self, player_id: str, request_id: str) -> tuple[str, int] | None:
+        """(fingerprint, version) of a request this game applied, if it is still kept."""
+        key = request_key(player_id, request_id)
+        for entry_key, fingerprint, version in self.recent_requests:
+            if entry_key == key:
+                return fingerprint, version
+        return None

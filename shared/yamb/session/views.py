@@ -66,6 +66,7 @@ def _turn(session: GameSession, game: Game) -> TurnView | None:
         player_id=game.players[game.seat],
         roll=game.roll,
         dice=list(game.dice),
+        locks=list(session.locks),
         announcement=announcement,
         directed_row=None if obligation is None else layout.grid.rows[obligation].id,
         pending=pending,

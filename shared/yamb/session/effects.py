@@ -1,0 +1,42 @@
+"""What a change to a live game asks of the application besides storing the game, and the
+refusals every change shares."""
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from yamb.errors import YambError
+from yamb.session.model import GameSession
+
+# What a change does to a player's own record, written in the same transaction as the game:
+# "seat" takes the player's one regular seat (the write fails if they hold one elsewhere),
+# "release" gives it back, "forget" gives it back and forgets the game (a table left or deleted).
+type PlayerChange = Literal["seat", "release", "forget"]
+
+
+class GameActionError(YambError):
+    """The action is not allowed in this game's state; nothing changed."""
+
+    code = "not_allowed"
+
+
+@dataclass(slots=True)
+class Effects:
+    # Players who disappeared after playing a turn: they get a join cooldown.
+    disappeared: list[str] = field(default_factory=list)
+    players: dict[str, PlayerChange] = field(default_factory=dict)
+    ended: bool = False
+    # The table is gone: left by its last player, or deleted by its creator.
+    removed: bool = False
+    # Deadlines that passed: turns ended by the clock, seats whose player did not come back.
+    turns_timed_out: int = 0
+    returns_missed: int = 0
+
+
+def require_status(session: GameSession, *statuses: str) -> None:
+    if session.status not in statuses:
+        raise GameActionError(f"the game is {session.status}", code="wrong_status")
+
+
+def require_creator(session: GameSession, player_id: str, what: str) -> None:
+    if player_id != session.creator:
+        raise GameActionError(f"only the creator can {what}", code="not_creator")

@@ -1,0 +1,50 @@
+"""How a game ends (rules.md 8): the best totals win, ties all win, and a winner who played
+fewer than half of their turns cancels the game."""
+
+from datetime import datetime
+
+from yamb.game import Game
+from yamb.session import clock
+from yamb.session.effects import Effects
+from yamb.session.model import GameSession, Outcome
+
+FINISHED_SHARE_NEEDED = 0.5
+
+
+def finish(
+    session: GameSession, game: Game, now: datetime, outcome: Outcome, effects: Effects
+) -> None:
+    """Every remaining sheet is full, or the last player declined to finish theirs."""
+    winners = session.winners or game.winners()
+    cells = game.layout.cells_per_sheet
+    for player in winners:
+        seat = session.player_ids.index(player)
+        if game.turns_played[seat] < FINISHED_SHARE_NEEDED * cells:
+            end(session, now, "cancelled", [], effects)
+            return
+    end(session, now, outcome, winners, effects)
+
+
+def end(
+    session: GameSession, now: datetime, outcome: Outcome, winners: list[str], effects: Effects
+) -> None:
+    session.status = "cancelled" if outcome == "cancelled" else "finished"
+    session.outcome = outcome
+    session.winners = winners
+    session.ended_at = now
+    session.finish_offer = None
+    session.pending = None
+    clock.stop(session)
+    for seat in session.seats:
+        seat.return_deadline = None
+        if not seat.left:
+            effects.players[seat.player_id] = "release"
+    effects.ended = True
+
+
+def records_result(session: GameSession) -> bool:
+    """Only finished games whose remaining sheets are all full enter results."""
+    if session.status != "finished" or session.outcome == "declined_finish":
+        return False
+    game = session.game()
+    return all(game.sheets[i].is_full() for i in session.remaining_seats())

@@ -1,0 +1,124 @@
+"""Leaving a running game (rules.md 8): resigning, not coming back in time, and the offer to the
+last player left to finish their sheet."""
+
+from datetime import datetime
+
+from yamb.dice import DiceSource
+from yamb.session import clock
+from yamb.session.effects import Effects, GameActionError, require_status
+from yamb.session.endings import end, finish
+from yamb.session.model import GameSession, Outcome
+from yamb.session.turns import DUE_TOLERANCE, begin_turn
+
+
+def resign(session: GameSession, player_id: str, now: datetime, dice: DiceSource) -> Effects:
+    require_status(session, "running")
+    seat_index = session.seat_of(player_id)
+    if seat_index is None or session.seats[seat_index].left:
+        raise GameActionError("you do not play in this game", code="not_seated")
+    effects = Effects()
+    if session.finish_offer == player_id or session.solo_finish:
+        # The last player left already won: giving up the rest of the sheet ends the game.
+        session.finish_offer = None
+        finish(session, session.game(), now, "declined_finish", effects)
+        return effects
+    _seat_leaves(session, seat_index, now=now, dice=dice, effects=effects, outcome="resigned")
+    return effects
+
+
+def returns_due(session: GameSession, now: datetime) -> list[int]:
+    """Absent seats whose return deadline has passed, earliest first."""
+    if session.status != "running":
+        return []
+    due = [
+        (seat.return_deadline, index)
+        for index, seat in enumerate(session.seats)
+        if not seat.present
+        and not seat.left
+        and seat.return_deadline is not None
+        and seat.return_deadline <= now + DUE_TOLERANCE
+    ]
+    return [index for _, index in sorted(due)]
+
+
+def expire_return(
+    session: GameSession, seat_index: int, now: datetime, dice: DiceSource
+) -> Effects:
+    """Not back in time: the player leaves the game (rules.md 8)."""
+    seat = session.seats[seat_index]
+    effects = Effects(returns_missed=1)
+    game = session.game()
+    if session.finish_offer == seat.player_id or session.solo_finish:
+        # The last player left, away for good: their win stands, without a recorded result.
+        session.finish_offer = None
+        finish(session, game, now, "declined_finish", effects)
+        return effects
+    if game.turns_played[seat_index] > 0:
+        effects.disappeared.append(seat.player_id)
+    _seat_leaves(session, seat_index, now=now, dice=dice, effects=effects, outcome="abandoned")
+    if session.status == "running" and not any(
+        session.seats[i].present for i in session.remaining_seats()
+    ):
+        end(session, now, "cancelled", [], effects)
+    return effects
+
+
+def _seat_leaves(
+    session: GameSession,
+    seat_index: int,
+    *,
+    now: datetime,
+    dice: DiceSource,
+    effects: Effects,
+    outcome: Outcome,
+) -> None:
+    game = session.game()
+    was_current = game.seat == seat_index
+    seat = session.seats[seat_index]
+    seat.left, seat.present, seat.return_deadline = True, False, None
+    effects.players[seat.player_id] = "release"
+    game.leave(seat_index)
+    remaining = session.remaining_seats()
+    if not remaining:
+        session.store(game)
+        end(session, now, outcome if len(session.seats) == 1 else "cancelled", [], effects)
+        return
+    if len(remaining) == 1 and len(session.seats) > 1:
+        last = session.seats[remaining[0]].player_id
+        session.winners = [last]
+        if game.sheets[remaining[0]].is_full():
+            session.store(game)
+            finish(session, game, now, outcome, effects)
+            return
+        session.finish_offer = last
+        clock.stop(session)
+        session.store(game)
+        return
+    if game.finished:
+        finish(session, game, now, outcome, effects)
+    elif was_current:
+        begin_turn(session, game, now, dice)
+    session.store(game)
+
+
+def answer_finish_offer(
+    session: GameSession, player_id: str, accept: bool, now: datetime, dice: DiceSource
+) -> Effects:
+    """Yes: play on alone without a clock, the result recorded. No: the game ends at once with
+    the player's win and no recorded result."""
+    require_status(session, "running")
+    if session.finish_offer != player_id:
+        raise GameActionError("there is no finish offer for you", code="no_finish_offer")
+    effects = Effects()
+    session.finish_offer = None
+    game = session.game()
+    if not accept:
+        finish(session, game, now, "declined_finish", effects)
+        return effects
+    session.solo_finish = True
+    if not game.roll:
+        begin_turn(session, game, now, dice)
+    else:
+        clock.stop(session)  # the rest of the sheet is played without a clock
+    session.store(game)
+    return effects

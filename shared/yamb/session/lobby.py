@@ -1,0 +1,95 @@
+"""A table before its game starts (product G1-G3): create, join, leave, edit, delete, start."""
+
+from datetime import datetime
+from typing import Any, Literal
+
+from yamb.dice import DiceSource
+from yamb.session.effects import (
+    Effects,
+    GameActionError,
+    PlayerChange,
+    require_creator,
+    require_status,
+)
+from yamb.session.model import GameSession, Seat
+from yamb.session.turns import begin_turn
+from yamb.settings import GameSettings, validate_settings
+
+
+def create(
+    game_id: str, creator: str, connection_id: str | None, settings: GameSettings, now: datetime
+) -> GameSession:
+    return GameSession(
+        game_id=game_id,
+        created_at=now,
+        creator=creator,
+        settings=settings,
+        seats=[Seat(player_id=creator, connection_id=connection_id)],
+    )
+
+
+def join(session: GameSession, player_id: str, connection_id: str | None) -> Effects:
+    require_status(session, "waiting")
+    if session.seat_of(player_id) is not None:
+        raise GameActionError("you already sit at this table", code="already_seated")
+    if len(session.seats) >= session.settings.players:
+        raise GameActionError("the table is full", code="table_full")
+    session.seats.append(Seat(player_id=player_id, connection_id=connection_id))
+    return Effects(players={player_id: "seat"})
+
+
+def leave_waiting(session: GameSession, player_id: str) -> Effects:
+    """Leaves a table whose game has not started; the last one out empties it."""
+    require_status(session, "waiting")
+    seat = session.seat_of(player_id)
+    if seat is None:
+        raise GameActionError("you do not sit at this table", code="not_seated")
+    del session.seats[seat]
+    if session.seats and player_id == session.creator:
+        session.creator = session.seats[0].player_id
+    return Effects(players={player_id: "forget"}, removed=not session.seats)
+
+
+def edit(
+    session: GameSession,
+    player_id: str,
+    settings: dict[str, Any] | None,
+    player_order: list[str] | None,
+    account: Literal["free", "premium"] = "premium",
+) -> None:
+    require_status(session, "waiting")
+    require_creator(session, player_id, "edit the game")
+    if settings is not None:
+        new_settings = validate_settings(settings, account)
+        if len(session.seats) > new_settings.players:
+            raise GameActionError("more players sit than the new settings allow", code="too_many")
+        session.settings = new_settings
+    if player_order is not None:
+        if sorted(player_order) != sorted(session.player_ids):
+            raise GameActionError(
+                "the order must name every seated player once", code="bad_player_order"
+            )
+        by_player = {seat.player_id: seat for seat in session.seats}
+        session.seats = [by_player[p] for p in player_order]
+
+
+def delete(session: GameSession, player_id: str) -> Effects:
+    """The creator removes a waiting table; everyone seated is free again."""
+    require_status(session, "waiting")
+    require_creator(session, player_id, "delete the game")
+    forgotten: dict[str, PlayerChange] = dict.fromkeys(session.player_ids, "forget")
+    return Effects(players=forgotten, removed=True)
+
+
+def start(session: GameSession, player_id: str, now: datetime, dice: DiceSource) -> None:
+    require_status(session, "waiting")
+    require_creator(session, player_id, "start the game")
+    if len(session.seats) != session.settings.players:
+        raise GameActionError(
+            f"the table needs {session.settings.players} players, {len(session.seats)} sit",
+            code="table_not_full",
+        )
+    session.status = "running"
+    game = session.new_game()
+    begin_turn(session, game, now, dice)
+    session.store(game)

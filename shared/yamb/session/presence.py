@@ -1,0 +1,50 @@
+"""Presence (rules.md 1, 8): a lost connection freezes the turn as it is, dice, roll count,
+locks and announcement; the others see a 3-minute return countdown; a player back in time goes
+on from where they were."""
+
+from datetime import datetime, timedelta
+
+from yamb.session import clock
+from yamb.session.model import GameSession
+
+RETURN_WINDOW = timedelta(minutes=3)
+
+
+def _in_turn(session: GameSession, seat: int) -> bool:
+    return session.engine is not None and session.game().seat == seat
+
+
+def disconnect(session: GameSession, player_id: str, connection_id: str, now: datetime) -> bool:
+    """The connection `connection_id` closed; False when that changes nothing (another game
+    state, or a connection the player has already replaced)."""
+    seat_index = session.seat_of(player_id)
+    if seat_index is None or session.status != "running":
+        return False
+    seat = session.seats[seat_index]
+    if seat.connection_id != connection_id or seat.left:
+        return False
+    seat.connection_id = None
+    if not seat.present:
+        return True
+    seat.present = False
+    if session.settings.turn_type != "slow":
+        seat.return_deadline = now + RETURN_WINDOW
+    if _in_turn(session, seat_index):
+        clock.freeze(session, now)
+    return True
+
+
+def reconnect(session: GameSession, player_id: str, connection_id: str, now: datetime) -> bool:
+    """A new connection of a seated player; False when the game has nothing to change."""
+    seat_index = session.seat_of(player_id)
+    if seat_index is None or not session.in_play:
+        return False
+    seat = session.seats[seat_index]
+    if seat.left or (seat.connection_id == connection_id and seat.present):
+        return False
+    seat.connection_id = connection_id
+    if session.status == "running" and not seat.present:
+        seat.present, seat.return_deadline = True, None
+        if _in_turn(session, seat_index) and session.finish_offer is None:
+            clock.resume(session, now)
+    return True

@@ -1,0 +1,52 @@
+"""What a finished game leaves behind for leaderboards and statistics: its result."""
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+from yamb.session.model import GameSession
+from yamb.settings import GameSettings
+
+
+class _Stored(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
+
+
+class PlayerResult(_Stored):
+    player_id: str
+    total: int
+    full: bool
+    left: bool
+    turns: int
+
+
+class GameResult(_Stored):
+    game_id: str
+    settings: GameSettings
+    ended_at: datetime
+    winners: list[str]
+    players: list[PlayerResult]
+
+
+def result_of(session: GameSession) -> GameResult:
+    game = session.game()
+    assert session.ended_at is not None, "a result is made once the game has ended"
+    return GameResult(
+        game_id=session.game_id,
+        settings=session.settings,
+        ended_at=session.ended_at,
+        winners=session.winners,
+        players=[
+            PlayerResult(
+                player_id=player_id,
+                total=sheet.total(),
+                full=sheet.is_full(),
+                left=seat.left,
+                turns=game.turns_played[index],
+            )
+            for index, (player_id, sheet, seat) in enumerate(
+                zip(game.players, game.sheets, session.seats, strict=True)
+            )
+        ],
+    )

@@ -1,0 +1,407 @@
+"""The storage ports on one DynamoDB table, with pynamodb; nothing outside this module sees an
+item, a key or a pynamodb error.
+
+Keys (docs/data-model.md): a game is `GAME#<id>` / `GAME`, its heartbeat lane's token
+`GAME#<id>` / `LANE` (written by the lane's own task), its result `GAME#<id>` / `RESULT`, a
+player `PLAYER#<id>` / `PLAYER`. Open games are listed on the index `gsi1` under `OPEN#waiting`
+and `OPEN#running`, newest first. A game's body is its session as zlib-compressed JSON.
+"""
+
+import zlib
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from pynamodb.attributes import BinaryAttribute, NumberAttribute, UnicodeAttribute
+from pynamodb.connection import Connection
+from pynamodb.constants import ALL_OLD
+from pynamodb.exceptions import DoesNotExist, PutError, TransactWriteError, UpdateError
+from pynamodb.expressions.condition import Condition
+from pynamodb.expressions.update import Action
+from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection
+from pynamodb.models import Model
+from pynamodb.transactions import TransactWrite
+from yamb.protocol import GameSummary
+from yamb.session.cooldown import cooldown_for, utc_day
+from yamb.session.effects import PlayerChange
+from yamb.session.model import GameSession
+from yamb.session.results import GameResult
+from yamb.session.views import game_summary
+
+from yamb_service.ports import (
+    GameExistsError,
+    GameNotFoundError,
+    LaneToken,
+    LoadedGame,
+    PlayerRecord,
+    SeatTakenError,
+    StaleGameError,
+)
+
+RESULT_TTL = timedelta(days=3650)
+CLOSED_GAME_TTL = timedelta(days=30)
+_GAME, _LANE, _RESULT, _PLAYER = "GAME", "LANE", "RESULT", "PLAYER"
+_CONDITION_FAILED = "ConditionalCheckFailed"
+
+
+class _OpenGames(GlobalSecondaryIndex["_Item"]):  # type: ignore[no-untyped-call]
+    class Meta:
+        index_name = "gsi1"
+        projection = IncludeProjection(["summary"])
+
+    gsi1pk = UnicodeAttribute(hash_key=True)
+    gsi1sk = UnicodeAttribute(range_key=True)
+
+
+class _Item(Model):
+    """Every item of the single table; which attributes are set depends on the entity."""
+
+    class Meta:
+        table_name = "unset"
+
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+    gsi1pk = UnicodeAttribute(null=True)
+    gsi1sk = UnicodeAttribute(null=True)
+    summary = UnicodeAttribute(null=True)
+    body = BinaryAttribute(null=True, legacy_encoding=False)
+    version = NumberAttribute(null=True)
+    expires_at = NumberAttribute(null=True)
+    # The lane item, as the lane's task writes it.
+    lane = NumberAttribute(null=True)
+    token = UnicodeAttribute(null=True)
+    # A player.
+    connection_id = UnicodeAttribute(null=True)
+    game_id = UnicodeAttribute(null=True)
+    seated_in = UnicodeAttribute(null=True)
+    cooldown_day = UnicodeAttribute(null=True)
+    disappearances = NumberAttribute(null=True)
+    blocked_until = NumberAttribute(null=True)
+    open_games = _OpenGames()
+
+
+def item_model(table_name: str, region: str, host: str | None = None) -> type[_Item]:
+    """The item class bound to one table (pynamodb binds tables per class)."""
+    meta = type("Meta", (), {"table_name": table_name, "region": region, "host": host})
+    return type("GameTableItem", (_Item,), {"Meta": meta})
+
+
+def botocore_session(item: type[_Item]) -> Any:
+    """The botocore session the model's connection uses (on this thread): the function's other
+    clients come from it, so that the process loads botocore's data once."""
+    return item._get_connection().connection.session
+
+
+def _game_key(game_id: str) -> str:
+    return f"GAME#{game_id}"
+
+
+def _player_key(player_id: str) -> str:
+    return f"PLAYER#{player_id}"
+
+
+def _epoch(moment: datetime) -> int:
+    return int(moment.timestamp())
+
+
+def encode_body(session: GameSession) -> bytes:
+    return zlib.compress(session.model_dump_json(exclude_defaults=True).encode(), 9)
+
+
+def decode_body(body: bytes) -> GameSession:
+    return GameSession.model_validate_json(zlib.decompress(body))
+
+
+class DynamoGameRepository:
+    def __init__(self, item: type[_Item]) -> None:
+        self._item = item
+
+    def _to_item(self, session: GameSession) -> _Item:
+        listed = session.in_play
+        expires = None
+        if not listed and session.ended_at is not None:
+            expires = _epoch(session.ended_at + CLOSED_GAME_TTL)
+        return self._item(
+            _game_key(session.game_id),
+            _GAME,
+            body=encode_body(session),
+            version=session.version,
+            gsi1pk=f"OPEN#{session.status}" if listed else None,
+            gsi1sk=f"{session.created_at.isoformat()}#{session.game_id}" if listed else None,
+            summary=game_summary(session).model_dump_json(by_alias=True) if listed else None,
+            expires_at=expires,
+        )
+
+    def load(self, game_id: str) -> LoadedGame:
+        """The game and its lane's token, in one consistent query of the game's partition."""
+        session, lane = None, None
+        for item in self._item.query(
+            _game_key(game_id), self._item.sk.between(_GAME, _LANE), consistent_read=True
+        ):
+            if item.sk == _GAME and item.body is not None:
+                session = decode_body(item.body)
+            elif item.sk == _LANE and item.token is not None and item.lane is not None:
+                lane = LaneToken(lane=int(item.lane), token=item.token)
+        if session is None:
+            raise GameNotFoundError(f"no game {game_id}")
+        return LoadedGame(session, lane)
+
+    def create(
+        self, session: GameSession, *, players: Mapping[str, PlayerChange], now: datetime
+    ) -> None:
+        """Stores a new game with its players' records, in one transaction. GameExistsError
+        when a game with this id exists; SeatTakenError when a player may not sit."""
+        session.version = 1
+        try:
+            self._transact(
+                self._to_item(session), self._item.pk.does_not_exist(), players, None, now
+            )
+        except _ConditionFailedError as failure:
+            session.version = 0
+            if failure.game:
+                raise GameExistsError(session.game_id) from None
+            raise SeatTakenError(failure.players[0]) from None
+
+    def save(
+        self,
+        session: GameSession,
+        *,
+        players: Mapping[str, PlayerChange] | None = None,
+        result: GameResult | None = None,
+        now: datetime,
+    ) -> None:
+        """Writes the session if nobody wrote since it was read: one conditional write on the
+        version, or one transaction with the players' records and the final result when those
+        change too. StaleGameError for the loser of a race, SeatTakenError for a player who may
+        not sit."""
+        expected = session.version
+        session.version = expected + 1
+        item = self._to_item(session)
+        condition = self._item.version == expected
+        try:
+            if not players and result is None:
+                self._put(item, condition)
+            else:
+                self._transact(item, condition, players or {}, result, now)
+        except _ConditionFailedError as failure:
+            session.version = expected
+            if failure.game:
+                raise StaleGameError("the game changed meanwhile; try again") from None
+            raise SeatTakenError(failure.players[0]) from None
+        except BaseException:
+            session.version = expected
+            raise
+
+    def _put(self, item: _Item, condition: Condition) -> None:
+        try:
+            item.save(condition=condition, add_version_condition=False)
+        except PutError as error:
+            if error.cause_response_code == "ConditionalCheckFailedException":
+                raise _ConditionFailedError(game=True) from None
+            raise
+
+    def _player_action(
+        self, player_id: str, change: PlayerChange, game_id: str, now: datetime | None
+    ) -> tuple[_Item, list[Action], Condition | None]:
+        item = self._item
+        key = item(_player_key(player_id), _PLAYER)
+        if change == "seat":
+            assert now is not None, "taking a seat checks the cooldown against now"
+            free = item.seated_in.does_not_exist() & (
+                item.blocked_until.does_not_exist() | (item.blocked_until <= now.timestamp())
+            )
+            return key, [item.game_id.set(game_id), item.seated_in.set(game_id)], free
+        if change == "release":
+            return key, [item.seated_in.remove()], None
+        return key, [item.game_id.remove(), item.seated_in.remove()], None
+
+    def _transact(
+        self,
+        item: _Item,
+        condition: Condition,
+        players: Mapping[str, PlayerChange],
+        result: GameResult | None,
+        now: datetime,
+    ) -> None:
+        game_id = item.pk.removeprefix("GAME#")
+        updates = [
+            (player_id, *self._player_action(player_id, change, game_id, now))
+            for player_id, change in players.items()
+        ]
+        try:
+            with TransactWrite(connection=self._connection()) as transaction:
+                transaction.save(item, condition=condition)
+                if result is not None:
+                    transaction.save(self._result_item(result))
+                for _, player_item, actions, player_condition in updates:
+                    transaction.update(player_item, actions, condition=player_condition)
+        except TransactWriteError as error:
+            # pynamodb sends puts before updates: the game, the result, then each player.
+            reasons = list(error.cancellation_reasons or [])
+            failed = [
+                i for i, r in enumerate(reasons) if r is not None and r.code == _CONDITION_FAILED
+            ]
+            if not failed:
+                raise
+            puts = 1 if result is None else 2
+            raise _ConditionFailedError(
+                game=0 in failed,
+                players=[updates[i - puts][0] for i in failed if i >= puts],
+            ) from None
+
+    def _connection(self) -> Connection:
+        # The model's own connection: a new one would build a botocore client per transaction.
+        return self._item._get_connection().connection
+
+    def _result_item(self, result: GameResult) -> _Item:
+        return self._item(
+            _game_key(result.game_id),
+            _RESULT,
+            body=result.model_dump_json(by_alias=True).encode(),
+            expires_at=_epoch(result.ended_at + RESULT_TTL),
+        )
+
+    def result(self, game_id: str) -> GameResult | None:
+        try:
+            item = self._item.get(_game_key(game_id), _RESULT)
+        except DoesNotExist:
+            return None
+        return GameResult.model_validate_json(item.body or b"{}")
+
+    def delete(self, session: GameSession, *, players: Mapping[str, PlayerChange]) -> None:
+        """Removes a game and frees its players, in one transaction on the version read."""
+        item = self._item
+        try:
+            with TransactWrite(connection=self._connection()) as transaction:
+                transaction.delete(
+                    item(_game_key(session.game_id), _GAME),
+                    condition=item.version == session.version,
+                    add_version_condition=False,
+                )
+                for player_id, change in players.items():
+                    player_item, actions, _ = self._player_action(
+                        player_id, change, session.game_id, None
+                    )
+                    transaction.update(player_item, actions)
+        except TransactWriteError as error:
+            reasons = error.cancellation_reasons or []
+            if any(r is not None and r.code == _CONDITION_FAILED for r in reasons):
+                raise StaleGameError("the game changed meanwhile; try again") from None
+            raise
+
+    def list_open(self, limit: int) -> list[GameSummary]:
+        """Waiting games first, then running ones, newest first in each."""
+        summaries: list[GameSummary] = []
+        for status in ("waiting", "running"):
+            if len(summaries) >= limit:
+                break
+            for item in self._item.open_games.query(
+                f"OPEN#{status}", scan_index_forward=False, limit=limit - len(summaries)
+            ):
+                summaries.append(GameSummary.model_validate_json(item.summary or "{}"))
+        return summaries
+
+
+class _ConditionFailedError(Exception):
+    """A write's condition did not hold: on the game item, or on these players' records."""
+
+    def __init__(self, *, game: bool, players: Iterable[str] = ()) -> None:
+        super().__init__()
+        self.game = game
+        self.players = list(players)
+
+
+def _player_record(player_id: str, attributes: Mapping[str, Any]) -> PlayerRecord:
+    """A player record from low-level DynamoDB attributes (what UpdateItem returns)."""
+
+    def text(name: str) -> str | None:
+        value = attributes.get(name)
+        return None if value is None else str(value["S"])
+
+    def number(name: str) -> float | None:
+        value = attributes.get(name)
+        return None if value is None else float(value["N"])
+
+    blocked = number("blocked_until")
+    return PlayerRecord(
+        player_id=player_id,
+        connection_id=text("connection_id"),
+        game_id=text("game_id"),
+        seated_in=text("seated_in"),
+        cooldown_day=text("cooldown_day"),
+        disappearances=int(number("disappearances") or 0),
+        blocked_until=None if blocked is None else datetime.fromtimestamp(blocked, UTC),
+    )
+
+
+class DynamoPlayerRepository:
+    def __init__(self, item: type[_Item]) -> None:
+        self._item = item
+
+    def get(self, player_id: str) -> PlayerRecord:
+        try:
+            item = self._item.get(_player_key(player_id), _PLAYER, consistent_read=True)
+        except DoesNotExist:
+            return PlayerRecord(player_id=player_id)
+        return _player_record(player_id, item.serialize())
+
+    def _update_returning_old(
+        self, player_id: str, actions: list[Action], condition: Condition | None = None
+    ) -> PlayerRecord:
+        connection = self._item._get_connection()
+        answer = connection.update_item(
+            _player_key(player_id),
+            range_key=_PLAYER,
+            actions=actions,
+            condition=condition,
+            return_values=ALL_OLD,
+        )
+        return _player_record(player_id, answer.get("Attributes") or {})
+
+    def bind_connection(self, player_id: str, connection_id: str) -> PlayerRecord:
+        """Makes this the player's one live connection, in one write with no read; the record
+        as it was before (with the connection this one replaces)."""
+        return self._update_returning_old(player_id, [self._item.connection_id.set(connection_id)])
+
+    def unbind_connection(self, player_id: str, connection_id: str) -> PlayerRecord | None:
+        """Forgets the connection if it is still the player's; the record as it was, or None
+        when a newer connection took over."""
+        try:
+            return self._update_returning_old(
+                player_id,
+                [self._item.connection_id.remove()],
+                self._item.connection_id == connection_id,
+            )
+        except UpdateError as error:
+            if error.cause_response_code == "ConditionalCheckFailedException":
+                return None
+            raise
+
+    def release_seat(self, player_id: str, game_id: str) -> bool:
+        """Frees a seat still held for `game_id`; False when it is not (any more)."""
+        try:
+            self._item(_player_key(player_id), _PLAYER).update(
+                actions=[self._item.seated_in.remove()],
+                condition=self._item.seated_in == game_id,
+            )
+        except UpdateError as error:
+            if error.cause_response_code == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
+
+    def record_disappearance(self, player_id: str, now: datetime) -> PlayerRecord:
+        """Counts a disappearance this UTC day and blocks joining for 5, 15, 30, then 60 min."""
+        record = self.get(player_id)
+        day = utc_day(now)
+        count = record.disappearances + 1 if record.cooldown_day == day else 1
+        record.cooldown_day, record.disappearances = day, count
+        record.blocked_until = now + cooldown_for(count)
+        self._item(_player_key(player_id), _PLAYER).update(
+            actions=[
+                self._item.cooldown_day.set(day),
+                self._item.disappearances.set(count),
+                self._item.blocked_until.set(record.blocked_until.timestamp()),
+            ]
+        )
+        return record

@@ -1,0 +1,102 @@
+"""What the game service needs from storage and timers, as small interfaces with domain types;
+the adapters (yamb_service.dynamo, yamb_service.timers) implement them, tests pass fakes."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from yamb.errors import YambError
+from yamb.protocol import GameSummary
+from yamb.session.effects import PlayerChange
+from yamb.session.model import GameSession
+from yamb.session.results import GameResult
+
+
+class GameNotFoundError(YambError):
+    code = "game_not_found"
+
+
+class StaleGameError(YambError):
+    """Someone else changed the game first: reload and try again, or report the conflict."""
+
+    code = "conflict"
+
+
+class GameExistsError(Exception):
+    """A game with this id exists already (a repeated create)."""
+
+
+class SeatTakenError(YambError):
+    """A player may not take a seat: they hold one in another game, or a cooldown runs."""
+
+    code = "seat_taken"
+
+    def __init__(self, player_id: str) -> None:
+        super().__init__(f"{player_id} may not take a seat now")
+        self.player_id = player_id
+
+
+@dataclass(slots=True)
+class PlayerRecord:
+    player_id: str
+    connection_id: str | None = None
+    # The game the player last sat at (what sync shows), and the one that holds their seat.
+    game_id: str | None = None
+    seated_in: str | None = None
+    cooldown_day: str | None = None
+    disappearances: int = 0
+    blocked_until: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LaneToken:
+    """The heartbeat token of a game's lane, as its task stored it when it armed."""
+
+    lane: int
+    token: str
+
+
+@dataclass(slots=True)
+class LoadedGame:
+    session: GameSession
+    lane_token: LaneToken | None = None
+
+
+class GameRepository(Protocol):
+    def load(self, game_id: str) -> LoadedGame: ...
+    def create(
+        self, session: GameSession, *, players: Mapping[str, PlayerChange], now: datetime
+    ) -> None: ...
+    def save(
+        self,
+        session: GameSession,
+        *,
+        players: Mapping[str, PlayerChange] | None = None,
+        result: GameResult | None = None,
+        now: datetime,
+    ) -> None: ...
+    def delete(self, session: GameSession, *, players: Mapping[str, PlayerChange]) -> None: ...
+    def list_open(self, limit: int) -> list[GameSummary]: ...
+    def result(self, game_id: str) -> GameResult | None: ...
+
+
+class PlayerRepository(Protocol):
+    def get(self, player_id: str) -> PlayerRecord: ...
+    def bind_connection(self, player_id: str, connection_id: str) -> PlayerRecord: ...
+    def unbind_connection(self, player_id: str, connection_id: str) -> PlayerRecord | None: ...
+    def release_seat(self, player_id: str, game_id: str) -> bool: ...
+    def record_disappearance(self, player_id: str, now: datetime) -> PlayerRecord: ...
+
+
+class Timers(Protocol):
+    """Starts and stops the timers a TimerPlan asks for (yamb.session.timers)."""
+
+    def start_lane(self, game_id: str, lane: int, seconds: int) -> None: ...
+    def beat(self, token: str) -> bool:
+        """False when the lane's task is gone (it already woke the game, or was stopped)."""
+        ...
+
+    def stop_lane(self, game_id: str, lane: int) -> None: ...
+    def start_wake(self, game_id: str, second: int, wake_id: int) -> None: ...
+    def stop_wake(self, game_id: str, second: int, wake_id: int) -> None: ...
