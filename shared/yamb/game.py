@@ -129,13 +129,6 @@ class Game:
         self._index = -1
         self.roll = 1
 
-    def restart_turn(self, dice: Sequence[int]) -> None:
-        """An interrupted turn is lost whole, announcement and dice: a new roll 1."""
-        self.roll = 0
-        self.announcement = None
-        self._open = None
-        self.start_turn(dice)
-
     def can_reroll(self) -> bool:
         """Another roll is allowed, and some cell could still be written after it."""
         roll = self.roll
