@@ -1270,6 +1270,24 @@ def test_timer_delivered_twice_plays_one_move(harness: Any) -> None:
     assert decision is not None and decision["rearm"] is True
 
 
+def test_lost_lane_its_deadline_is_kept_by_a_wake(harness: Any) -> None:
+    # given ana's turn, whose lane reports 5 s in that its task could not arm (it is gone)
+    game_id = harness.running_game(ANA, BEN)
+    (lane,) = harness.timers.running_lanes(game_id)
+    harness.advance(seconds=5)
+    lane.state = "ended"
+    harness.service.wake(game_id, lane=lane.lane, lost=True)
+
+    # when her clock runs out
+    harness.advance(seconds=56)
+
+    # then a one-shot wake played her turn on time, and ben's full clock has a new lane
+    assert harness.session(game_id).turn == 2
+    assert filled_cells(harness, game_id, 0) == 1
+    assert harness.timers.log.wakes_fired == 1
+    assert len(harness.timers.running_lanes(game_id)) == 1
+
+
 def test_stale_timer_does_nothing(harness: Any) -> None:
     # given ana wrote in time
     game_id = harness.running_game(ANA, BEN)
