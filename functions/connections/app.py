@@ -4,11 +4,12 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb_service.edge import parse_event
-from yamb_service.observability import logger, metrics
+from yamb_service.observability import CORRELATION_ID, logger, metrics
 from yamb_service.wiring import game_service
 
 
-@logger.inject_lambda_context(clear_state=True)
+# API Gateway's id of the frame: a player's report of a lost action can be found with it.
+@logger.inject_lambda_context(clear_state=True, correlation_id_path=CORRELATION_ID)
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, int]:
     websocket = parse_event(event)

@@ -4,13 +4,14 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb_service.edge import BadFrameError, parse_action, parse_event
-from yamb_service.observability import logger, metrics
+from yamb_service.observability import CORRELATION_ID, MetricUnit, logger, metrics
 from yamb_service.wiring import game_service
 
 OK = {"statusCode": 200}
 
 
-@logger.inject_lambda_context(clear_state=True)
+# API Gateway's id of the frame: a player's report of a lost action can be found with it.
+@logger.inject_lambda_context(clear_state=True, correlation_id_path=CORRELATION_ID)
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, int]:
     websocket = parse_event(event)
@@ -19,7 +20,9 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, int]:
     try:
         action = parse_action(websocket.body)
     except BadFrameError as error:
-        service.reply_error(caller.connection_id, "bad_request", error.message, error.request_id)
+        metrics.add_metric(name="FrameRefused", unit=MetricUnit.Count, value=1)
+        logger.info("frame refused", code=error.code, request_id=error.request_id)
+        service.reply_error(caller.connection_id, error.code, error.message, error.request_id)
         return OK
     service.handle(caller, action)
     return OK

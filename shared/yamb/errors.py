@@ -1,10 +1,66 @@
-"""Domain errors: each carries a stable code for clients and a sentence for people."""
+"""Domain errors: each carries a stable code for clients and a sentence for people.
+
+`ErrorCode` is the catalog: every refusal the server sends names one of these codes, and the
+protocol document lists them (docs/asyncapi.yaml), so a client can rely on them.
+"""
+
+from typing import Literal
+
+type ErrorCode = Literal[
+    # The frame itself (yamb_service.edge)
+    "bad_request",
+    "unknown_action",
+    "frame_too_large",
+    "request_reused",
+    "slow_down",
+    "internal",
+    # Games and seats
+    "game_not_found",
+    "conflict",
+    "wrong_status",
+    "not_creator",
+    "not_seated",
+    "already_seated",
+    "already_in_game",
+    "seat_taken",
+    "cooldown",
+    "table_full",
+    "table_not_full",
+    "too_many",
+    "bad_player_order",
+    "full",
+    "invalid_settings",
+    "not_allowed",
+    # Turns
+    "not_your_turn",
+    "turn_over",
+    "finish_offer",
+    "no_finish_offer",
+    "illegal_move",
+    "bad_dice",
+    "bad_keep",
+    "turn_started",
+    "turn_not_started",
+    "game_over",
+    "no_rolls_left",
+    "reroll_refused",
+    "unknown_cell",
+    "cell_written",
+    "announced_elsewhere",
+    "directed_elsewhere",
+    "joker_rule",
+    "manual_rule",
+    "needs_announcement",
+    "not_directed",
+    "column_order",
+    "bad_announcement",
+]
 
 
 class YambError(Exception):
-    code = "yamb_error"
+    code: ErrorCode = "not_allowed"
 
-    def __init__(self, message: str, *, code: str | None = None) -> None:
+    def __init__(self, message: str, *, code: ErrorCode | None = None) -> None:
         super().__init__(message)
         self.message = message
         if code is not None:
@@ -14,13 +70,13 @@ class YambError(Exception):
 class IllegalMoveError(YambError):
     """The move breaks a game rule; the game state is unchanged."""
 
-    code = "illegal_move"
+    code: ErrorCode = "illegal_move"
 
 
 class InvalidSettingsError(YambError):
     """Settings refused; `problems` names the settings each problem involves."""
 
-    code = "invalid_settings"
+    code: ErrorCode = "invalid_settings"
 
     def __init__(self, problems: list[tuple[tuple[str, ...], str]]) -> None:
         self.problems = problems

@@ -5,15 +5,18 @@ discriminated union so that an unknown action fails at the edge with a clear err
 carry a `type`. docs/asyncapi.yaml is generated from these models (scripts/gen-asyncapi).
 """
 
+import re
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
 from pydantic.alias_generators import to_camel
 
+from yamb.errors import ErrorCode
 from yamb.settings import GameSettings
 
 MAX_FRAME_BYTES = 32 * 1024
+MAX_ERROR_MESSAGE = 500
 
 RequestId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 GameId = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
@@ -165,6 +168,11 @@ ClientAction = Annotated[
     Field(discriminator="action"),
 ]
 CLIENT_ACTIONS: TypeAdapter[ClientAction] = TypeAdapter(ClientAction)
+# Every action's name, in the union's order.
+ACTION_NAMES: tuple[str, ...] = tuple(
+    get_args(member.model_fields["action"].annotation)[0]
+    for member in get_args(get_args(ClientAction)[0])
+)
 
 
 # ------------------------------------------------------------------------------- server frames
@@ -270,11 +278,24 @@ class GameListFrame(Frame):
     games: list[GameSummary]
 
 
+_UNSAFE_CHARACTERS = re.compile(r"[^\x20-\x7e]")
+
+
+def clip(text: str, limit: int = MAX_ERROR_MESSAGE) -> str:
+    """Printable ASCII only (anything else becomes ?), at most `limit` characters: what an error
+    message may carry of a client's input."""
+    safe = _UNSAFE_CHARACTERS.sub("?", text)
+    return safe if len(safe) <= limit else safe[: limit - 3] + "..."
+
+
 class ErrorFrame(Frame):
+    """A refusal: nothing changed. `code` is stable (the catalog below); `message` is for people,
+    short, and never echoes what the client sent beyond a few safe characters."""
+
     type: Literal["error"] = "error"
     request_id: str | None = None
-    code: str
-    message: str
+    code: ErrorCode
+    message: str = Field(max_length=MAX_ERROR_MESSAGE)
 
 
 class DisconnectedFrame(Frame):

@@ -1,20 +1,35 @@
-"""The edge of the functions: API Gateway WebSocket events and client frames in, validated."""
+"""The edge of the functions: API Gateway WebSocket events and client frames in, validated.
+
+Whatever a client sends, the answer is a short error frame with a stable code (and its
+requestId when one could be read), never an exception: frames are size-capped before parsing,
+numbers too long, nesting too deep and lone surrogates are refused, and a refusal's message names
+at most a few problems, clipped, in plain characters.
+"""
 
 import json
+import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from yamb.protocol import CLIENT_ACTIONS, ClientAction
+from yamb.errors import ErrorCode
+from yamb.protocol import ACTION_NAMES, CLIENT_ACTIONS, ClientAction, clip
 
 from yamb_service.caller import Caller
 
-MAX_ECHOED_REQUEST_ID = 64
+# Any action of the protocol is well under 2 KB; API Gateway lets frames up to 32 KB through.
+MAX_ACTION_BYTES = 8 * 1024
+MAX_PROBLEMS_SHOWN = 3
+MAX_ACTION_NAME = 30
+MAX_PROBLEM_CHARS = 120
+# Echoed only when it is what the protocol allows (the RequestId pattern and length).
+ECHOABLE_REQUEST_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 
 
 class BadFrameError(Exception):
-    def __init__(self, message: str, request_id: str | None = None) -> None:
+    def __init__(self, code: ErrorCode, message: str, request_id: str | None = None) -> None:
         super().__init__(message)
-        self.message = message
+        self.code: ErrorCode = code
+        self.message = clip(message)
         self.request_id = request_id
 
 
@@ -45,26 +60,68 @@ def parse_event(event: dict[str, Any]) -> WebSocketEvent:
     return WebSocketEvent.model_validate(event)
 
 
-def _echoable(request_id: object) -> str | None:
-    """A bad frame's requestId is echoed so the client can match the error, but only when it
-    is a short string: the error frame must stay small whatever the client sent."""
-    if isinstance(request_id, str) and len(request_id) <= MAX_ECHOED_REQUEST_ID:
+def echoable(request_id: object) -> str | None:
+    """A bad frame's requestId is echoed so the client can match the error, but only when it is
+    one the protocol allows: the error frame stays small and plain whatever the client sent."""
+    if isinstance(request_id, str) and ECHOABLE_REQUEST_ID.match(request_id):
         return request_id
     return None
 
 
+def read_frame(body: str | None) -> Any:
+    """The frame's JSON value; BadFrameError when it is too large, not JSON, or beyond what the
+    parser takes (numbers of thousands of digits, nesting thousands deep)."""
+    text = body or ""
+    if (
+        len(text) > MAX_ACTION_BYTES
+        or len(text.encode("utf-8", "surrogatepass")) > MAX_ACTION_BYTES
+    ):
+        raise BadFrameError(
+            "frame_too_large",
+            f"an action is at most {MAX_ACTION_BYTES} bytes",
+            _request_id_in(text),
+        )
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise BadFrameError(
+            "bad_request", "the frame is nested too deeply", _request_id_in(text)
+        ) from None
+    except ValueError:  # JSONDecodeError, and integers beyond the 4,300-digit limit
+        raise BadFrameError(
+            "bad_request", "a frame is a JSON object with an action", _request_id_in(text)
+        ) from None
+
+
+_REQUEST_ID_FIELD = re.compile(r'"requestId"\s*:\s*"([A-Za-z0-9_.:-]{1,64})"')
+
+
+def _request_id_in(text: str) -> str | None:
+    """The requestId of a frame that does not parse, when its text shows a valid one."""
+    found = _REQUEST_ID_FIELD.search(text[:MAX_ACTION_BYTES])
+    return found.group(1) if found else None
+
+
+def _problem(issue: Any) -> str:
+    location = ".".join(str(part) for part in issue["loc"]) or "frame"
+    return clip(f"{location}: {issue['msg']}", MAX_PROBLEM_CHARS)
+
+
 def parse_action(body: str | None) -> ClientAction:
     """The client frame as one of the protocol's actions, or BadFrameError saying what is wrong."""
-    try:
-        data = json.loads(body or "")
-    except json.JSONDecodeError:
-        raise BadFrameError("a frame is a JSON object with an action") from None
-    request_id = data.get("requestId") if isinstance(data, dict) else None
+    data = read_frame(body)
+    request_id = echoable(data.get("requestId")) if isinstance(data, dict) else None
     try:
         return CLIENT_ACTIONS.validate_python(data)
     except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in issue['loc']) or 'frame'}: {issue['msg']}"
-            for issue in error.errors()
-        )
-        raise BadFrameError(problems, _echoable(request_id)) from None
+        issues = error.errors(include_url=False, include_input=False)
+        if any(issue["type"] == "union_tag_invalid" for issue in issues):
+            tag = clip(str(data.get("action")), MAX_ACTION_NAME) if isinstance(data, dict) else ""
+            message = f"unknown action {tag!r}; the actions are: {', '.join(ACTION_NAMES)}"
+            raise BadFrameError("unknown_action", message, request_id) from None
+        problems = [_problem(issue) for issue in issues[:MAX_PROBLEMS_SHOWN]]
+        if len(issues) > MAX_PROBLEMS_SHOWN:
+            problems.append(f"and {len(issues) - MAX_PROBLEMS_SHOWN} more problems")
+        raise BadFrameError("bad_request", "; ".join(problems), request_id) from None
+    except RecursionError:
+        raise BadFrameError("bad_request", "the frame is nested too deeply", request_id) from None

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from yamb.errors import YambError
+from yamb.errors import ErrorCode, YambError
 from yamb.protocol import GameSummary
 from yamb.session.effects import PlayerChange
 from yamb.session.model import GameSession
@@ -14,13 +14,13 @@ from yamb.session.results import GameResult
 
 
 class GameNotFoundError(YambError):
-    code = "game_not_found"
+    code: ErrorCode = "game_not_found"
 
 
 class StaleGameError(YambError):
     """Someone else changed the game first: reload and try again, or report the conflict."""
 
-    code = "conflict"
+    code: ErrorCode = "conflict"
 
 
 class GameExistsError(Exception):
@@ -30,7 +30,7 @@ class GameExistsError(Exception):
 class SeatTakenError(YambError):
     """A player may not take a seat: they hold one in another game, or a cooldown runs."""
 
-    code = "seat_taken"
+    code: ErrorCode = "seat_taken"
 
     def __init__(self, player_id: str) -> None:
         super().__init__(f"{player_id} may not take a seat now")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from yamb.dice import DiceSource
-from yamb.errors import YambError
+from yamb.errors import ErrorCode, YambError
 from yamb.protocol import (
     Ack,
     Announce,
@@ -35,6 +35,7 @@ from yamb.protocol import (
     Sync,
     WatchGame,
     Write,
+    clip,
 )
 from yamb.session import leaving, lobby, presence, turns
 from yamb.session.deadlines import apply_due
@@ -60,6 +61,9 @@ from yamb_service.timers import LaneInput, lane_input
 from yamb_service.writer import Applied, GameWriter
 
 LISTED_GAMES = 50
+INTERNAL_ERROR = (
+    "the server failed to answer this action; sending it again with the same requestId is safe"
+)
 # Spectators' connections live in the game item: a bound keeps it small.
 MAX_SPECTATORS = 50
 
@@ -102,19 +106,31 @@ class GameService:
     # ------------------------------------------------------------------------ client actions
 
     def handle(self, caller: Caller, action: ClientAction) -> None:
-        logger.append_keys(player_id=caller.player_id, action=action.action)
+        """One client action, answered whatever happens: applied, refused with its code, or
+        failed (`internal`, logged with its stack): repeating it with the same requestId is
+        safe in every case."""
+        logger.append_keys(
+            player_id=caller.player_id, action=action.action, request_id=action.request_id
+        )
         try:
             self._dispatch(caller, action, self.now())
         except YambError as error:
             metrics.add_metric(name="ActionRefused", unit=MetricUnit.Count, value=1)
+            logger.info("action refused", code=error.code)
             self.reply_error(caller.connection_id, error.code, error.message, action.request_id)
+        except Exception:
+            metrics.add_metric(name="ActionFailed", unit=MetricUnit.Count, value=1)
+            logger.exception("action failed")
+            self.reply_error(caller.connection_id, "internal", INTERNAL_ERROR, action.request_id)
 
     def reply_error(
-        self, connection_id: str, code: str, message: str, request_id: str | None = None
+        self, connection_id: str, code: ErrorCode, message: str, request_id: str | None = None
     ) -> None:
-        self.notifier.send(
-            connection_id, ErrorFrame(request_id=request_id, code=code, message=message)
-        )
+        frame = ErrorFrame(request_id=request_id, code=code, message=clip(message))
+        try:
+            self.notifier.send(connection_id, frame)
+        except Exception:  # the refusal is logged; nothing else can be done for the client
+            logger.exception("error frame not delivered", code=code)
 
     def _dispatch(self, caller: Caller, action: ClientAction, now: datetime) -> None:
         player = caller.player_id

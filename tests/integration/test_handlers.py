@@ -502,27 +502,47 @@ def test_game_handler_unknown_action_answers_error_frame(stack: Stack) -> None:
     # when the $default route brings an action the protocol does not know
     response = stack.functions.game(as_player(load_event("unknown_action.json"), ANA), CONTEXT)
 
-    # then she gets a bad_request error frame echoing her requestId
+    # then she gets an unknown_action error frame echoing her requestId
     assert response == {"statusCode": 200}
     (frame,) = stack.connections.to(ANA)
     assert frame["type"] == "error"
-    assert frame["code"] == "bad_request"
+    assert frame["code"] == "unknown_action"
     assert frame["requestId"] == "cheat-1"
     assert "cheat" in frame["message"]
 
 
 @pytest.mark.parametrize(
-    ("body", "request_id"),
+    ("body", "code", "request_id"),
     [
-        ("{not json", None),
-        ('["sync"]', None),
-        ('{"action": "roll", "requestId": "r-1"}', "r-1"),
-        ('{"action": "sync", "requestId": "has spaces"}', "has spaces"),
-        ('{"action": "sync", "requestId": "' + "x" * 100_000 + '"}', None),
+        ("{not json", "bad_request", None),
+        ('["sync"]', "bad_request", None),
+        ('{"action": "roll", "requestId": "r-1"}', "bad_request", "r-1"),
+        # a requestId the protocol refuses is not echoed either
+        ('{"action": "sync", "requestId": "has spaces"}', "bad_request", None),
+        ('{"action": "sync", "requestId": "\\ud800"}', "bad_request", None),
+        ('{"action": "sync", "requestId": "' + "x" * 100_000 + '"}', "frame_too_large", None),
+        (
+            '{"action": "roll", "requestId": "r-2", "gameId": "g", "turn": ' + "9" * 5000 + "}",
+            "bad_request",
+            "r-2",
+        ),
+        ("[" * 10_000 + "]" * 10_000, "frame_too_large", None),
+        (
+            '{"requestId": "r-3", "action": "sync", "a": ' + "[" * 3000 + "]" * 3000 + "}",
+            "bad_request",
+            "r-3",
+        ),
+        (
+            '{"action": "roll", "requestId": "r-4", "gameId": "g", '
+            + ", ".join(f'"field{i}": 1' for i in range(500))
+            + "}",
+            "bad_request",
+            "r-4",
+        ),
     ],
 )
 def test_game_handler_malformed_frame_answers_error_frame(
-    stack: Stack, body: str, request_id: str | None
+    stack: Stack, body: str, code: str, request_id: str | None
 ) -> None:
     # given ana is connected
     stack.connect(ANA)
@@ -532,10 +552,12 @@ def test_game_handler_malformed_frame_answers_error_frame(
     # when the game function gets a frame that is not a valid action
     response = stack.functions.game(event, CONTEXT)
 
-    # then she gets a bad_request error frame
+    # then she gets one short, plain error frame with the stable code
     assert response == {"statusCode": 200}
     (frame,) = stack.connections.to(ANA)
-    assert (frame["type"], frame["code"]) == ("error", "bad_request")
+    assert (frame["type"], frame["code"]) == ("error", code)
+    assert len(frame["message"]) <= 500
+    assert frame["message"].isascii()
     assert frame.get("requestId") == request_id
 
 

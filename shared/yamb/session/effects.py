@@ -4,7 +4,7 @@ refusals every change shares."""
 from dataclasses import dataclass, field
 from typing import Literal
 
-from yamb.errors import YambError
+from yamb.errors import ErrorCode, YambError
 from yamb.session.model import GameSession
 
 # What a change does to a player's own record, written in the same transaction as the game:
@@ -16,7 +16,7 @@ type PlayerChange = Literal["seat", "release", "forget"]
 class GameActionError(YambError):
     """The action is not allowed in this game's state; nothing changed."""
 
-    code = "not_allowed"
+    code: ErrorCode = "not_allowed"
 
 
 @dataclass(slots=True)
