@@ -1,517 +1,396 @@
-"""Game service figures: item size of a finished 4-player 9-column game, the DynamoDB requests
-and capacity units of each action kind, the round trip of a `roll` through the local stack, and
-each handler's cold import.
+"""Game service figures (`make bench`), each beside its aim:
 
-    make bench
+1. what whole games cost on AWS, by component: two games played to the end on the local stack
+   over real WebSockets by scripted clients (bench/scripted_game.py), every request counted in
+   this process (bench/meters.py) and priced from bench/prices.json (bench/cost_model.py);
+2. DynamoDB requests and units per action kind, and the game item of a 4-player 9-column game;
+3. each handler's cold start against a bare boto3 baseline timed in the same run
+   (bench/cold_start.py), and the game handler's biggest imports;
+4. the round trip of a `roll` through the local stack.
 
-It prints its figures beside the aims and never fails: a slow machine is not a broken build.
+It never fails (exit 0): a slow machine or a missed aim is a figure, not a broken build.
 """
 
-import base64
-import importlib.util
-import itertools
 import json
-import math
-import os
+import logging
 import statistics
-import subprocess
 import sys
 import time
-from collections import Counter, defaultdict
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from datetime import UTC, datetime
+import traceback
+import warnings
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-HANDLERS = ("authorizer", "connections", "game", "clock")
-IMPORT_RUNS = 5
-# What a handler's first invocation builds before it reaches AWS, and the settings it needs.
-FIRST_CALL_BUILD = {
-    "authorizer": "app.verifier()",
-    "connections": "import yamb_service.wiring as w; w.game_service()",
-    "game": "import yamb_service.wiring as w; w.game_service()",
-    "clock": "import yamb_service.wiring as w; w.game_service()",
-}
-FUNCTION_ENVIRONMENT = {
-    "TABLE_NAME": "yamb-bench-GameTable",
-    "CONNECTIONS_ENDPOINT": "https://example.execute-api.us-east-1.amazonaws.com/live",
-    "DEADLINE_STATE_MACHINE_ARN": "arn:aws:states:us-east-1:123456789012:stateMachine:bench",
-    "USER_POOL_ID": "us-east-1_bench",
-    "USER_POOL_CLIENT_ID": "bench",
-    "AWS_REGION": "us-east-1",
-}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-# The DynamoDB figures: a 2-player 9-column game (preset 7) played for this many turns.
-PLAYED_TURNS = 30
-DYNAMODB_OPERATIONS = ("GetItem", "PutItem", "UpdateItem", "Query", "TransactWriteItems")
-# In the order the game meets them; roll and write are what the aim is about.
-METERED_ACTIONS = ("connect", "create_game", "join_game", "start_game", "sync", "roll", "write")
-ACTION_AIM = "1 read + 1 conditional write"
-READ_OPERATIONS = ("GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems")
-WRITE_OPERATIONS = (
-    "PutItem",
-    "UpdateItem",
-    "DeleteItem",
-    "TransactWriteItems",
-    "BatchWriteItem",
+import cold_start
+from cost_model import Line, Prices, aimed_total, billed_ms, game_cost, load_prices
+from meters import (
+    READ_OPERATIONS,
+    STEP_FUNCTIONS_CALLS,
+    STEP_FUNCTIONS_TASK,
+    WRITE_OPERATIONS,
+    WRITE_UNIT_BYTES,
+    DynamoRequest,
+    MachineUsage,
+    Meter,
+    Usage,
+    dynamodb_item_size,
+    state_transitions,
+    stored_item,
 )
+from scripted_game import Played, play_game, roll_round_trip_ms
+
+ROOT = Path(__file__).resolve().parents[1]
+# The two games: (label, players, preset).
+GAMES = (("2-player preset 5", 2, 5), ("4-player preset 7", 4, 7))
+AIM_GAME_USD = 0.003  # the preset-5 game: API Gateway + Lambda + DynamoDB + Step Functions
+AIM_WRITE_UNITS = 2  # a game write, at the end of a 4-player 9-column game
+AIM_COLD_START_RATIO = 1.5
+ACTION_AIM = "1 read + 1 conditional write"
 AIMED_ACTIONS = ("roll", "write")
-WRITE_UNIT_BYTES = 1024
-READ_UNIT_BYTES = 4096
+# In the order a game meets them.
+ACTIONS = (
+    "$connect",
+    "create_game",
+    "join_game",
+    "start_game",
+    "announce",
+    "roll",
+    "write",
+    "$disconnect",
+    STEP_FUNCTIONS_TASK,
+)
+OPERATIONS = ("GetItem", "Query", "PutItem", "UpdateItem", "TransactWriteItems")
+NAIVE_TRANSITIONS_PER_TURN = 3  # one execution per turn: start, wait, wake
+COLD_START_ROUNDS = 7
+ROLL_ROUNDS = 20
 
 
-def finished_item_size() -> int:
-    """The stored game item (DynamoDB's item-size rules) of a 4-player 9-column game at its
-    end, played through the session rules with Cognito-sized ids and a full request memory."""
-    import uuid
-
-    from yamb.dice import SeededDice
-    from yamb.session import play
-    from yamb.settings import validate_settings
-    from yamb_service.repository import DynamoGameRepository, item_model
-
-    now = datetime.now(UTC)
-    dice = SeededDice(7)
-    players = [str(uuid.uuid4()) for _ in range(4)]
-    settings = validate_settings({"players": 4, "preset": 7, "turnSeconds": 60})
-    session = play.create("g" * 20, players[0], "c" * 16, settings, now)
-    for player in players[1:]:
-        play.join(session, player, "c" * 16)
-    play.start(session, players[0], now, dice)
-    while session.status == "running":
-        game = session.game()
-        player = game.players[game.seat]
-        column, row, _ = game.legal_cells()[0]
-        play.write(
-            session,
-            player,
-            game.layout.columns[column].id,
-            game.layout.grid.rows[row].id,
-            now=now,
-            dice=dice,
-        )
-        session.remember(player, str(uuid.uuid4()), "write")
-    item = DynamoGameRepository(item_model("bench", "us-east-1"))._to_item(session)
-    return dynamodb_item_size(item.serialize())
+@dataclass
+class GameRun:
+    label: str
+    played: Played
+    usage: Usage
+    machines: dict[str, MachineUsage]
+    lines: list[Line]
+    item: dict[str, Any]  # the game item at the end (DynamoDB JSON)
 
 
-# ------------------------------------------------------------------------ DynamoDB per action
+def _quiet() -> None:
+    """The local stack's own chatter off: the functions' warning that a flush found no
+    metrics, and moto's log of the lane task ended by StopExecution at a game's end."""
+    warnings.filterwarnings("ignore", message="No application metrics to publish")
+    logging.getLogger("moto").setLevel(logging.CRITICAL)
+    logging.getLogger("devstack").setLevel(logging.WARNING)
 
 
-def dynamodb_value_size(value: Mapping[str, Any]) -> int:
-    """The size of one attribute value (DynamoDB JSON) by DynamoDB's item-size rules."""
-    ((kind, data),) = value.items()
-    match kind:
-        case "S":
-            return len(data.encode())
-        case "N":
-            return _number_size(data)
-        case "B":  # bytes in a request, base64 text in what moto stores
-            return len(base64.b64decode(data)) if isinstance(data, str) else len(data)
-        case "BOOL" | "NULL":
-            return 1
-        case "SS":
-            return sum(len(member.encode()) for member in data)
-        case "NS":
-            return sum(_number_size(member) for member in data)
-        case "BS":
-            return sum(dynamodb_value_size({"B": member}) for member in data)
-        case "L":
-            return 3 + sum(1 + dynamodb_value_size(member) for member in data)
-        case "M":
-            return 3 + sum(
-                1 + len(name.encode()) + dynamodb_value_size(member)
-                for name, member in data.items()
-            )
-    raise ValueError(f"unknown DynamoDB type {kind}")
+def _usd(value: float) -> str:
+    return f"${value:.6f}"
 
 
-def _number_size(number: str) -> int:
-    """1 byte per 2 significant digits, plus 1."""
-    mantissa = number.lstrip("+-").lower().partition("e")[0]
-    digits = mantissa.replace(".", "").strip("0") or "0"
-    return math.ceil(len(digits) / 2) + 1
+def _quantity(value: float) -> str:
+    return f"{value:,.0f}" if value >= 100 or value == int(value) else f"{value:,.1f}"
 
 
-def dynamodb_item_size(attributes: Mapping[str, Mapping[str, Any]]) -> int:
-    """Attribute names (UTF-8 bytes) plus values."""
-    return sum(
-        len(name.encode()) + dynamodb_value_size(value) for name, value in attributes.items()
-    )
+# ------------------------------------------------------------------------ 1. whole games
 
 
-def _written_items(
-    operation: str, params: Mapping[str, Any]
-) -> Iterator[tuple[str, Mapping[str, Any], int]]:
-    """(table, key or whole item, unit factor) of every item a request writes or checks."""
-    match operation:
-        case "PutItem":
-            yield params["TableName"], params["Item"], 1
-        case "UpdateItem" | "DeleteItem":
-            yield params["TableName"], params["Key"], 1
-        case "TransactWriteItems":
-            for entry in params["TransactItems"]:
-                ((_, request),) = entry.items()  # Put, Update, Delete or ConditionCheck
-                yield request["TableName"], request.get("Key") or request["Item"], 2
-        case "BatchWriteItem":
-            for table, requests in params["RequestItems"].items():
-                for entry in requests:
-                    ((_, request),) = entry.items()
-                    yield table, request.get("Key") or request["Item"], 1
-
-
-def _is_conditional_write(operation: str, params: Mapping[str, Any]) -> bool:
-    """A write that holds only on a condition (a transaction: on any of its items)."""
-    if operation == "TransactWriteItems":
-        return any(
-            "ConditionExpression" in request
-            for entry in params["TransactItems"]
-            for request in entry.values()
-        )
-    return operation in ("PutItem", "UpdateItem", "DeleteItem") and "ConditionExpression" in params
-
-
-class DynamoDbMeter:
-    """Counts DynamoDB requests per action kind, with the capacity units they consume.
-
-    pynamodb builds botocore sessions of its own (one per Connection), so the hooks go into
-    botocore's built-in handlers, which every session created afterwards registers: they see every
-    DynamoDB client, the model's and the transactions'. Write units come from the items stored in
-    moto before and after each write, sized by DynamoDB's rules: 1 per started KB of the larger of
-    the two (at least 1) for each item written or checked, twice that in a transaction. Read units:
-    1 per started 4 KB of the items returned, half for an eventually consistent read.
-    """
-
-    def __init__(self, region: str) -> None:
-        self.region = region
-        self.current: str | None = None
-        self.actions: Counter[str] = Counter()
-        self.requests: defaultdict[str, Counter[str]] = defaultdict(Counter)
-        self.write_units: Counter[str] = Counter()
-        self.read_units: Counter[str] = Counter()
-        self.conditional_writes: Counter[str] = Counter()
-
-    @contextmanager
-    def installed(self) -> Iterator["DynamoDbMeter"]:
-        """Hooks the botocore sessions created from now on (create none before)."""
-        from botocore.handlers import BUILTIN_HANDLERS
-
-        hooks = [
-            ("provide-client-params.dynamodb", self._before_call),
-            ("after-call.dynamodb", self._after_call),
-        ]
-        BUILTIN_HANDLERS.extend(hooks)
-        try:
-            yield self
-        finally:
-            for hook in hooks:
-                BUILTIN_HANDLERS.remove(hook)
-
-    @contextmanager
-    def metering(self, action: str) -> Iterator[None]:
-        self.current = action
-        self.actions[action] += 1
-        try:
-            yield
-        finally:
-            self.current = None
-
-    def per_action(self, action: str) -> dict[str, float]:
-        """Mean requests by operation, write and read units of one action of this kind."""
-        count = self.actions[action] or 1
-        means = {op: n / count for op, n in self.requests[action].items()}
-        means["conditional"] = self.conditional_writes[action] / count
-        means["WCU"] = self.write_units[action] / count
-        means["RCU"] = self.read_units[action] / count
-        return means
-
-    def _before_call(
-        self, params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any
-    ) -> None:
-        if self.current is None:
-            return
-        self.requests[self.current][model.name] += 1
-        self.conditional_writes[self.current] += _is_conditional_write(model.name, params)
-        written = list(_written_items(model.name, params))
-        sizes = [self._stored_size(table, item) for table, item, _ in written]
-        context["yamb_bench"] = (self.current, params, written, sizes)
-
-    def _after_call(
-        self, parsed: dict[str, Any], model: Any, context: dict[str, Any], **_: Any
-    ) -> None:
-        state = context.pop("yamb_bench", None)
-        if state is None:
-            return
-        action, params, written, sizes_before = state
-        for (table, item, factor), before in zip(written, sizes_before, strict=True):
-            largest = max(before, self._stored_size(table, item), 1)
-            self.write_units[action] += factor * math.ceil(largest / WRITE_UNIT_BYTES)
-        returned = [parsed["Item"]] if "Item" in parsed else parsed.get("Items")
-        if model.name in ("GetItem", "Query") and returned is not None:
-            size = sum(dynamodb_item_size(item) for item in returned)
-            units = max(math.ceil(size / READ_UNIT_BYTES), 1)
-            consistent = params.get("ConsistentRead") and "IndexName" not in params
-            self.read_units[action] += units if consistent else units / 2
-        elif model.name == "GetItem":  # no such item: still the minimum
-            self.read_units[action] += 1 if params.get("ConsistentRead") else 0.5
-
-    def stored_item(self, table_name: str, item: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
-        """The item moto stores under the key of `item` (a key or a whole item); {} if none.
-        Read from moto's backend directly: no request."""
-        from moto.core import DEFAULT_ACCOUNT_ID
-        from moto.dynamodb.models import dynamodb_backends
-        from moto.dynamodb.models.dynamo_type import DynamoType
-
-        table = dynamodb_backends[DEFAULT_ACCOUNT_ID][self.region].get_table(table_name)
-        range_key = DynamoType(item[table.range_key_attr]) if table.range_key_attr else None
-        stored = table.get_item(DynamoType(item[table.hash_key_attr]), range_key)
-        return {} if stored is None else stored.to_json()["Attributes"]  # type: ignore[no-any-return]
-
-    def _stored_size(self, table_name: str, item: Mapping[str, Mapping[str, Any]]) -> int:
-        return dynamodb_item_size(self.stored_item(table_name, item))
-
-
-def integration_conftest() -> ModuleType:
-    """tests/integration/conftest.py, for `create_game_table`: GameTable as template.yaml has it."""
-    path = ROOT / "tests" / "integration" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("yamb_integration_conftest", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-class MeteredPlayers:
-    """Players acting on the game service, each action metered under its kind."""
-
-    def __init__(self, service: Any, notifier: Any, meter: DynamoDbMeter) -> None:
-        self.service = service
-        self.notifier = notifier
-        self.meter = meter
-        self.refused: Counter[str] = Counter()
-        self._request_ids = itertools.count(1)
-
-    def connect(self, caller: Any) -> None:
-        with self.meter.metering("connect"):
-            self.service.connect(caller)
-
-    def act(self, kind: str, caller: Any, **fields: Any) -> list[dict[str, Any]]:
-        """`caller` sends the client frame `kind`; the frames answering it (ack, error, game)."""
-        from yamb.protocol import CLIENT_ACTIONS
-        from yamb_service.observability import metrics
-
-        request_id = f"bench-{next(self._request_ids)}"
-        action = CLIENT_ACTIONS.validate_python({"action": kind, "requestId": request_id, **fields})
-        sent = len(self.notifier.sent)
-        with self.meter.metering(kind):
-            self.service.handle(caller, action)
-        metrics.clear_metrics()  # as after each invocation (100 unflushed values print)
-        answers = [
-            answer
-            for connection, answer in self.notifier.sent[sent:]
-            if connection == caller.connection_id and answer.get("requestId") == request_id
-        ]
-        self.refused[kind] += any(answer["type"] == "error" for answer in answers)
-        return answers
-
-    def game_view(self) -> dict[str, Any]:
-        """The last game state broadcast."""
-        for _, frame in reversed(self.notifier.sent):
-            if frame["type"] == "game" and frame.get("game"):
-                return frame["game"]  # type: ignore[no-any-return]
-        raise RuntimeError("no game was broadcast")
-
-
-def dynamodb_per_action(
-    turns: int = PLAYED_TURNS,
-) -> tuple[DynamoDbMeter, Counter[str], dict[str, Any]]:
-    """Plays a 2-player 9-column game in-process on moto for `turns` turns (a roll, if the turn
-    allows one, then a write of the first legal cell) and meters every action. Returns the meter,
-    the refused actions by kind, and the game item at the end (DynamoDB JSON)."""
-    from moto import mock_aws
-    from yamb.dice import SeededDice
-    from yamb_service.deadlines import RecordingScheduler
-    from yamb_service.notifier import RecordingNotifier
-    from yamb_service.repository import DynamoGameRepository, DynamoPlayerRepository, item_model
-    from yamb_service.service import Caller, GameService
-
-    tables = integration_conftest()
-    meter = DynamoDbMeter(tables.REGION)
-    with mock_aws(), meter.installed():
-        item = item_model(tables.create_game_table("yamb-bench-GameTable"), tables.REGION)
-        notifier = RecordingNotifier()
-        service = GameService(
-            games=DynamoGameRepository(item),
-            players=DynamoPlayerRepository(item),
-            notifier=notifier,
-            deadlines=RecordingScheduler(),
-            dice=SeededDice(7),
-            now=lambda: datetime.now(UTC),
-        )
-        players = MeteredPlayers(service, notifier, meter)
-        callers = {name: Caller(name, f"conn-{name}") for name in ("ana", "ben")}
-        ana, ben = callers.values()
-        for caller in callers.values():
-            players.connect(caller)
-        settings = {"players": 2, "preset": 7, "turnSeconds": 60}
-        (ack,) = players.act("create_game", ana, settings=settings)
-        game_id = ack["gameId"]
-        players.act("join_game", ben, gameId=game_id)
-        players.act("start_game", ana, gameId=game_id)
-        for caller in callers.values():
-            players.act("sync", caller)
-        for _ in range(turns):
-            turn = players.game_view()["turn"]
-            caller = callers[turn["playerId"]]
-            if turn["canRoll"]:
-                players.act("roll", caller, gameId=game_id, keep=[])
-            cell = players.game_view()["turn"]["legal"][0]
-            players.act("write", caller, gameId=game_id, column=cell["column"], row=cell["row"])
-            if players.game_view()["status"] != "running":
-                break
-        game_item = meter.stored_item(
-            item.Meta.table_name, {"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": "GAME"}}
-        )
-    return meter, players.refused, game_item
-
-
-def print_dynamodb_per_action() -> None:
-    meter, refused, game_item = dynamodb_per_action()
-    others = {op for ops in meter.requests.values() for op in ops} - set(DYNAMODB_OPERATIONS)
-    operations = [*DYNAMODB_OPERATIONS, *sorted(others)]
-    print(
-        "  DynamoDB requests and write units per action, in-process on moto: 2-player 9-column "
-        f"game (preset 7), {meter.actions['write']} turns; mean per action"
-    )
-    heading = "".join(f"{op:>{len(op) + 2}}" for op in operations)
-    print(f"    {'action':<12}{'n':>3}{heading}  conditional{'WCU':>6}{'RCU':>6}  aim")
-    for action in METERED_ACTIONS:
-        if not meter.actions[action]:
-            continue
-        means = meter.per_action(action)
-        counts = "".join(f"{means.get(op, 0.0):{len(op) + 2}.1f}" for op in operations)
-        aim = ""
-        if action in AIMED_ACTIONS:
-            reads = sum(means.get(op, 0.0) for op in READ_OPERATIONS)
-            writes = sum(means.get(op, 0.0) for op in WRITE_OPERATIONS)
-            met = reads == 1 and writes == 1 and means["conditional"] == 1
-            aim = f"{ACTION_AIM}: {'met' if met else 'not met'}"
-        print(
-            f"    {action:<12}{meter.actions[action]:>3}{counts}{means['conditional']:13.1f}"
-            f"{means['WCU']:6.1f}{means['RCU']:6.1f}  {aim}".rstrip()
-        )
-    if "body" not in game_item:
-        print("    no game item was stored")
-        return
-    size = dynamodb_item_size(game_item)
-    body = json.loads(game_item["body"]["S"])
-    parts = sorted(((len(json.dumps(value)), name) for name, value in body.items()), reverse=True)
-    largest = ", ".join(f"{name} {part / 1024:.1f} KB" for part, name in parts[:2])
-    print(
-        f"    game item after these turns: {size / 1024:.1f} KB, "
-        f"{math.ceil(size / WRITE_UNIT_BYTES)} WCU a write (largest parts of its body: {largest})"
-    )
-    print(
-        "    WCU: 1 per started KB of the larger of the stored item before and after (sized by "
-        "DynamoDB's rules), per item written or checked, x2 in a transaction; RCU: 1 per 4 KB read"
-        " (strongly consistent), 0.5 eventually consistent"
-    )
-    if refused.total():
-        print(f"    refused actions (error frames): {dict(refused)}")
-
-
-# ------------------------------------------------------------------------ cold import and stack
-
-
-def cold_start_ms(handler: str) -> tuple[float, float]:
-    """Medians over fresh interpreters: importing the handler's module, and then what its first
-    invocation builds (the game service, or the authorizer's verifier) on top."""
-    code = (
-        "import sys, time; sys.path[:0] = ['shared', 'functions/" + handler + "'];"
-        "t = time.perf_counter(); import app; i = time.perf_counter();"
-        + FIRST_CALL_BUILD[handler]
-        + "; print((i - t) * 1000, (time.perf_counter() - i) * 1000)"
-    )
-    environment = {**os.environ, **FUNCTION_ENVIRONMENT}
-    samples = [
-        [
-            float(ms)
-            for ms in subprocess.check_output(
-                [sys.executable, "-c", code], cwd=ROOT, text=True, env=environment
-            ).split()
-        ]
-        for _ in range(IMPORT_RUNS)
-    ]
-    return (
-        statistics.median(sample[0] for sample in samples),
-        statistics.median(sample[1] for sample in samples),
-    )
-
-
-def roll_round_trip_ms(rounds: int = 20) -> float:
-    from websockets.sync.client import connect
-
+def play_and_meter(prices: Prices) -> tuple[list[GameRun], list[float], dict[str, int]]:
     from devstack.stack import LocalStack
 
-    with LocalStack() as stack:
-        url = f"{stack.url}?token={stack.player_token('bench')}"
-        with connect(url) as socket:
-
-            def act(action: str, **fields: object) -> dict[str, object]:
-                """The game state broadcast right after this action's ack."""
-                request_id = f"b{time.time_ns()}"
-                socket.send(json.dumps({"action": action, "requestId": request_id, **fields}))
-                acknowledged = False
-                while True:
-                    frame = json.loads(socket.recv(timeout=10))
-                    if frame["type"] == "error":
-                        raise RuntimeError(frame)
-                    acknowledged |= frame.get("requestId") == request_id
-                    if acknowledged and frame["type"] == "game":
-                        return frame["game"]  # type: ignore[no-any-return]
-
-            socket.send(
-                json.dumps(
-                    {
-                        "action": "create_game",
-                        "requestId": "create",
-                        "settings": {"players": 1, "preset": 7, "turnSeconds": None},
-                    }
-                )
+    stack = LocalStack()
+    memory = {spec.logical_id: spec.memory_size or 128 for spec in stack.aws.template.functions()}
+    meter = Meter(stack.aws.clock.now)
+    runs: list[GameRun] = []
+    with meter.installed(stack), stack:
+        table = stack.aws.physical_ids["GameTable"]
+        stepfunctions = stack.aws.client("stepfunctions")
+        for number, (label, players, preset) in enumerate(GAMES):
+            meter.reset()
+            played = play_game(stack, players, preset, prefix=f"bench{number}-")
+            _wait_for_disconnects(meter)
+            stack.aws.settle_timers()
+            usage = meter.take()
+            machines = state_transitions(stepfunctions, played.game_id)
+            item = stored_item(
+                stack.aws.account_id,
+                stack.aws.region,
+                table,
+                {"pk": {"S": f"GAME#{played.game_id}"}, "sk": {"S": "GAME"}},
             )
-            game_id = json.loads(socket.recv(timeout=10))["gameId"]
-            act("start_game", gameId=game_id)
-            samples = []
-            for _ in range(rounds):
-                started = time.perf_counter()
-                game = act("roll", gameId=game_id, keep=[])
-                samples.append((time.perf_counter() - started) * 1000)
-                cell = game["turn"]["legal"][0]  # type: ignore[index]
-                act("write", gameId=game_id, column=cell["column"], row=cell["row"])
-    return statistics.median(samples)
+            lines = game_cost(usage, machines, memory, prices)
+            runs.append(GameRun(label, played, usage, machines, lines, item))
+        meter.reset()
+        samples = roll_round_trip_ms(stack, ROLL_ROUNDS)
+    return runs, samples, memory
+
+
+def _wait_for_disconnects(meter: Meter, timeout: float = 10.0) -> None:
+    """The sockets are closed: until their $disconnect has run."""
+    deadline = time.monotonic() + timeout
+    while meter.open_connections() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.2)  # the $disconnect invocations themselves
+
+
+def print_costs(runs: list[GameRun], prices: Prices, memory: dict[str, int]) -> None:
+    print(
+        f"  AWS cost of whole games, {prices.region} list prices of {prices.as_of} "
+        "(bench/prices.json), played on the local stack over WebSockets"
+    )
+    for run in runs:
+        played = run.played
+        minutes = sum(run.usage.connection_seconds) / 60 / max(len(run.usage.connection_seconds), 1)
+        actions = ", ".join(f"{kind} {n}" for kind, n in played.actions.most_common())
+        print(
+            f"    {run.label}: {played.turns} turns, 60 s clock met every turn, ~15 s a turn on "
+            f"the local clock ({minutes:.0f} min a connection); {actions}; "
+            f"{played.seconds:.0f} s here, ended {played.final.get('status')}"
+        )
+    width = 34
+    heading = "".join(f"{run.label:>29}" for run in runs)
+    print(f"    {'component':<{width}}{heading}")
+    for index, line in enumerate(runs[0].lines):
+        if not line.in_aim and runs[0].lines[index - 1].in_aim:
+            totals = "".join(f"{_usd(aimed_total(run.lines)):>29}" for run in runs)
+            verdict = "met" if aimed_total(runs[0].lines) <= AIM_GAME_USD else "NOT met"
+            label = "total, API Gateway to Step Functions"
+            print(f"    {label:<{width}}{totals}")
+            print(f"    aim: the preset-5 game at most ${AIM_GAME_USD}: {verdict}")
+            print("    beside the aim (not in the total):")
+        cells = "".join(
+            f"{_quantity(run.lines[index].quantity):>10} {run.lines[index].unit:<6} "
+            f"{_usd(run.lines[index].usd):>11}"
+            for run in runs
+        )
+        print(f"    {line.component:<{width}}{cells}")
+    for run in runs:
+        in_aim = [line for line in run.lines if line.in_aim]
+        top = max(in_aim, key=lambda line: line.usd)
+        share = top.usd / max(aimed_total(in_aim), 1e-12)
+        print(
+            f"    {run.label}: largest component {top.component} ({share:.0%} of the aimed total)"
+        )
+    _print_traffic(runs)
+    _print_lambda(runs, memory)
+    _print_step_functions(runs, prices)
+    _print_logs_and_traces(runs, prices)
+
+
+def _print_traffic(runs: list[GameRun]) -> None:
+    for run in runs:
+        usage = run.usage
+        largest = max(usage.outbound, default=0)
+        print(
+            f"    {run.label} frames: {len(usage.inbound)} in (mean {_mean(usage.inbound):.0f} B), "
+            f"{len(usage.outbound)} out (mean {_mean(usage.outbound):.0f} B, largest "
+            f"{largest / 1024:.1f} KB, {sum(usage.outbound) / 2**20:.1f} MB in all; a message per "
+            f"started 32 KB), {usage.gone} posts gone; "
+            f"{len(usage.connection_seconds)} connections"
+        )
+
+
+def _mean(values: Iterable[float]) -> float:
+    values = list(values)
+    return statistics.fmean(values) if values else 0.0
+
+
+def _print_lambda(runs: list[GameRun], memory: dict[str, int]) -> None:
+    print(
+        "    Lambda, per function: invocations, median ms measured here, billed ms (per started ms)"
+    )
+    for function in sorted(memory):
+        cells = []
+        for run in runs:
+            calls = [call for call in run.usage.invocations if call.function == function]
+            median = statistics.median(call.ms for call in calls) if calls else 0.0
+            cells.append(f"{len(calls):>5} x {median:5.1f} ms = {billed_ms(calls):>6} ms")
+        print(f"      {function:<20} {memory.get(function, 128):>4} MB  " + "    ".join(cells))
+
+
+def _print_step_functions(runs: list[GameRun], prices: Prices) -> None:
+    transition = prices["stepfunctions_standard_transitions"]
+    for run in runs:
+        machines = "; ".join(
+            f"{name.rsplit('-', 1)[-1]}: {usage.executions} executions, "
+            f"{usage.transitions} StateEntered ({_states(usage)})"
+            for name, usage in run.machines.items()
+        )
+        calls = ", ".join(f"{call} {run.usage.api_calls[call]}" for call in STEP_FUNCTIONS_CALLS)
+        print(f"    {run.label} Step Functions: {machines}; API calls (free): {calls}")
+    first = runs[0]
+    naive = first.played.turns * NAIVE_TRANSITIONS_PER_TURN
+    actual = sum(machine.transitions for machine in first.machines.values())
+    print(
+        f"    naive design, one execution per turn, {first.label}: {first.played.turns} x "
+        f"{NAIVE_TRANSITIONS_PER_TURN} = {naive} transitions = {_usd(transition.of(naive))} "
+        f"(alone {transition.of(naive) / AIM_GAME_USD:.1f}x the aim), against {actual} = "
+        f"{_usd(transition.of(actual))} with the heartbeat lane"
+    )
+
+
+def _states(usage: MachineUsage) -> str:
+    return ", ".join(f"{state} {n}" for state, n in usage.states.items()) or "-"
+
+
+def _print_logs_and_traces(runs: list[GameRun], prices: Prices) -> None:
+    for run in runs:
+        calls = run.usage.invocations
+        print(
+            f"    {run.label} logs per invocation: {_mean(c.log_bytes for c in calls):.0f} B of "
+            f"Powertools JSON + {_mean(c.metric_bytes for c in calls):.0f} B of EMF metrics "
+            f"(sized from the metrics held: the local stack disables them) + "
+            f"{prices.platform_log_bytes} B of START/END/REPORT (an estimate)"
+        )
+    print(
+        "    traces: template.yaml sets Tracing: Active (Globals) and no sampling rule, so X-Ray's "
+        f"default rule: per function the first {prices.reservoir_per_second} request each second "
+        f"and {prices.fixed_rate:.0%} of the rest (one game alone is ~1 request a second: nearly "
+        f"all traced; with many games at once the reservoir is spent and ~"
+        f"{prices.fixed_rate:.0%} are: "
+        + ", ".join(
+            _usd(prices["xray_traces_recorded"].of(len(run.usage.invocations) * prices.fixed_rate))
+            for run in runs
+        )
+        + ")"
+    )
+
+
+# ------------------------------------------------------------------------ 2. DynamoDB per action
+
+
+def print_per_action(runs: list[GameRun]) -> None:
+    for run in runs:
+        _print_action_table(run)
+    last = runs[-1]
+    game_writes = [
+        request
+        for request in last.usage.dynamodb
+        if request.game_item_bytes and request.operation in WRITE_OPERATIONS
+    ]
+    largest = max((request.game_item_bytes for request in game_writes), default=0)
+    size = dynamodb_item_size(last.item) if last.item else 0
+    units = -(-size // WRITE_UNIT_BYTES)
+    largest_units = -(-largest // WRITE_UNIT_BYTES)
+    verdict = "met" if max(units, largest_units) <= AIM_WRITE_UNITS else "NOT met"
+    print(
+        f"    game item at the end of the {last.label} (9 columns) game: {size / 1024:.2f} KB = "
+        f"{units} WCU a write; largest written during it {largest / 1024:.2f} KB = "
+        f"{largest_units} WCU (aim: at most {AIM_WRITE_UNITS} WCU a write): {verdict}"
+    )
+    if last.item and "body" in last.item:
+        body = last.item["body"]["B"]
+        document = json.loads(zlib.decompress(body))
+        parts = sorted(
+            ((len(json.dumps(value)), name) for name, value in document.items()), reverse=True
+        )
+        largest_parts = ", ".join(f"{name} {part / 1024:.1f} KB" for part, name in parts[:3])
+        print(
+            f"      its body: {len(body)} B zlib-compressed from {len(zlib.decompress(body))} B of "
+            f"JSON (largest parts: {largest_parts})"
+        )
+    print(
+        "    WCU: 1 per started KB of the larger of the stored item before and after (DynamoDB's "
+        "item-size rules), per item written or checked, x2 in a transaction, failed conditions "
+        "included; GSI: the index entry's KB when added, removed or changed (x2 when its key "
+        "changes); RCU: the items returned per started 4 KB, 0.5 eventually consistent"
+    )
+
+
+def _print_action_table(run: GameRun) -> None:
+    requests: dict[str, list[DynamoRequest]] = {}
+    for request in run.usage.dynamodb:
+        requests.setdefault(request.action or request.function, []).append(request)
+    counts = Counter(
+        call.action for call in run.usage.invocations if call.function != "AuthorizerFunction"
+    )
+    counts[STEP_FUNCTIONS_TASK] = len(requests.get(STEP_FUNCTIONS_TASK, [])) or 0
+    print(f"    DynamoDB per action, {run.label}, every request that reached moto; mean per action")
+    heading = "".join(f"{op:>{len(op) + 2}}" for op in OPERATIONS)
+    print(f"      {'action':<18}{'n':>4}{heading}  cond   WCU   GSI   RCU  aim")
+    others = sorted({r.action for r in run.usage.dynamodb} - set(ACTIONS) - {""})
+    for action in (*ACTIONS, *others):
+        n = counts.get(action, 0)
+        mine = requests.get(action, [])
+        if not n and not mine:
+            continue
+        n = n or len(mine)
+        operations = Counter(request.operation for request in mine)
+        cells = "".join(f"{operations[op] / n:{len(op) + 2}.2f}" for op in OPERATIONS)
+        conditional = sum(request.conditional for request in mine) / n
+        wcu = sum(request.write_units for request in mine) / n
+        gsi = sum(request.index_write_units for request in mine) / n
+        rcu = sum(request.read_units for request in mine) / n
+        aim = ""
+        if action in AIMED_ACTIONS:
+            reads = sum(operations[op] for op in READ_OPERATIONS) / n
+            writes = sum(operations[op] for op in WRITE_OPERATIONS) / n
+            met = all(abs(mean - 1) < 1e-9 for mean in (reads, writes, conditional))
+            aim = f"{ACTION_AIM}: {'met' if met else 'NOT met'}"
+        label = "lane task (SFN)" if action == STEP_FUNCTIONS_TASK else action
+        units = f"{conditional:6.2f}{wcu:6.2f}{gsi:6.2f}{rcu:6.2f}"
+        print(f"      {label:<18}{n:>4}{cells}{units}  {aim}".rstrip())
+
+
+# ------------------------------------------------------------------------ 3. cold starts
+
+
+def print_cold_starts() -> None:
+    starts = cold_start.cold_starts(COLD_START_ROUNDS)
+    print(
+        f"  cold start, fresh interpreters, medians of {COLD_START_ROUNDS} interleaved runs: the "
+        "handler's import + its first call with its events/ sample against a moto server, vs "
+        "`import boto3; boto3.client('dynamodb')` run just before each"
+    )
+    for start in starts:
+        verdict = "met" if start.ratio <= AIM_COLD_START_RATIO else "NOT met"
+        outcome = ", ".join(sorted(start.outcomes))
+        print(
+            f"    {start.handler:<12}{start.median_ms:6.0f} ms "
+            f"(import {start.median_import_ms:4.0f} + first call {start.median_call_ms:4.0f}, "
+            f"{outcome}) vs baseline "
+            f"{start.baseline_ms:4.0f} ms: {start.ratio:4.2f}x (aim: within "
+            f"{AIM_COLD_START_RATIO}x): {verdict}"
+        )
+    print("    game handler's biggest imports (python -X importtime, cumulative ms / self ms):")
+    for name, cumulative, own in cold_start.import_costs("game"):
+        print(f"      {cumulative:7.1f} {own:6.1f}  {name}")
+
+
+def _section(title: str, body: Callable[[], None]) -> None:
+    """One section; a failure is reported and the bench goes on."""
+    try:
+        body()
+    except Exception:
+        print(f"  {title}: could not be measured here:")
+        print("    " + traceback.format_exc().strip().replace("\n", "\n    "))
 
 
 def main() -> None:
+    _quiet()
     print("game service")
-    size = finished_item_size()
-    print(
-        f"  game item at the end of a 4-player 9-column game: {size / 1024:.1f} KB "
-        f"({-(-size // 1024)} WCU a write)"
-    )
-    print_dynamodb_per_action()
-    for handler in HANDLERS:
-        imported, built = cold_start_ms(handler)
+    prices = load_prices()
+    measured: dict[str, Any] = {}
+
+    def games() -> None:
+        runs, samples, memory = play_and_meter(prices)
+        measured["samples"] = samples
+        print_costs(runs, prices, memory)
+        print_per_action(runs)
+
+    _section("whole games", games)
+    _section("cold start", print_cold_starts)
+    if "samples" in measured:
+        median = statistics.median(measured["samples"])
         print(
-            f"  cold import, {handler:<11}: {imported:6.0f} ms "
-            f"(median of {IMPORT_RUNS}; aim < 300 ms); first call's build: +{built:4.0f} ms"
+            f"  roll round trip through the local stack: {median:.1f} ms "
+            f"(median of {len(measured['samples'])})"
         )
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    print(f"  machine load while importing (1, 5, 15 min): {load} on {os.cpu_count()} CPUs")
-    median = roll_round_trip_ms()
-    print(f"  roll round trip through the local stack: {median:.1f} ms (median of 20)")
 
 
 if __name__ == "__main__":
