@@ -44,6 +44,8 @@ class SimulatedLane:
     seconds: int
     token: str | None = None
     fires_at: datetime | None = None
+    # When an arming lane's task gets to store its token and start its heartbeat wait.
+    arms_at: datetime | None = None
     state: str = "arming"  # arming, waiting, woken, ended, stopped
 
 
@@ -76,11 +78,14 @@ type ClockFunction = Callable[[str, int | None], dict[str, Any] | None]
 class SimulatedTimers:
     """Step Functions' lanes and wakes on a test clock. A lane arms when started (it stores its
     token through `store_token`), unless `arm_lanes` is False: then `arm_pending()` arms them.
-    `advance` moves the clock and fires, in time order, every timer due on the way."""
+    `advance` moves the clock and fires, in time order, every timer due on the way. A lane's
+    task arms `arm_delay` after its start, or after the clock function answered it to arm again
+    (Step Functions' own latency, and the broadcast the clock function made first)."""
 
     now: Callable[[], datetime]
     store_token: TokenStore
     arm_lanes: bool = True
+    arm_delay: timedelta = timedelta(0)
     # Heartbeats to refuse, as if the task had just timed out (counted down).
     refuse_beats: int = 0
     lanes: dict[str, SimulatedLane] = field(default_factory=dict)
@@ -95,9 +100,9 @@ class SimulatedTimers:
         if name in self.lanes:
             return  # the same execution: Step Functions returns the running one
         self.log.lanes_started += 1
-        self.lanes[name] = SimulatedLane(game_id, lane, seconds)
+        started = self.lanes[name] = SimulatedLane(game_id, lane, seconds)
         if self.arm_lanes:
-            self._arm(self.lanes[name], seconds)
+            self._arm_later(started, seconds)
 
     def beat(self, token: str) -> bool:
         if self.refuse_beats:
@@ -133,8 +138,15 @@ class SimulatedTimers:
 
     # -- playing Step Functions
 
+    def _arm_later(self, lane: SimulatedLane, seconds: int) -> None:
+        lane.seconds, lane.state = seconds, "arming"
+        if not self.arm_delay:
+            self._arm(lane, seconds)
+        else:
+            lane.arms_at = self.now() + self.arm_delay
+
     def _arm(self, lane: SimulatedLane, seconds: int) -> None:
-        lane.seconds = seconds
+        lane.seconds, lane.arms_at = seconds, None
         lane.token = f"token-{lane.game_id}-{lane.lane}-{next(self._tokens)}"
         lane.fires_at = self.now() + timedelta(seconds=seconds)
         lane.state = "waiting"
@@ -161,6 +173,7 @@ class SimulatedTimers:
 
     def next_due(self) -> datetime | None:
         moments = [lane.fires_at for lane in self.lanes.values() if lane.state == "waiting"]
+        moments += [lane.arms_at for lane in self.lanes.values() if lane.state == "arming"]
         moments += [wake.at for wake in self.waiting_wakes()]
         return min((m for m in moments if m is not None), default=None)
 
@@ -169,6 +182,13 @@ class SimulatedTimers:
         fired = 0
         while True:
             now = self.now()
+            for arming in self.lanes.values():
+                if (
+                    arming.state == "arming"
+                    and arming.arms_at is not None
+                    and arming.arms_at <= now
+                ):
+                    self._arm(arming, arming.seconds)
             due_lanes = [
                 lane
                 for lane in self.lanes.values()
@@ -189,7 +209,7 @@ class SimulatedTimers:
                 self.log.lane_wakes += 1
                 decision = clock_function(lane.game_id, lane.lane)
                 if decision is not None and decision.get("rearm"):
-                    self._arm(lane, int(decision["seconds"]))
+                    self._arm_later(lane, int(decision["seconds"]))
                 else:
                     lane.state = "ended"
             else:

@@ -227,7 +227,7 @@ class TurnView(Frame):
 class GameView(Frame):
     game_id: str
     version: int
-    status: Literal["waiting", "running", "finished", "cancelled"]
+    status: Literal["waiting", "running", "finished", "cancelled", "deleted"]
     creator: str
     settings: GameSettings
     seats: list[SeatView]

@@ -1,13 +1,24 @@
 """Frames to clients: the answer to the one who acted, the game to everyone at the table, and
 forgetting connections that are gone."""
 
+from dataclasses import dataclass, field
+
 from yamb.protocol import ClientAction, Frame, GameFrame
 from yamb.session.model import GameSession
 from yamb.session.views import game_view
 
 from yamb_service.caller import Caller
 from yamb_service.notifier import Notifier
+from yamb_service.observability import MetricUnit, logger, metrics
 from yamb_service.ports import PlayerRepository
+
+
+@dataclass(slots=True)
+class Undelivered:
+    """Who a broadcast found gone: seats (to mark away) and spectators (to forget)."""
+
+    seats: list[Caller] = field(default_factory=list)
+    spectators: list[str] = field(default_factory=list)
 
 
 class Delivery:
@@ -16,10 +27,21 @@ class Delivery:
         self.players = players
 
     def send(self, caller: Caller, frame: Frame) -> bool:
-        if self.notifier.send(caller.connection_id, frame):
+        """True when delivered; a connection found gone is forgotten."""
+        if self._sent(caller.connection_id, frame):
             return True
         self.players.unbind_connection(caller.player_id, caller.connection_id)
         return False
+
+    def _sent(self, connection_id: str, frame: Frame) -> bool:
+        """Sends one frame; a failure (throttled, unreachable) is logged and counted, and the
+        others are still sent: the change is stored, and the client can sync."""
+        try:
+            return self.notifier.send(connection_id, frame)
+        except Exception:
+            logger.exception("frame not delivered", frame=frame.__class__.__name__)
+            metrics.add_metric(name="FrameNotDelivered", unit=MetricUnit.Count, value=1)
+            return True  # not known to be gone
 
     def broadcast(
         self,
@@ -27,12 +49,13 @@ class Delivery:
         *,
         answer: tuple[Caller, ClientAction] | None = None,
         skip: str | None = None,
-    ) -> list[str]:
+    ) -> "Undelivered":
         """The game to every present seat and spectator; `answer` (the caller and their
-        action) gets it with the action's requestId and name: its answer. Returns the
-        spectators gone."""
+        action) gets it with the action's requestId and name: its answer. Returns the seats and
+        spectators whose connections are gone."""
         view = game_view(session)
         frame = GameFrame(game=view)
+        gone = Undelivered()
         answered = None
         if answer is not None:
             caller, action = answer
@@ -45,10 +68,12 @@ class Delivery:
                 continue
             if not seat.present:
                 continue
-            if not self.notifier.send(connection, frame):
+            if not self._sent(connection, frame):
                 self.players.unbind_connection(seat.player_id, connection)
-        return [
+                gone.seats.append(Caller(seat.player_id, connection))
+        gone.spectators = [
             connection
             for connection in session.spectators
-            if connection not in (skip, answered) and not self.notifier.send(connection, frame)
+            if connection not in (skip, answered) and not self._sent(connection, frame)
         ]
+        return gone

@@ -22,7 +22,7 @@ from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection
 from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
 from yamb.protocol import GameSummary
-from yamb.session.cooldown import cooldown_for, utc_day
+from yamb.session.cooldown import Cooldown
 from yamb.session.effects import PlayerChange
 from yamb.session.model import GameSession
 from yamb.session.results import GameResult
@@ -40,8 +40,13 @@ from yamb_service.ports import (
 
 RESULT_TTL = timedelta(days=3650)
 CLOSED_GAME_TTL = timedelta(days=30)
+# A table removed before its start is kept just long enough for a repeated request.
+DELETED_GAME_TTL = timedelta(days=1)
 _GAME, _LANE, _RESULT, _PLAYER = "GAME", "LANE", "RESULT", "PLAYER"
 _CONDITION_FAILED = "ConditionalCheckFailed"
+# Another transaction held one of the items: a lost race like any other, tried again.
+_TRANSACTION_CONFLICT = "TransactionConflict"
+_LOST_RACE_ERRORS = ("ConditionalCheckFailedException", "TransactionConflictException")
 
 
 class _OpenGames(GlobalSecondaryIndex["_Item"]):  # type: ignore[no-untyped-call]
@@ -120,7 +125,8 @@ class DynamoGameRepository:
         listed = session.in_play
         expires = None
         if not listed and session.ended_at is not None:
-            expires = _epoch(session.ended_at + CLOSED_GAME_TTL)
+            kept = DELETED_GAME_TTL if session.status == "deleted" else CLOSED_GAME_TTL
+            expires = _epoch(session.ended_at + kept)
         return self._item(
             _game_key(session.game_id),
             _GAME,
@@ -154,7 +160,7 @@ class DynamoGameRepository:
         session.version = 1
         try:
             self._transact(
-                self._to_item(session), self._item.pk.does_not_exist(), players, None, now
+                self._to_item(session), self._item.pk.does_not_exist(), players, {}, None, now
             )
         except _ConditionFailedError as failure:
             session.version = 0
@@ -167,22 +173,23 @@ class DynamoGameRepository:
         session: GameSession,
         *,
         players: Mapping[str, PlayerChange] | None = None,
+        cooldowns: Mapping[str, Cooldown] | None = None,
         result: GameResult | None = None,
         now: datetime,
     ) -> None:
         """Writes the session if nobody wrote since it was read: one conditional write on the
-        version, or one transaction with the players' records and the final result when those
-        change too. StaleGameError for the loser of a race, SeatTakenError for a player who may
-        not sit."""
+        version, or one transaction with the players' records (their seats, the cooldowns of
+        those who disappeared) and the final result when those change too. StaleGameError for
+        the loser of a race, SeatTakenError for a player who may not sit."""
         expected = session.version
         session.version = expected + 1
         item = self._to_item(session)
         condition = self._item.version == expected
         try:
-            if not players and result is None:
+            if not players and not cooldowns and result is None:
                 self._put(item, condition)
             else:
-                self._transact(item, condition, players or {}, result, now)
+                self._transact(item, condition, players or {}, cooldowns or {}, result, now)
         except _ConditionFailedError as failure:
             session.version = expected
             if failure.game:
@@ -196,7 +203,7 @@ class DynamoGameRepository:
         try:
             item.save(condition=condition, add_version_condition=False)
         except PutError as error:
-            if error.cause_response_code == "ConditionalCheckFailedException":
+            if error.cause_response_code in _LOST_RACE_ERRORS:
                 raise _ConditionFailedError(game=True) from None
             raise
 
@@ -215,19 +222,35 @@ class DynamoGameRepository:
             return key, [item.seated_in.remove()], None
         return key, [item.game_id.remove(), item.seated_in.remove()], None
 
-    def _transact(
+    def _transact(  # noqa: PLR0917 - the parts of one transaction
         self,
         item: _Item,
         condition: Condition,
         players: Mapping[str, PlayerChange],
+        cooldowns: Mapping[str, Cooldown],
         result: GameResult | None,
         now: datetime,
     ) -> None:
         game_id = item.pk.removeprefix("GAME#")
-        updates = [
+        updates: list[tuple[str, _Item, list[Action], Condition | None]] = [
             (player_id, *self._player_action(player_id, change, game_id, now))
             for player_id, change in players.items()
         ]
+        for player_id, cooldown in cooldowns.items():
+            # One update an item in a transaction: the cooldown joins the player's seat change.
+            actions: list[Action] = [
+                self._item.cooldown_day.set(cooldown.day),
+                self._item.disappearances.set(cooldown.disappearances),
+                self._item.blocked_until.set(cooldown.blocked_until.timestamp()),
+            ]
+            for index, (updated, player_item, changes, player_condition) in enumerate(updates):
+                if updated == player_id:
+                    updates[index] = (updated, player_item, [*changes, *actions], player_condition)
+                    break
+            else:
+                updates.append(
+                    (player_id, self._item(_player_key(player_id), _PLAYER), actions, None)
+                )
         try:
             with TransactWrite(connection=self._connection()) as transaction:
                 transaction.save(item, condition=condition)
@@ -238,6 +261,10 @@ class DynamoGameRepository:
         except TransactWriteError as error:
             # pynamodb sends puts before updates: the game, the result, then each player.
             reasons = list(error.cancellation_reasons or [])
+            if error.cause_response_code == "TransactionConflictException" or any(
+                r is not None and r.code == _TRANSACTION_CONFLICT for r in reasons
+            ):
+                raise _ConditionFailedError(game=True) from None
             failed = [
                 i for i, r in enumerate(reasons) if r is not None and r.code == _CONDITION_FAILED
             ]
@@ -267,27 +294,6 @@ class DynamoGameRepository:
         except DoesNotExist:
             return None
         return GameResult.model_validate_json(item.body or b"{}")
-
-    def delete(self, session: GameSession, *, players: Mapping[str, PlayerChange]) -> None:
-        """Removes a game and frees its players, in one transaction on the version read."""
-        item = self._item
-        try:
-            with TransactWrite(connection=self._connection()) as transaction:
-                transaction.delete(
-                    item(_game_key(session.game_id), _GAME),
-                    condition=item.version == session.version,
-                    add_version_condition=False,
-                )
-                for player_id, change in players.items():
-                    player_item, actions, _ = self._player_action(
-                        player_id, change, session.game_id, None
-                    )
-                    transaction.update(player_item, actions)
-        except TransactWriteError as error:
-            reasons = error.cancellation_reasons or []
-            if any(r is not None and r.code == _CONDITION_FAILED for r in reasons):
-                raise StaleGameError("the game changed meanwhile; try again") from None
-            raise
 
     def list_open(self, limit: int) -> list[GameSummary]:
         """Waiting games first, then running ones, newest first in each."""
@@ -389,19 +395,3 @@ class DynamoPlayerRepository:
                 return False
             raise
         return True
-
-    def record_disappearance(self, player_id: str, now: datetime) -> PlayerRecord:
-        """Counts a disappearance this UTC day and blocks joining for 5, 15, 30, then 60 min."""
-        record = self.get(player_id)
-        day = utc_day(now)
-        count = record.disappearances + 1 if record.cooldown_day == day else 1
-        record.cooldown_day, record.disappearances = day, count
-        record.blocked_until = now + cooldown_for(count)
-        self._item(_player_key(player_id), _PLAYER).update(
-            actions=[
-                self._item.cooldown_day.set(day),
-                self._item.disappearances.set(count),
-                self._item.blocked_until.set(record.blocked_until.timestamp()),
-            ]
-        )
-        return record

@@ -8,6 +8,7 @@ from typing import Protocol
 
 from yamb.errors import ErrorCode, YambError
 from yamb.protocol import GameSummary
+from yamb.session.cooldown import Cooldown
 from yamb.session.effects import PlayerChange
 from yamb.session.model import GameSession
 from yamb.session.results import GameResult
@@ -73,10 +74,10 @@ class GameRepository(Protocol):
         session: GameSession,
         *,
         players: Mapping[str, PlayerChange] | None = None,
+        cooldowns: Mapping[str, Cooldown] | None = None,
         result: GameResult | None = None,
         now: datetime,
     ) -> None: ...
-    def delete(self, session: GameSession, *, players: Mapping[str, PlayerChange]) -> None: ...
     def list_open(self, limit: int) -> list[GameSummary]: ...
     def result(self, game_id: str) -> GameResult | None: ...
 
@@ -86,7 +87,6 @@ class PlayerRepository(Protocol):
     def bind_connection(self, player_id: str, connection_id: str) -> PlayerRecord: ...
     def unbind_connection(self, player_id: str, connection_id: str) -> PlayerRecord | None: ...
     def release_seat(self, player_id: str, game_id: str) -> bool: ...
-    def record_disappearance(self, player_id: str, now: datetime) -> PlayerRecord: ...
 
 
 class Timers(Protocol):

@@ -61,6 +61,8 @@ from yamb_service.timers import LaneInput, lane_input
 from yamb_service.writer import Applied, GameWriter
 
 LISTED_GAMES = 50
+# Connections come and go in bursts (a whole table reconnecting): more tries before giving up.
+PRESENCE_ATTEMPTS = 8
 INTERNAL_ERROR = (
     "the server failed to answer this action; sending it again with the same requestId is safe"
 )
@@ -100,7 +102,7 @@ class GameService:
         self.timers = timers
         self.dice = dice
         self.now = now
-        self.writer = GameWriter(games, timers)
+        self.writer = GameWriter(games, players, timers, dice)
         self.delivery = Delivery(notifier, players)
 
     # ------------------------------------------------------------------------ client actions
@@ -153,7 +155,11 @@ class GameService:
                 )
             case LeaveGame():
                 self._mutate(
-                    caller, action, action.game_id, lambda s: lobby.leave_waiting(s, player), now
+                    caller,
+                    action,
+                    action.game_id,
+                    lambda s: lobby.leave_waiting(s, player, now),
+                    now,
                 )
             case EditGame():
                 self._mutate(
@@ -164,7 +170,9 @@ class GameService:
                     now,
                 )
             case DeleteGame():
-                self._mutate(caller, action, action.game_id, lambda s: lobby.delete(s, player), now)
+                self._mutate(
+                    caller, action, action.game_id, lambda s: lobby.delete(s, player, now), now
+                )
             case StartGame():
                 self._mutate(
                     caller, action, action.game_id, lambda s: lobby.start(s, player, now, dice), now
@@ -341,7 +349,13 @@ class GameService:
                     raise
                 continue
             break
-        if repeated:
+        if applied.refusal is not None or repeated:
+            # A deadline that passed before this action was written with it: the table sees it.
+            if applied.changed:
+                self._carry_out(applied)
+                self._broadcast(applied.session)
+            if applied.refusal is not None:
+                raise applied.refusal
             self._ack(caller, action, game_id, repeated[0])
             return
         metrics.add_metric(name="ActionApplied", unit=MetricUnit.Count, value=1)
@@ -384,11 +398,11 @@ class GameService:
         self.delivery.send(caller, ack)
 
     def _carry_out(self, applied: Applied) -> None:
-        now = self.now()
-        for player_id in applied.effects.disappeared:
-            self.players.record_disappearance(player_id, now)
-            metrics.add_metric(name="PlayerDisappeared", unit=MetricUnit.Count, value=1)
         effects = applied.effects
+        if effects.disappeared:
+            metrics.add_metric(
+                name="PlayerDisappeared", unit=MetricUnit.Count, value=len(effects.disappeared)
+            )
         if effects.ended:
             metrics.add_metric(name="GameEnded", unit=MetricUnit.Count, value=1)
         if effects.turns_timed_out:
@@ -408,8 +422,14 @@ class GameService:
         skip: str | None = None,
     ) -> None:
         gone = self.delivery.broadcast(session, answer=answer, skip=skip)
-        if gone:
-            self._forget_spectators(session.game_id, gone)
+        if gone.spectators:
+            self._forget_spectators(session.game_id, gone.spectators)
+        for caller in gone.seats:
+            # A connection found gone is a lost connection, whether its $disconnect came or not.
+            try:
+                self._away(session.game_id, caller)
+            except Exception:
+                logger.exception("a gone seat was not marked away", player_id=caller.player_id)
 
     def _forget_spectators(self, game_id: str, gone: list[str]) -> None:
         def change(session: GameSession) -> Effects | None:
@@ -445,6 +465,7 @@ class GameService:
                     presence.reconnect(s, caller.player_id, caller.connection_id, now)
                 ),
                 now,
+                attempts=PRESENCE_ATTEMPTS,
             )
         except GameNotFoundError:  # an ended game's item expired (TTL)
             return
@@ -456,14 +477,19 @@ class GameService:
         before = self.players.unbind_connection(caller.player_id, caller.connection_id)
         if before is None or before.game_id is None:
             return  # a newer connection took over, or the player is in no game
+        self._away(before.game_id, caller)
+
+    def _away(self, game_id: str, caller: Caller) -> None:
+        """The caller's connection is gone: their seat is away if it still holds it."""
         now = self.now()
         try:
             applied = self.writer.apply(
-                before.game_id,
+                game_id,
                 lambda s: _changes(
                     presence.disconnect(s, caller.player_id, caller.connection_id, now)
                 ),
                 now,
+                attempts=PRESENCE_ATTEMPTS,
             )
         except GameNotFoundError:  # an ended game's item expired (TTL)
             return

@@ -1,11 +1,19 @@
-"""The write path of every change to a game: read, decide, plan its timers, write on the
-version, and on a lost race do it all again on fresh state (where the change is checked again),
-so that two concurrent changes never both apply and none is lost silently."""
+"""The write path of every change to a game: read, apply the deadlines already passed, decide,
+plan its timers, write on the version, and on a lost race do it all again on fresh state (where
+the change is checked again), so that two concurrent changes never both apply and none is lost
+silently. What follows a write (heartbeats, stops) never fails the change it follows."""
 
+import random
+import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from yamb.dice import DiceSource
+from yamb.errors import YambError
+from yamb.session.cooldown import next_cooldown
+from yamb.session.deadlines import apply_due, merged
 from yamb.session.effects import Effects
 from yamb.session.endings import records_result
 from yamb.session.model import GameSession
@@ -13,9 +21,17 @@ from yamb.session.results import result_of
 from yamb.session.timers import TimerPlan, lane_lost, plan, wake_second
 
 from yamb_service.observability import MetricUnit, logger, metrics
-from yamb_service.ports import GameRepository, LaneToken, StaleGameError, Timers
+from yamb_service.ports import (
+    GameRepository,
+    LaneToken,
+    PlayerRepository,
+    StaleGameError,
+    Timers,
+)
 
 SAVE_ATTEMPTS = 3
+RETRY_JITTER_SECONDS = 0.01
+WAKE_ID_BITS = 48
 
 # A change returns what it asks of the application, or None when it changes nothing.
 type Change = Callable[[GameSession], Effects | None]
@@ -26,15 +42,23 @@ class Applied:
     session: GameSession
     effects: Effects = field(default_factory=Effects)
     timers: TimerPlan = field(default_factory=TimerPlan)
-    # The change did something (else only the game's timers may have been written).
+    # The change (or a deadline passed before it) did something; else at most the game's own
+    # record of its timers was written.
     changed: bool = True
     written: bool = True
+    # The change was refused, after the deadlines passed before it were written: the caller
+    # shows the table those, then answers the refusal.
+    refusal: YambError | None = None
 
 
 class GameWriter:
-    def __init__(self, games: GameRepository, timers: Timers) -> None:
+    def __init__(
+        self, games: GameRepository, players: PlayerRepository, timers: Timers, dice: DiceSource
+    ) -> None:
         self.games = games
+        self.players = players
         self.timers = timers
+        self.dice = dice
 
     def apply(
         self,
@@ -44,16 +68,34 @@ class GameWriter:
         *,
         woken_lane: int | None = None,
         lost_lane: int | None = None,
+        attempts: int = SAVE_ATTEMPTS,
     ) -> Applied:
-        for attempt in range(1, SAVE_ATTEMPTS + 1):
+        for attempt in range(1, attempts + 1):
             loaded = self.games.load(game_id)
             session = loaded.session
             logger.append_keys(game_id=game_id)
-            effects = change(session)
+            # A deadline already passed applies before the change, whether or not its timer
+            # has come yet: an action after the clock ran out meets the turn that followed.
+            due = apply_due(session, now, self.dice, tolerance=timedelta(0))
+            refusal: YambError | None = None
+            try:
+                effects = change(session)
+            except YambError as error:
+                if due is None:
+                    raise
+                # Refused (a change checks before it changes anything): the deadlines passed
+                # before it are still written, then the refusal is answered.
+                refusal, effects = error, None
+            if due is not None:
+                effects = due if effects is None else merged(due, effects)
             lost = lost_lane is not None and lane_lost(session, lost_lane)
             token = loaded.lane_token
             timer_plan = plan(
-                session, now, token_lane=token.lane if token else None, woken_lane=woken_lane
+                session,
+                now,
+                token_lane=token.lane if token else None,
+                woken_lane=woken_lane,
+                wake_id=secrets.randbits(WAKE_ID_BITS),
             )
             changed = effects is not None
             if not changed and not timer_plan.changed and not lost:
@@ -64,23 +106,32 @@ class GameWriter:
                 self._write(session, effects, now)
             except StaleGameError:
                 metrics.add_metric(name="WriteConflict", unit=MetricUnit.Count, value=1)
-                if attempt == SAVE_ATTEMPTS:
+                if attempt == attempts:
                     raise
+                # Writers racing for one game spread out before they read it again.
+                time.sleep(random.uniform(0, RETRY_JITTER_SECONDS * attempt))
                 continue
             self._after_write(session, timer_plan, token)
-            return Applied(session, effects, timer_plan, changed=changed)
+            return Applied(session, effects, timer_plan, changed=changed, refusal=refusal)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _write(self, session: GameSession, effects: Effects, now: datetime) -> None:
-        if effects.removed:
-            self.games.delete(session, players=effects.players)
-            return
         result = result_of(session) if effects.ended and records_result(session) else None
-        self.games.save(session, players=effects.players, result=result, now=now)
+        # A disappearance's cooldown is written with the game that records it, or not at all.
+        # (No condition on the count read: a player has one regular seat, so one game at a
+        # time counts their disappearances.)
+        cooldowns = {}
+        for player_id in effects.disappeared:
+            record = self.players.get(player_id)
+            cooldowns[player_id] = next_cooldown(record.cooldown_day, record.disappearances, now)
+        self.games.save(
+            session, players=effects.players, cooldowns=cooldowns, result=result, now=now
+        )
 
     def _before_write(self, session: GameSession, timer_plan: TimerPlan) -> None:
         """Timers that wake the game earlier start first: none is missing if this function
-        dies after the write, and a write that loses leaves one that wakes it for nothing."""
+        dies after the write, and a write that loses leaves one that wakes it for nothing. A
+        failure here fails the change, which is not written."""
         game_id = session.game_id
         if timer_plan.start_lane is not None:
             assert timer_plan.lane_seconds is not None
@@ -93,17 +144,38 @@ class GameWriter:
     def _after_write(
         self, session: GameSession, timer_plan: TimerPlan, token: LaneToken | None
     ) -> None:
-        """Heartbeats and stops only let the game sleep longer: lost, it wakes early."""
+        """Heartbeats and stops only let the game sleep longer: lost, it wakes early and plans
+        again. So none of them may fail the change that is written already."""
         game_id = session.game_id
         if timer_plan.beat:
             assert token is not None
-            if not self.timers.beat(token.token):
-                # The lane woke the game meanwhile: a wake keeps this turn's deadline.
+            if not self._quietly(lambda: self.timers.beat(token.token), "heartbeat"):
+                # The lane woke the game meanwhile, or the call failed: a wake keeps the turn.
                 deadline = session.clock.deadline
                 if deadline is not None:
-                    self.timers.start_wake(game_id, wake_second(deadline), session.version)
+                    self._quietly(
+                        lambda: self.timers.start_wake(
+                            game_id, wake_second(deadline), secrets.randbits(WAKE_ID_BITS)
+                        ),
+                        "fallback wake",
+                    )
                 metrics.add_metric(name="HeartbeatLost", unit=MetricUnit.Count, value=1)
         if timer_plan.stop_lane is not None:
-            self.timers.stop_lane(game_id, timer_plan.stop_lane)
+            lane = timer_plan.stop_lane
+            self._quietly(lambda: self.timers.stop_lane(game_id, lane), "lane stop")
         for second, wake_id in timer_plan.stop_wakes:
-            self.timers.stop_wake(game_id, second, wake_id)
+
+            def stop(second: int = second, wake_id: int = wake_id) -> None:
+                self.timers.stop_wake(game_id, second, wake_id)
+
+            self._quietly(stop, "wake stop")
+
+    @staticmethod
+    def _quietly(call: Callable[[], object], what: str) -> bool:
+        """Runs a timer request after the write; False when it failed or answered False."""
+        try:
+            return call() is not False
+        except Exception:
+            logger.exception("timer request failed after the write", request=what)
+            metrics.add_metric(name="TimerRequestFailed", unit=MetricUnit.Count, value=1)
+            return False

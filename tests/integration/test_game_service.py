@@ -9,7 +9,7 @@ import pytest
 from yamb.session import presence
 from yamb.session.effects import Effects
 from yamb_service.caller import Caller
-from yamb_service.ports import GameNotFoundError, StaleGameError
+from yamb_service.ports import StaleGameError
 from yamb_service.service import GameService, game_id_for
 
 ANA = Caller("ana", "conn-ana")
@@ -295,13 +295,16 @@ def test_leave_game_by_last_player_deletes_game(harness: Any) -> None:
     game_id = harness.create_game(ANA, players=2)
 
     # when she leaves
-    harness.ack(ANA, harness.act(ANA, "leave_game", gameId=game_id))
+    request_id = harness.act(ANA, "leave_game", gameId=game_id)
+    harness.ack(ANA, request_id)
 
-    # then the game is gone
-    with pytest.raises(GameNotFoundError):
-        harness.session(game_id)
+    # then the game is gone: unlisted, kept a day only as deleted, and a repeat of her leave is
+    # answered as the first one was
+    assert harness.session(game_id).status == "deleted"
     assert harness.games.list_open(10) == []
     assert harness.players.get("ana").game_id is None
+    harness.act(ANA, "leave_game", gameId=game_id, requestId=request_id)
+    assert [a["type"] for a in harness.answers(ANA, request_id)] == ["ack", "ack"]
 
 
 def test_leave_game_when_running_refused(harness: Any) -> None:
@@ -407,8 +410,27 @@ def test_delete_game_tells_players_game_deleted(harness: Any) -> None:
     for caller in (ANA, BEN):
         assert {"type": "game_deleted", "gameId": game_id} in harness.frames(caller)
         assert harness.players.get(caller.player_id).game_id is None
-    with pytest.raises(GameNotFoundError):
-        harness.session(game_id)
+    assert harness.session(game_id).status == "deleted"
+    assert harness.games.list_open(10) == []
+
+
+def test_delete_game_repeated_and_late_create_repeat_change_nothing(harness: Any) -> None:
+    # given ana created a table and deleted it
+    create = harness.act(ANA, "create_game", settings={"players": 2, "preset": 1})
+    game_id = harness.ack(ANA, create)["gameId"]
+    delete = harness.act(ANA, "delete_game", gameId=game_id)
+
+    # when both requests arrive again (a client retrying late)
+    harness.act(ANA, "delete_game", gameId=game_id, requestId=delete)
+    harness.act(ANA, "create_game", settings={"players": 2, "preset": 1}, requestId=create)
+
+    # then the delete is acked again, and the table is not created again nor her seat taken
+    assert [a["type"] for a in harness.answers(ANA, delete)] == ["ack", "ack"]
+    assert harness.answers(ANA, create)[-1]["type"] == "ack"
+    assert harness.session(game_id).status == "deleted"
+    assert harness.players.get("ana").seated_in is None
+    join = harness.act(BEN, "join_game", gameId=game_id)
+    assert harness.error(BEN, join)["code"] == "wrong_status"
 
 
 # ============================================================================ start_game
@@ -448,8 +470,8 @@ def test_start_game_rolls_first_roll_and_starts_the_heartbeat_lane(harness: Any)
     # when ana starts the game
     harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
 
-    # then everyone sees ana's turn at roll 1 with its deadline, and the game's heartbeat lane
-    # runs with the turn clock as its length; no other timer is needed
+    # then everyone sees ana's turn at roll 1 with its deadline, the game's heartbeat lane runs
+    # with the turn clock as its length, and until its first heartbeat a wake keeps the turn
     deadline = harness.clock() + timedelta(seconds=60)
     for caller in (ANA, BEN):
         view = harness.last_game(caller)
@@ -461,7 +483,7 @@ def test_start_game_rolls_first_roll_and_starts_the_heartbeat_lane(harness: Any)
     assert harness.session(game_id).clock.deadline == deadline
     (lane,) = harness.timers.running_lanes(game_id)
     assert (lane.seconds, lane.fires_at) == (60, deadline)
-    assert harness.timers.log.wakes_started == 0
+    assert [wake.at for wake in harness.timers.waiting_wakes(game_id)] == [deadline]
 
 
 # ============================================================================ roll
@@ -803,8 +825,9 @@ def test_resign_two_players_opponent_wins_and_is_offered_finish(harness: Any) ->
 
 
 def test_finish_sheet_accepted_plays_on_without_clock_to_recorded_result(harness: Any) -> None:
-    # given ana resigned at the start of a Free-column game
+    # given ana resigned after seven rounds of a Free-column game (ben played over half)
     game_id = harness.running_game(ANA, BEN, preset=None, **FREE_COLUMN)
+    play_rounds(harness, game_id, [ANA, BEN], 7)
     harness.act(ANA, "resign", gameId=game_id)
 
     # when ben accepts to finish his sheet
@@ -819,7 +842,7 @@ def test_finish_sheet_accepted_plays_on_without_clock_to_recorded_result(harness
     assert harness.timers.running_lanes(game_id) == harness.timers.waiting_wakes(game_id) == []
 
     # ... and once his sheet is full, he wins and the result is recorded
-    for _ in range(13):
+    for _ in range(13 - 7):
         harness.write_any(BEN, game_id)
     session = harness.session(game_id)
     assert (session.status, session.outcome, session.winners) == ("finished", "completed", ["ben"])
@@ -827,6 +850,23 @@ def test_finish_sheet_accepted_plays_on_without_clock_to_recorded_result(harness
     result = harness.games.result(game_id)
     assert result is not None
     assert result.winners == ["ben"]
+
+
+def test_finish_sheet_accepted_before_half_the_turns_still_cancels_the_game(harness: Any) -> None:
+    # given ana resigned at the start, and ben accepted to finish his sheet alone
+    game_id = harness.running_game(ANA, BEN, preset=None, **FREE_COLUMN)
+    harness.act(ANA, "resign", gameId=game_id)
+    harness.act(BEN, "finish_sheet", gameId=game_id, accept=True)
+
+    # when he fills his sheet
+    for _ in range(13):
+        harness.write_any(BEN, game_id)
+
+    # then, as if he had declined, the game counts for nobody: he had played under half of
+    # his turns when he won (rules.md 8: the 50% rule still decides)
+    session = harness.session(game_id)
+    assert (session.status, session.outcome, session.winners) == ("cancelled", "cancelled", [])
+    assert harness.games.result(game_id) is None
 
 
 def test_finish_sheet_declined_ends_with_declined_finish(harness: Any) -> None:
@@ -1119,23 +1159,6 @@ def test_return_deadline_second_disappearance_same_day_blocks_15_minutes(harness
     assert record.blocked_until == harness.clock() + timedelta(minutes=15)
 
 
-def test_record_disappearance_counts_per_utc_day(harness: Any) -> None:
-    # given ana disappeared twice on one UTC day
-    players = harness.players
-    day = harness.clock()
-    players.record_disappearance("ana", day)
-    assert players.record_disappearance("ana", day).blocked_until == day + timedelta(minutes=15)
-    assert players.record_disappearance("ana", day).blocked_until == day + timedelta(minutes=30)
-
-    # when she disappears again the next UTC day
-    next_day = day + timedelta(days=1)
-    record = players.record_disappearance("ana", next_day)
-
-    # then the count starts again at 5 minutes
-    assert record.disappearances == 1
-    assert record.blocked_until == next_day + timedelta(minutes=5)
-
-
 def test_return_deadline_three_players_others_play_on(harness: Any) -> None:
     # given ana lost her connection in her turn of a three-player game
     game_id = harness.running_game(ANA, BEN, CLEO)
@@ -1182,11 +1205,11 @@ def test_turns_met_in_time_cost_no_timer_but_the_one_lane(harness: Any) -> None:
         harness.write_any(caller, game_id)
 
     # then one lane served the whole game: a heartbeat per turn, never woken, stopped at the
-    # end, and no one-shot wake was ever started
+    # end; one wake kept the first turn until the first heartbeat, and was stopped unused
     log = harness.timers.log
     assert (log.lanes_started, log.lane_wakes, log.lane_stops) == (1, 0, 1)
     assert log.beats == 2 * 13 - 1
-    assert log.wakes_started == 0
+    assert (log.wakes_started, log.wake_stops, log.wakes_fired) == (1, 1, 0)
     assert harness.session(game_id).status == "finished"
 
 
@@ -1200,16 +1223,20 @@ def test_turn_deadline_fires_at_its_moment_and_the_lane_arms_again(harness: Any)
     before = harness.session(game_id).turn
     harness.advance(seconds=0.2)
 
-    # then nothing happened before the deadline; at it, the auto-move ended her turn, the lane
-    # armed again for ben's turn, and no other timer was needed
+    # then nothing happened before the deadline; at it, the auto-move ended her turn, and the
+    # lane armed again for ben's turn (the first turn's wake came at the same moment, and found
+    # the turn played already)
     assert before == 1
     session = harness.session(game_id)
     assert session.turn == 2
     assert filled_cells(harness, game_id, 0) == 1
-    assert harness.timers.log.lane_wakes == 1
+    assert (harness.timers.log.lane_wakes, harness.timers.log.wakes_fired) == (1, 1)
     assert session.clock.deadline == started + timedelta(seconds=120)
-    assert lane_fires_at(harness, game_id) == session.clock.deadline
-    assert harness.timers.log.wakes_started == 0
+    assert len(harness.timers.running_lanes(game_id)) == 1
+    # and ben's own deadline is kept as well
+    harness.advance(seconds=60)
+    assert harness.session(game_id).turn == 3
+    assert filled_cells(harness, game_id, 1) == 1
 
 
 def test_lost_heartbeat_wakes_early_and_the_deadline_still_holds(harness: Any) -> None:
@@ -1536,10 +1563,11 @@ def test_solo_write_for_a_turn_that_timed_out_is_not_applied_to_the_next(harness
 def test_write_racing_turn_deadline_exactly_one_applies(
     harness: Any, monkeypatch: pytest.MonkeyPatch, first: str
 ) -> None:
-    # given ana's write and the lane's wake at her deadline read the game at the same time
+    # given ana's write just in time and the lane's wake a moment early (within its tolerance)
+    # read the game at the same time
     game_id = harness.running_game(ANA, BEN)
     (lane,) = harness.timers.running_lanes(game_id)
-    harness.clock.advance(seconds=60)
+    harness.clock.advance(seconds=59.8)
     rival = harness.other_service()
     outcome: dict[str, Any] = {}
 
@@ -1819,3 +1847,165 @@ def test_locks_are_released_when_the_turn_ends(harness: Any) -> None:
     # when ben's turn starts / then nothing is locked for him
     assert harness.session(game_id).locks == []
     assert harness.last_game(BEN)["turn"]["locks"] == []
+
+
+# ============================================================================ faults and edges
+
+
+def test_seat_whose_connection_closed_at_the_waiting_table_starts_away(harness: Any) -> None:
+    # given ben joined, then his connection closed while the table still waited
+    harness.connect(ANA, BEN)
+    game_id = harness.create_game(ANA, players=2)
+    harness.ack(BEN, harness.act(BEN, "join_game", gameId=game_id))
+    harness.service.disconnect(BEN)
+
+    # when ana starts the game and ben never comes back
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+    started = harness.session(game_id)
+    harness.advance(minutes=4)
+
+    # then he started away, with his return countdown, and left when it ran out
+    assert started.seats[1].present is False
+    assert started.seats[1].return_deadline is not None
+    assert harness.session(game_id).seats[1].left
+
+
+def test_seat_whose_connection_is_found_gone_is_away(harness: Any) -> None:
+    # given ben's connection went away without a $disconnect
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN, connect=False)
+    harness.notifier.gone.add(BEN.connection_id)
+
+    # when a broadcast finds it gone
+    harness.write_any(ANA, game_id)
+
+    # then his seat is away, with his return countdown, as after a $disconnect
+    seat = harness.session(game_id).seats[1]
+    assert (seat.present, seat.connection_id) == (False, None)
+    assert seat.return_deadline is not None
+
+
+def test_disconnect_just_after_the_deadline_meets_the_turn_that_followed(harness: Any) -> None:
+    # given ana's clock ran out 0.3 s ago, before any timer came
+    game_id = harness.running_game(ANA, BEN)
+    deadline = harness.session(game_id).clock.deadline
+    harness.clock.set(deadline + timedelta(milliseconds=300))
+
+    # when her connection drops and comes back
+    harness.service.disconnect(ANA)
+    harness.service.connect(Caller("ana", "conn-ana-2"))
+
+    # then her expired turn was played for her first: no fresh 5 s for it
+    session = harness.session(game_id)
+    assert session.turn == 2
+    assert filled_cells(harness, game_id, 0) == 1
+
+
+def test_roll_after_the_deadline_before_its_timer_is_refused(harness: Any) -> None:
+    # given ana's clock ran out 0.4 s ago, before any timer came
+    game_id = harness.running_game(ANA, BEN)
+    session = harness.session(game_id)
+    harness.clock.set(session.clock.deadline + timedelta(milliseconds=400))
+
+    # when her roll arrives
+    request_id = harness.act(ANA, "roll", gameId=game_id, turn=session.turn)
+
+    # then it is refused: the turn ended at its deadline, and the table saw the auto-move
+    assert harness.error(ANA, request_id)["code"] == "turn_over"
+    assert filled_cells(harness, game_id, 0) == 1
+    assert harness.last_game(BEN)["turn"]["playerId"] == "ben"
+
+
+def test_lane_arming_late_after_a_time_out_misses_no_deadline(harness: Any) -> None:
+    # given a lane that arms 1.5 s after the clock function answers it (its broadcast first)
+    harness.timers.arm_delay = timedelta(seconds=1.5)
+    game_id = harness.running_game(ANA, BEN)
+    harness.advance(seconds=62)  # ana timed out; ben's turn started with a full clock
+    ben_deadline = harness.session(game_id).clock.deadline
+    assert ben_deadline is not None
+
+    # when ben lets his clock run out too
+    harness.advance(seconds=(ben_deadline - harness.clock()).total_seconds() + 1)
+
+    # then his turn ended within a second of its deadline
+    assert harness.session(game_id).turn == 3
+
+
+def test_timer_request_failing_after_the_write_loses_nothing(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given the heartbeat call fails (throttled after botocore's retries) when ana writes
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN, connect=False)
+
+    def throttled(token: str) -> bool:
+        raise RuntimeError("ThrottlingException")
+
+    monkeypatch.setattr(harness.timers, "beat", throttled)
+    before = len(harness.broadcasts(BEN))
+
+    # when she writes
+    column, row = harness.write_any(ANA, game_id)
+
+    # then her move stands, everyone got it, and a wake keeps ben's deadline instead
+    assert cell_value(harness.last_game(BEN), "ana", column, row) is not None
+    assert len(harness.broadcasts(BEN)) == before + 1
+    deadline = harness.session(game_id).clock.deadline
+    assert any(wake.at >= deadline for wake in harness.timers.waiting_wakes(game_id))
+
+
+def test_disappearance_cooldown_is_written_with_the_game(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given ana lost her connection after playing a turn, and the clock function dies right
+    # after the write that removes her (before anything else it does)
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN, connect=False)
+    harness.write_any(ANA, game_id)
+    harness.write_any(BEN, game_id)
+    harness.service.disconnect(ANA)
+
+    def dies(applied: Any) -> None:
+        raise RuntimeError("Lambda timed out")
+
+    monkeypatch.setattr(harness.service, "_carry_out", dies)
+
+    # when her return deadline passes
+    with pytest.raises(RuntimeError):
+        harness.advance(minutes=3)
+
+    # then she left the game and her cooldown runs: both were one write
+    assert harness.session(game_id).seats[0].left
+    assert harness.players.get("ana").blocked_until == harness.clock() + timedelta(minutes=5)
+
+
+def test_transaction_conflict_is_a_lost_race_tried_again(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given DynamoDB answers the first game write with TransactionConflictException (another
+    # transaction held the item), as DynamoDB does and moto does not
+    from botocore.exceptions import ClientError
+    from pynamodb.exceptions import PutError
+
+    game_id = harness.running_game(ANA, BEN)
+    item = harness.games._item
+    real_save = item.save
+    conflict = ClientError(
+        {"Error": {"Code": "TransactionConflictException", "Message": "held"}}, "PutItem"
+    )
+    answers = iter([PutError("conflict", cause=conflict)])
+
+    def save(self: Any, *args: Any, **kwargs: Any) -> Any:
+        error = next(answers, None)
+        if error is not None:
+            raise error
+        return real_save(self, *args, **kwargs)
+
+    monkeypatch.setattr(item, "save", save)
+
+    # when ana rolls
+    request_id = harness.act(ANA, "roll", gameId=game_id)
+
+    # then the roll is applied on the second try
+    assert harness.answer(ANA, request_id)["type"] == "game"
+    assert harness.session(game_id).game().roll == 2

@@ -142,12 +142,19 @@ def fresh_harness(games: Any, players: Any) -> Any:
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(seconds=st.sampled_from([10, 30, 60]), script=st.lists(events, min_size=5, max_size=40))
+@given(
+    seconds=st.sampled_from([10, 30, 60]),
+    arm_delay=st.sampled_from([0.0, 0.3, 2.5]),
+    script=st.lists(events, min_size=5, max_size=40),
+)
 def test_timers_every_deadline_met_once_and_nothing_left_running(
-    fresh_harness: Any, seconds: int, script: list[tuple[str, Any]]
+    fresh_harness: Any, seconds: int, arm_delay: float, script: list[tuple[str, Any]]
 ) -> None:
-    # given a started two-player game with a turn clock
-    table = Table(fresh_harness(), seconds)
+    # given a started two-player game with a turn clock, whose lane's task arms `arm_delay`
+    # after it is started or told to arm again
+    harness = fresh_harness()
+    harness.timers.arm_delay = timedelta(seconds=arm_delay)
+    table = Table(harness, seconds)
     written = 0
 
     # when players act, connections drop and come back, time passes and timers misbehave

@@ -5,13 +5,13 @@ wakes the game (a timer, on time, early, late or twice) applies what is due by t
 else, so a timer needs to know nothing but the game it wakes.
 """
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from yamb.dice import DiceSource
 from yamb.session.effects import Effects
 from yamb.session.leaving import expire_return, returns_due
 from yamb.session.model import GameSession
-from yamb.session.turns import expire_turn, turn_is_due
+from yamb.session.turns import DUE_TOLERANCE, expire_turn, turn_is_due
 
 
 def pending(session: GameSession) -> list[datetime]:
@@ -28,13 +28,16 @@ def pending(session: GameSession) -> list[datetime]:
     return sorted(moments)
 
 
-def apply_due(session: GameSession, now: datetime, dice: DiceSource) -> Effects | None:
-    """Applies every deadline due by `now`, in the order they fell due; None when none is."""
+def apply_due(
+    session: GameSession, now: datetime, dice: DiceSource, tolerance: timedelta = DUE_TOLERANCE
+) -> Effects | None:
+    """Applies every deadline due by `now`, in the order they fell due; None when none is.
+    A timer's wake allows `tolerance` (it may come a moment early); before an action, none."""
     applied: Effects | None = None
     # Each step ends a turn or removes a seat, so the loop is bounded by the seats.
     for _ in range(len(session.seats) + 1):
-        returns = returns_due(session, now)
-        turn_due = turn_is_due(session, now)
+        returns = returns_due(session, now, tolerance)
+        turn_due = turn_is_due(session, now, tolerance)
         if not returns and not turn_due:
             break
         first_return = session.seats[returns[0]].return_deadline if returns else None
@@ -45,14 +48,15 @@ def apply_due(session: GameSession, now: datetime, dice: DiceSource) -> Effects 
         ):
             effects = expire_return(session, returns[0], now, dice)
         else:
-            effects = expire_turn(session, now, dice)
+            effects = expire_turn(session, now, dice, tolerance)
         if effects is None:  # pragma: no cover - turn_is_due said it was due
             break
-        applied = effects if applied is None else _merged(applied, effects)
+        applied = effects if applied is None else merged(applied, effects)
     return applied
 
 
-def _merged(first: Effects, then: Effects) -> Effects:
+def merged(first: Effects, then: Effects) -> Effects:
+    """Two changes' effects as one (the second's player changes win)."""
     return Effects(
         disappeared=[*first.disappeared, *then.disappeared],
         players={**first.players, **then.players},

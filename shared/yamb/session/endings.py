@@ -14,12 +14,16 @@ FINISHED_SHARE_NEEDED = 0.5
 def finish(
     session: GameSession, game: Game, now: datetime, outcome: Outcome, effects: Effects
 ) -> None:
-    """Every remaining sheet is full, or the last player declined to finish theirs."""
+    """Every remaining sheet is full, or the last player declined to finish theirs. A winner
+    left alone counts the turns played when the others left, whether they finished or not."""
     winners = session.winners or game.winners()
     cells = game.layout.cells_per_sheet
     for player in winners:
         seat = session.player_ids.index(player)
-        if game.turns_played[seat] < FINISHED_SHARE_NEEDED * cells:
+        played = game.turns_played[seat]
+        if session.offered_turns is not None:
+            played = min(played, session.offered_turns)
+        if played < FINISHED_SHARE_NEEDED * cells:
             end(session, now, "cancelled", [], effects)
             return
     end(session, now, outcome, winners, effects)

@@ -1,7 +1,7 @@
 """Leaving a running game (rules.md 8): resigning, not coming back in time, and the offer to the
 last player left to finish their sheet."""
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from yamb.dice import DiceSource
 from yamb.session import clock
@@ -26,7 +26,9 @@ def resign(session: GameSession, player_id: str, now: datetime, dice: DiceSource
     return effects
 
 
-def returns_due(session: GameSession, now: datetime) -> list[int]:
+def returns_due(
+    session: GameSession, now: datetime, tolerance: timedelta = DUE_TOLERANCE
+) -> list[int]:
     """Absent seats whose return deadline has passed, earliest first."""
     if session.status != "running":
         return []
@@ -36,7 +38,7 @@ def returns_due(session: GameSession, now: datetime) -> list[int]:
         if not seat.present
         and not seat.left
         and seat.return_deadline is not None
-        and seat.return_deadline <= now + DUE_TOLERANCE
+        and seat.return_deadline <= now + tolerance
     ]
     return [index for _, index in sorted(due)]
 
@@ -91,6 +93,7 @@ def _seat_leaves(
             finish(session, game, now, outcome, effects)
             return
         session.finish_offer = last
+        session.offered_turns = game.turns_played[remaining[0]]
         clock.stop(session)
         session.store(game)
         return

@@ -12,6 +12,7 @@ from yamb.session.effects import (
     require_status,
 )
 from yamb.session.model import GameSession, Seat
+from yamb.session.presence import RETURN_WINDOW
 from yamb.session.turns import begin_turn
 from yamb.settings import GameSettings, validate_settings
 
@@ -38,16 +39,25 @@ def join(session: GameSession, player_id: str, connection_id: str | None) -> Eff
     return Effects(players={player_id: "seat"})
 
 
-def leave_waiting(session: GameSession, player_id: str) -> Effects:
-    """Leaves a table whose game has not started; the last one out empties it."""
+def leave_waiting(session: GameSession, player_id: str, now: datetime) -> Effects:
+    """Leaves a table whose game has not started; the last one out removes it."""
     require_status(session, "waiting")
     seat = session.seat_of(player_id)
     if seat is None:
         raise GameActionError("you do not sit at this table", code="not_seated")
     del session.seats[seat]
-    if session.seats and player_id == session.creator:
+    if not session.seats:
+        _remove(session, now)
+        return Effects(players={player_id: "forget"}, removed=True)
+    if player_id == session.creator:
         session.creator = session.seats[0].player_id
-    return Effects(players={player_id: "forget"}, removed=not session.seats)
+    return Effects(players={player_id: "forget"})
+
+
+def _remove(session: GameSession, now: datetime) -> None:
+    """The table is gone; its item stays a day, so that a repeated request finds it."""
+    session.status = "deleted"
+    session.ended_at = now
 
 
 def edit(
@@ -73,11 +83,12 @@ def edit(
         session.seats = [by_player[p] for p in player_order]
 
 
-def delete(session: GameSession, player_id: str) -> Effects:
+def delete(session: GameSession, player_id: str, now: datetime) -> Effects:
     """The creator removes a waiting table; everyone seated is free again."""
     require_status(session, "waiting")
     require_creator(session, player_id, "delete the game")
     forgotten: dict[str, PlayerChange] = dict.fromkeys(session.player_ids, "forget")
+    _remove(session, now)
     return Effects(players=forgotten, removed=True)
 
 
@@ -90,6 +101,9 @@ def start(session: GameSession, player_id: str, now: datetime, dice: DiceSource)
             code="table_not_full",
         )
     session.status = "running"
+    for seat in session.seats:
+        if not seat.present and session.settings.turn_type != "slow":
+            seat.return_deadline = now + RETURN_WINDOW  # away when the game starts
     game = session.new_game()
     begin_turn(session, game, now, dice)
     session.store(game)

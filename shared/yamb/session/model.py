@@ -12,7 +12,8 @@ from yamb.layout import layout_for
 from yamb.settings import GameSettings
 from yamb.snapshot import dump_game, load_game
 
-type Status = Literal["waiting", "running", "finished", "cancelled"]
+# "deleted": a table removed before its start, kept a day so that a repeated request finds it.
+type Status = Literal["waiting", "running", "finished", "cancelled", "deleted"]
 type Outcome = Literal["completed", "resigned", "abandoned", "cancelled", "declined_finish"]
 
 # A client repeats only its last few requests; each kept one costs bytes on every write.
@@ -85,6 +86,9 @@ class GameSession(BaseModel):
     pending: tuple[int, int] | None = None
     # The last player left was offered to finish their sheet and has not answered yet.
     finish_offer: str | None = None
+    # The turns that player had played when the others left: the 50% rule counts these, not
+    # the ones played alone afterwards (rules.md 8).
+    offered_turns: int | None = None
     solo_finish: bool = False
     spectators: list[str] = Field(default_factory=list)
     winners: list[str] = Field(default_factory=list)

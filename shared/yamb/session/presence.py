@@ -15,10 +15,11 @@ def _in_turn(session: GameSession, seat: int) -> bool:
 
 
 def disconnect(session: GameSession, player_id: str, connection_id: str, now: datetime) -> bool:
-    """The connection `connection_id` closed; False when that changes nothing (another game
-    state, or a connection the player has already replaced)."""
+    """The connection `connection_id` closed (or was found gone); False when that changes
+    nothing (a game over, or a connection the player has already replaced). At a waiting table
+    the seat is kept, away: if the game starts without the player, their countdown starts."""
     seat_index = session.seat_of(player_id)
-    if seat_index is None or session.status != "running":
+    if seat_index is None or not session.in_play:
         return False
     seat = session.seats[seat_index]
     if seat.connection_id != connection_id or seat.left:
@@ -27,6 +28,8 @@ def disconnect(session: GameSession, player_id: str, connection_id: str, now: da
     if not seat.present:
         return True
     seat.present = False
+    if session.status == "waiting":
+        return True
     if session.settings.turn_type != "slow":
         seat.return_deadline = now + RETURN_WINDOW
     if _in_turn(session, seat_index):
@@ -43,7 +46,9 @@ def reconnect(session: GameSession, player_id: str, connection_id: str, now: dat
     if seat.left or (seat.connection_id == connection_id and seat.present):
         return False
     seat.connection_id = connection_id
-    if session.status == "running" and not seat.present:
+    if session.status == "waiting":
+        seat.present = True
+    elif not seat.present:
         seat.present, seat.return_deadline = True, None
         if _in_turn(session, seat_index) and session.finish_offer is None:
             clock.resume(session, now)

@@ -7,10 +7,14 @@ Two kinds of timer wake a game (yamb_service.timers runs them on Step Functions)
   transition, so a turn met in time costs nothing; a missed heartbeat wakes the game.
 - one-shot wakes at an instant, for every other deadline (a resumed clock, a return countdown).
 
-Whatever happens to a timer request, the game is woken at or before each deadline: a timer that
-wakes it earlier is started before the write that needs it (if the write loses its race, the
-game is woken for nothing), while heartbeats and stops, which only let it sleep longer, are sent
-after the write (if one is lost, the game is woken early, and that wake plans again).
+Whatever happens to a timer request, the game is woken at or before each deadline (within the
+second): a timer that wakes it earlier is started before the write that needs it (if the write
+loses its race, the game is woken for nothing), while heartbeats and stops, which only let it
+sleep longer, are sent after the write (if one is lost, the game is woken early, and that wake
+plans again). A lane counts for a deadline only once a heartbeat sent after the write has set its
+moment: a lane that starts, or arms again after waking the game, arms when Step Functions gets
+to it (after the clock function has broadcast, for one that woke the game), so the turn it
+starts is kept by a wake, stopped at the next heartbeat.
 """
 
 import math
@@ -54,10 +58,13 @@ def plan(
     *,
     token_lane: int | None,
     woken_lane: int | None = None,
+    wake_id: int,
 ) -> TimerPlan:
     """Updates `session.timers` for the state the coming write stores, and says what to start,
     beat and stop. `token_lane`: the lane whose heartbeat token is stored (None: none is);
-    `woken_lane`: the lane whose heartbeat ran out and that waits for this decision."""
+    `woken_lane`: the lane whose heartbeat ran out and that waits for this decision; `wake_id`:
+    names the wakes this write starts (unique to the write attempt: a wake of a write that lost
+    its race may already have run, and must not share a name with the winner's)."""
     timers = session.timers
     before = timers.model_copy(deep=True)
     seconds = clock.turn_seconds(session)
@@ -71,7 +78,7 @@ def plan(
         if lane_wanted:
             assert seconds is not None
             result.rearm = True
-            timers.lane_fires_at = now + timedelta(seconds=seconds)
+            timers.lane_fires_at = None
         else:
             timers.lane_running, timers.lane_fires_at = False, None
     elif timers.lane_running and not lane_wanted:
@@ -79,7 +86,7 @@ def plan(
         timers.lane_running, timers.lane_fires_at = False, None
     elif full_clock and not timers.lane_running:
         timers.lane, timers.lane_running = session.version + 1, True
-        timers.lane_fires_at = deadline
+        timers.lane_fires_at = None
         result.start_lane = timers.lane
     elif full_clock and token_lane == timers.lane:
         result.beat = True
@@ -89,7 +96,7 @@ def plan(
     covered = timers.lane_fires_at if timers.lane_running else None
     wanted = sorted({wake_second(moment) for moment in pending(session) if moment != covered})
     previous = {second: wake_id for second, wake_id in timers.wakes}
-    timers.wakes = [(second, previous.get(second, session.version + 1)) for second in wanted]
+    timers.wakes = [(second, previous.get(second, wake_id)) for second in wanted]
     result.start_wakes = [wake for wake in timers.wakes if wake[0] not in previous]
     now_second = now.timestamp()
     result.stop_wakes = [

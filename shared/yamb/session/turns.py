@@ -11,7 +11,8 @@ from yamb.session.effects import Effects, GameActionError, require_status
 from yamb.session.endings import finish
 from yamb.session.model import GameSession
 
-# A deadline this close is met: a wake a moment early still ends the turn it was started for.
+# A deadline this close is met when a timer wakes the game: a wake a moment early still ends the
+# turn it was started for. Before a player's own action no tolerance applies.
 DUE_TOLERANCE = timedelta(milliseconds=500)
 
 
@@ -130,14 +131,16 @@ def write(
     return after_write(session, game, now, dice)
 
 
-def turn_is_due(session: GameSession, now: datetime) -> bool:
+def turn_is_due(session: GameSession, now: datetime, tolerance: timedelta = DUE_TOLERANCE) -> bool:
     deadline = session.clock.deadline
-    return session.status == "running" and deadline is not None and deadline <= now + DUE_TOLERANCE
+    return session.status == "running" and deadline is not None and deadline <= now + tolerance
 
 
-def expire_turn(session: GameSession, now: datetime, dice: DiceSource) -> Effects | None:
+def expire_turn(
+    session: GameSession, now: datetime, dice: DiceSource, tolerance: timedelta = DUE_TOLERANCE
+) -> Effects | None:
     """The turn clock ran out: the pending choice, else the auto-move. None when not due."""
-    if not turn_is_due(session, now):
+    if not turn_is_due(session, now, tolerance):
         return None
     game = session.game()
     if session.pending is not None and game.is_legal(*session.pending):
