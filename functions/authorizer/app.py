@@ -1,6 +1,10 @@
 """The $connect authorizer: a handshake needs a valid Cognito ID token in `?token=`; the player
 id comes from the verified token only."""
 
+import gc
+
+gc.disable()  # until the first invocation is over: yamb_service.warmup
+
 from functools import cache
 from typing import Any
 
@@ -9,6 +13,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb_service.auth import InvalidTokenError, TokenVerifier
 from yamb_service.config import authorizer_settings
 from yamb_service.observability import logger
+from yamb_service.warmup import collector_after_first_call
 
 
 @cache
@@ -33,6 +38,7 @@ def _policy(principal: str, effect: str, resource: str, context: dict[str, str])
     }
 
 
+@collector_after_first_call
 @logger.inject_lambda_context(clear_state=True)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     token = (event.get("queryStringParameters") or {}).get("token")

@@ -1,16 +1,22 @@
 """Every client action of the game protocol (all routes but $connect and $disconnect)."""
 
+import gc
+
+gc.disable()  # until the first invocation is over: yamb_service.warmup
+
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb_service.edge import BadFrameError, parse_action, parse_event
 from yamb_service.observability import CORRELATION_ID, MetricUnit, logger, metrics
+from yamb_service.warmup import collector_after_first_call
 from yamb_service.wiring import game_service
 
 OK = {"statusCode": 200}
 
 
 # API Gateway's id of the frame: a player's report of a lost action can be found with it.
+@collector_after_first_call
 @logger.inject_lambda_context(clear_state=True, correlation_id_path=CORRELATION_ID)
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, int]:

@@ -25,8 +25,14 @@ RowId = Annotated[str, Field(min_length=1, max_length=20)]
 
 
 class Frame(BaseModel):
+    # Built on first use, not at import: a function builds the few models its requests meet
+    # (part of its cold start).
     model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        frozen=True,
+        defer_build=True,
     )
 
 
@@ -167,12 +173,17 @@ ClientAction = Annotated[
     | FinishSheet,
     Field(discriminator="action"),
 ]
-CLIENT_ACTIONS: TypeAdapter[ClientAction] = TypeAdapter(ClientAction)
-# Every action's name, in the union's order.
-ACTION_NAMES: tuple[str, ...] = tuple(
-    get_args(member.model_fields["action"].annotation)[0]
-    for member in get_args(get_args(ClientAction)[0])
+CLIENT_ACTIONS: TypeAdapter[ClientAction] = TypeAdapter(
+    ClientAction, config=ConfigDict(defer_build=True)
 )
+# Each action's model by its name, in the union's order: the server validates a frame with the
+# one its `action` names (the union's discriminator, read first), so that only the models of the
+# actions it meets are ever built.
+ACTION_MODELS: dict[str, type[Action]] = {
+    get_args(member.model_fields["action"].annotation)[0]: member
+    for member in get_args(get_args(ClientAction)[0])
+}
+ACTION_NAMES: tuple[str, ...] = tuple(ACTION_MODELS)
 
 
 # ------------------------------------------------------------------------------- server frames
@@ -314,7 +325,9 @@ ServerFrame = Annotated[
     Ack | GameFrame | GameListFrame | ErrorFrame | DisconnectedFrame | GameDeletedFrame,
     Field(discriminator="type"),
 ]
-SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
+SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(
+    ServerFrame, config=ConfigDict(defer_build=True)
+)
 
 
 def encode(frame: Frame) -> str:

@@ -8,11 +8,11 @@ at most a few problems, clipped, in plain characters.
 
 import json
 import re
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from yamb.errors import ErrorCode
-from yamb.protocol import ACTION_NAMES, CLIENT_ACTIONS, ClientAction, clip
+from yamb.protocol import ACTION_MODELS, ACTION_NAMES, ClientAction, clip
 
 from yamb_service.caller import Caller
 
@@ -108,17 +108,24 @@ def _problem(issue: Any) -> str:
 
 
 def parse_action(body: str | None) -> ClientAction:
-    """The client frame as one of the protocol's actions, or BadFrameError saying what is wrong."""
+    """The client frame as one of the protocol's actions, or BadFrameError saying what is wrong.
+    The union's discriminator is read first, and the frame validated with the model it names."""
     data = read_frame(body)
-    request_id = echoable(data.get("requestId")) if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        raise BadFrameError("bad_request", "a frame is a JSON object with an action")
+    request_id = echoable(data.get("requestId"))
+    name = data.get("action")
+    if name is None:
+        raise BadFrameError("bad_request", "frame: the action is missing", request_id)
+    model = ACTION_MODELS.get(name) if isinstance(name, str) else None
+    if model is None:
+        tag = clip(str(name), MAX_ACTION_NAME)
+        message = f"unknown action {tag!r}; the actions are: {', '.join(ACTION_NAMES)}"
+        raise BadFrameError("unknown_action", message, request_id)
     try:
-        return CLIENT_ACTIONS.validate_python(data)
+        return cast(ClientAction, model.model_validate(data))
     except ValidationError as error:
         issues = error.errors(include_url=False, include_input=False)
-        if any(issue["type"] == "union_tag_invalid" for issue in issues):
-            tag = clip(str(data.get("action")), MAX_ACTION_NAME) if isinstance(data, dict) else ""
-            message = f"unknown action {tag!r}; the actions are: {', '.join(ACTION_NAMES)}"
-            raise BadFrameError("unknown_action", message, request_id) from None
         problems = [_problem(issue) for issue in issues[:MAX_PROBLEMS_SHOWN]]
         if len(issues) > MAX_PROBLEMS_SHOWN:
             problems.append(f"and {len(issues) - MAX_PROBLEMS_SHOWN} more problems")
