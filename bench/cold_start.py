@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -111,6 +112,8 @@ class _Setup:
 
     def __init__(self, aws: Any, directory: Path) -> None:
         self.aws = aws
+        (directory / "layer").mkdir()
+        self.layer = layer_botocore(directory / "layer")
         aws.create_player("cold-start", "Password-123", "cold-start@example.com")
         token = aws.id_token("cold-start", "Password-123")
         self.events: dict[str, Path] = {}
@@ -146,10 +149,13 @@ class _Setup:
                 logical_id,
                 str(self.memory[handler]),
             ]
+        environment = self.environments[handler]
+        if not baseline:  # the handler with the layer's botocore first on its path
+            environment = {**environment, "PYTHONPATH": str(self.layer)}
         result = subprocess.run(
             command,
             cwd=ROOT,
-            env=self.environments[handler],
+            env=environment,
             capture_output=True,
             text=True,
             timeout=120,
@@ -172,6 +178,20 @@ def _setup() -> Iterator[_Setup]:
         LocalAws(Template(ROOT / "template.yaml")) as aws,
     ):
         yield _Setup(aws, Path(directory))
+
+
+def layer_botocore(directory: Path) -> Path:
+    """botocore as the dependencies layer ships it (layers/dependencies/trim_botocore.py): its
+    data kept for the services the functions call. The handlers run with it first on their
+    path; the baseline keeps the full package."""
+    import botocore
+
+    sys.path.insert(0, str(ROOT / "layers" / "dependencies"))
+    from trim_botocore import trim
+
+    shutil.copytree(Path(botocore.__file__).parent, directory / "botocore")
+    trim(directory / "botocore")
+    return directory
 
 
 def compile_project() -> None:
