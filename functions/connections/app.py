@@ -9,20 +9,26 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb_service.edge import parse_event
 from yamb_service.observability import CORRELATION_ID, logger, metrics
+from yamb_service.ports import ServiceBusyError
 from yamb_service.warmup import collector_after_first_call
 from yamb_service.wiring import game_service
 
 
-# API Gateway's id of the frame: a player's report of a lost action can be found with it.
 @collector_after_first_call
+# API Gateway's id of the frame: a player's report of a lost action can be found with it.
 @logger.inject_lambda_context(clear_state=True, correlation_id_path=CORRELATION_ID)
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, int]:
     websocket = parse_event(event)
     caller = websocket.caller
     logger.append_keys(player_id=caller.player_id, connection_id=caller.connection_id)
-    if websocket.request_context.route_key == "$connect":
-        game_service().connect(caller)
-    else:
-        game_service().disconnect(caller)
+    try:
+        if websocket.request_context.route_key == "$connect":
+            game_service().connect(caller)
+        else:
+            game_service().disconnect(caller)
+    except ServiceBusyError:
+        # A handshake the client may try again (a $disconnect's answer goes nowhere).
+        logger.warning("connection refused for now: AWS is busy")
+        return {"statusCode": 503}
     return {"statusCode": 200}

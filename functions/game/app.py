@@ -15,8 +15,8 @@ from yamb_service.wiring import game_service
 OK = {"statusCode": 200}
 
 
-# API Gateway's id of the frame: a player's report of a lost action can be found with it.
 @collector_after_first_call
+# API Gateway's id of the frame: a player's report of a lost action can be found with it.
 @logger.inject_lambda_context(clear_state=True, correlation_id_path=CORRELATION_ID)
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, int]:

@@ -13,6 +13,8 @@ type ErrorCode = Literal[
     "frame_too_large",
     "request_reused",
     "slow_down",
+    "busy",
+    "session_expired",
     "internal",
     # Games and seats
     "game_not_found",

@@ -7,3 +7,5 @@ from dataclasses import dataclass
 class Caller:
     player_id: str
     connection_id: str
+    # When the ID token the connection was opened with expires (Unix time); None: not known.
+    expires_at: int | None = None

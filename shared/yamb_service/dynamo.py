@@ -8,14 +8,22 @@ and `OPEN#running`, newest first. A game's body is its session as zlib-compresse
 """
 
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime, timedelta
+from functools import wraps
 from typing import Any
 
 from pynamodb.attributes import BinaryAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.connection import Connection
 from pynamodb.constants import ALL_OLD
-from pynamodb.exceptions import DoesNotExist, PutError, TransactWriteError, UpdateError
+from pynamodb.exceptions import (
+    DoesNotExist,
+    PutError,
+    PynamoDBConnectionError,
+    PynamoDBException,
+    TransactWriteError,
+    UpdateError,
+)
 from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
 from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection
@@ -35,6 +43,7 @@ from yamb_service.ports import (
     LoadedGame,
     PlayerRecord,
     SeatTakenError,
+    ServiceBusyError,
     StaleGameError,
 )
 
@@ -47,6 +56,42 @@ _CONDITION_FAILED = "ConditionalCheckFailed"
 # Another transaction held one of the items: a lost race like any other, tried again.
 _TRANSACTION_CONFLICT = "TransactionConflict"
 _LOST_RACE_ERRORS = ("ConditionalCheckFailedException", "TransactionConflictException")
+# What botocore's retries could not get through: the caller is told to send the action again.
+_TRANSIENT_ERRORS = frozenset(
+    {
+        "ProvisionedThroughputExceededException",
+        "ThrottlingException",
+        "RequestLimitExceeded",
+        "InternalServerError",
+        "ServiceUnavailable",
+        "TransactionInProgressException",
+    }
+)
+_TRANSIENT_REASONS = frozenset({"ThrottlingError", "ProvisionedThroughputExceeded"})
+
+
+def _is_transient(error: PynamoDBException) -> bool:
+    if isinstance(error, PynamoDBConnectionError) and error.cause_response_code is None:
+        return True  # the network: a timeout, a connection refused
+    if error.cause_response_code in _TRANSIENT_ERRORS:
+        return True
+    reasons = getattr(error, "cancellation_reasons", None) or []
+    return any(reason is not None and reason.code in _TRANSIENT_REASONS for reason in reasons)
+
+
+def _busy_when_transient[**P, R](method: Callable[P, R]) -> Callable[P, R]:
+    """A request DynamoDB throttled or failed (after botocore's retries) as ServiceBusyError."""
+
+    @wraps(method)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except PynamoDBException as error:
+            if _is_transient(error):
+                raise ServiceBusyError from error
+            raise
+
+    return call
 
 
 class _OpenGames(GlobalSecondaryIndex["_Item"]):  # type: ignore[no-untyped-call]
@@ -138,6 +183,7 @@ class DynamoGameRepository:
             expires_at=expires,
         )
 
+    @_busy_when_transient
     def load(self, game_id: str) -> LoadedGame:
         """The game and its lane's token, in one consistent query of the game's partition."""
         session, lane = None, None
@@ -152,6 +198,7 @@ class DynamoGameRepository:
             raise GameNotFoundError(f"no game {game_id}")
         return LoadedGame(session, lane)
 
+    @_busy_when_transient
     def create(
         self, session: GameSession, *, players: Mapping[str, PlayerChange], now: datetime
     ) -> None:
@@ -168,6 +215,7 @@ class DynamoGameRepository:
                 raise GameExistsError(session.game_id) from None
             raise SeatTakenError(failure.players[0]) from None
 
+    @_busy_when_transient
     def save(
         self,
         session: GameSession,
@@ -288,6 +336,7 @@ class DynamoGameRepository:
             expires_at=_epoch(result.ended_at + RESULT_TTL),
         )
 
+    @_busy_when_transient
     def result(self, game_id: str) -> GameResult | None:
         try:
             item = self._item.get(_game_key(game_id), _RESULT)
@@ -295,6 +344,7 @@ class DynamoGameRepository:
             return None
         return GameResult.model_validate_json(item.body or b"{}")
 
+    @_busy_when_transient
     def list_open(self, limit: int) -> list[GameSummary]:
         """Waiting games first, then running ones, newest first in each."""
         summaries: list[GameSummary] = []
@@ -344,6 +394,7 @@ class DynamoPlayerRepository:
     def __init__(self, item: type[_Item]) -> None:
         self._item = item
 
+    @_busy_when_transient
     def get(self, player_id: str) -> PlayerRecord:
         try:
             item = self._item.get(_player_key(player_id), _PLAYER, consistent_read=True)
@@ -364,11 +415,13 @@ class DynamoPlayerRepository:
         )
         return _player_record(player_id, answer.get("Attributes") or {})
 
+    @_busy_when_transient
     def bind_connection(self, player_id: str, connection_id: str) -> PlayerRecord:
         """Makes this the player's one live connection, in one write with no read; the record
         as it was before (with the connection this one replaces)."""
         return self._update_returning_old(player_id, [self._item.connection_id.set(connection_id)])
 
+    @_busy_when_transient
     def unbind_connection(self, player_id: str, connection_id: str) -> PlayerRecord | None:
         """Forgets the connection if it is still the player's; the record as it was, or None
         when a newer connection took over."""
@@ -383,6 +436,7 @@ class DynamoPlayerRepository:
                 return None
             raise
 
+    @_busy_when_transient
     def release_seat(self, player_id: str, game_id: str) -> bool:
         """Frees a seat still held for `game_id`; False when it is not (any more)."""
         try:

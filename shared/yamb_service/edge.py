@@ -36,6 +36,8 @@ class BadFrameError(Exception):
 class _AuthorizerContext(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
     player_id: str = Field(alias="playerId", min_length=1)
+    # The token's expiry as the authorizer put it in its context (a string there).
+    expires_at: int | None = Field(default=None, alias="expiresAt")
 
 
 class _RequestContext(BaseModel):
@@ -53,7 +55,11 @@ class WebSocketEvent(BaseModel):
     @property
     def caller(self) -> Caller:
         context = self.request_context
-        return Caller(player_id=context.authorizer.player_id, connection_id=context.connection_id)
+        return Caller(
+            player_id=context.authorizer.player_id,
+            connection_id=context.connection_id,
+            expires_at=context.authorizer.expires_at,
+        )
 
 
 def parse_event(event: dict[str, Any]) -> WebSocketEvent:

@@ -54,6 +54,7 @@ from yamb_service.ports import (
     GameRepository,
     PlayerRepository,
     SeatTakenError,
+    ServiceBusyError,
     StaleGameError,
     Timers,
 )
@@ -63,6 +64,7 @@ from yamb_service.writer import Applied, GameWriter
 LISTED_GAMES = 50
 # Connections come and go in bursts (a whole table reconnecting): more tries before giving up.
 PRESENCE_ATTEMPTS = 8
+SESSION_EXPIRED = "your sign-in has expired: connect again with a fresh token"
 INTERNAL_ERROR = (
     "the server failed to answer this action; sending it again with the same requestId is safe"
 )
@@ -114,8 +116,12 @@ class GameService:
         logger.append_keys(
             player_id=caller.player_id, action=action.action, request_id=action.request_id
         )
+        now = self.now()
+        if caller.expires_at is not None and caller.expires_at <= now.timestamp():
+            self._session_expired(caller)
+            return
         try:
-            self._dispatch(caller, action, self.now())
+            self._dispatch(caller, action, now)
         except YambError as error:
             metrics.add_metric(name="ActionRefused", unit=MetricUnit.Count, value=1)
             logger.info("action refused", code=error.code)
@@ -124,6 +130,14 @@ class GameService:
             metrics.add_metric(name="ActionFailed", unit=MetricUnit.Count, value=1)
             logger.exception("action failed")
             self.reply_error(caller.connection_id, "internal", INTERNAL_ERROR, action.request_id)
+
+    def _session_expired(self, caller: Caller) -> None:
+        """The token the connection was opened with has expired: a signed-out, disabled or
+        deleted account loses its connection within its token's lifetime."""
+        metrics.add_metric(name="SessionExpired", unit=MetricUnit.Count, value=1)
+        logger.info("session expired")
+        self.notifier.send(caller.connection_id, DisconnectedFrame(reason=SESSION_EXPIRED))
+        self.notifier.close(caller.connection_id)
 
     def reply_error(
         self, connection_id: str, code: ErrorCode, message: str, request_id: str | None = None
@@ -305,6 +319,8 @@ class GameService:
         return Effects()
 
     def _sync(self, caller: Caller, request_id: str) -> None:
+        """The player's game; a seat that does not hold this connection yet (its handshake
+        lost a race) takes it now."""
         record = self.players.get(caller.player_id)
         session = None
         if record.game_id is not None:
@@ -312,6 +328,8 @@ class GameService:
                 session = self.games.load(record.game_id).session
             except GameNotFoundError:
                 session = None
+        if session is not None and _needs_rejoin(session, caller):
+            session = self._rejoin(session.game_id, caller, skip=caller.connection_id) or session
         view = game_view(session) if session is not None else None
         self.delivery.send(caller, GameFrame(request_id=request_id, game=view))
 
@@ -357,6 +375,10 @@ class GameService:
             if applied.refusal is not None:
                 raise applied.refusal
             self._ack(caller, action, game_id, repeated[0])
+            if not applied.changed:
+                # The first time's invocation may have died after its write, before telling
+                # the table: a repeat tells it (the request was lost, so this is rare).
+                self._broadcast(applied.session)
             return
         metrics.add_metric(name="ActionApplied", unit=MetricUnit.Count, value=1)
         logger.info("action applied", version=applied.session.version)
@@ -455,12 +477,17 @@ class GameService:
             self.notifier.send(replaced, DisconnectedFrame(reason="replaced by a newer connection"))
             self.notifier.close(replaced)
             metrics.add_metric(name="ConnectionReplaced", unit=MetricUnit.Count, value=1)
-        if before.game_id is None:
-            return
+        if before.game_id is not None:
+            # $connect cannot post to its own connection: the client syncs once open.
+            self._rejoin(before.game_id, caller, skip=caller.connection_id)
+
+    def _rejoin(self, game_id: str, caller: Caller, *, skip: str | None) -> GameSession | None:
+        """The caller's seat takes this connection (and is back, if it was away). A handshake
+        never fails for it: if the game keeps changing under it, the client's `sync` does it."""
         now = self.now()
         try:
             applied = self.writer.apply(
-                before.game_id,
+                game_id,
                 lambda s: _changes(
                     presence.reconnect(s, caller.player_id, caller.connection_id, now)
                 ),
@@ -468,10 +495,14 @@ class GameService:
                 attempts=PRESENCE_ATTEMPTS,
             )
         except GameNotFoundError:  # an ended game's item expired (TTL)
-            return
+            return None
+        except (StaleGameError, ServiceBusyError):
+            metrics.add_metric(name="RejoinDeferred", unit=MetricUnit.Count, value=1)
+            logger.warning("the seat takes the connection at the next sync", game_id=game_id)
+            return None
         if applied.written:
-            # $connect cannot post to its own connection: the client syncs once open.
-            self._broadcast(applied.session, skip=caller.connection_id)
+            self._broadcast(applied.session, skip=skip)
+        return applied.session
 
     def disconnect(self, caller: Caller) -> None:
         before = self.players.unbind_connection(caller.player_id, caller.connection_id)
@@ -524,6 +555,14 @@ class GameService:
         if not plan.rearm or plan.lane_seconds is None:
             return _lane_ends(game_id, lane, now)
         return lane_input(game_id, lane, plan.lane_seconds, now)
+
+
+def _needs_rejoin(session: GameSession, caller: Caller) -> bool:
+    seat = session.seat_of(caller.player_id)
+    if seat is None or not session.in_play or session.seats[seat].left:
+        return False
+    held = session.seats[seat]
+    return held.connection_id != caller.connection_id or not held.present
 
 
 def _lane_ends(game_id: str, lane: int, now: datetime) -> LaneInput:

@@ -11,9 +11,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
+from botocore.exceptions import BotoCoreError, ClientError
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic.alias_generators import to_camel
 from yamb.session.timers import wake_moment
+
+from yamb_service.ports import ServiceBusyError
 
 # The lane item outlives a game by this much; DynamoDB's TTL removes it then.
 LANE_ITEM_TTL = timedelta(days=30)
@@ -78,6 +81,20 @@ def lane_input(game_id: str, lane: int, seconds: int, now: datetime) -> LaneInpu
     )
 
 
+_TRANSIENT_ERRORS = frozenset(
+    {
+        "ThrottlingException",
+        "ServiceUnavailable",
+        "InternalServerError",
+        "ServiceQuotaExceededException",
+    }
+)
+
+
+def _is_transient(error: ClientError) -> bool:
+    return error.response.get("Error", {}).get("Code") in _TRANSIENT_ERRORS
+
+
 def _execution_arn(state_machine_arn: str, name: str) -> str:
     return f"{state_machine_arn.replace(':stateMachine:', ':execution:', 1)}:{name}"
 
@@ -102,11 +119,16 @@ class StepFunctionsTimers:
         return self._made
 
     def _start(self, machine: str, name: str, payload: dict[str, Any]) -> None:
-        # The same name and input again: AWS returns the running execution, moto raises.
-        with contextlib.suppress(self._client.exceptions.ExecutionAlreadyExists):
-            self._client.start_execution(
-                stateMachineArn=machine, name=name, input=json.dumps(payload)
-            )
+        client = self._client
+        try:
+            client.start_execution(stateMachineArn=machine, name=name, input=json.dumps(payload))
+        except client.exceptions.ExecutionAlreadyExists:
+            pass  # the same name and input again: AWS returns the running execution, moto raises
+        except (ClientError, BotoCoreError) as error:
+            # Past botocore's retries: the change this timer was for is not written.
+            if isinstance(error, BotoCoreError) or _is_transient(error):
+                raise ServiceBusyError from error
+            raise
 
     def _stop(self, machine: str, name: str) -> None:
         # Already ended (it woke the game) or never started (its write lost): nothing to stop.

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
+from botocore.config import Config
 from yamb.dice import SecureDice
 
 from yamb_service.config import service_settings
@@ -40,8 +41,14 @@ def game_service() -> GameService:
     item = item_model(settings.table_name, settings.aws_region, settings.aws_endpoint_url)
 
     def client(service: str, endpoint_url: str | None) -> Callable[[], Any]:
+        # Botocore's standard retries (throttling, 5xx, with backoff), and short timeouts: a
+        # frame or a timer request that cannot go out fails the invocation's step, not the
+        # invocation's whole time budget.
+        config = Config(
+            retries={"mode": "standard", "max_attempts": 4}, connect_timeout=2, read_timeout=5
+        )
         return lambda: botocore_session(item).create_client(
-            service, region_name=settings.aws_region, endpoint_url=endpoint_url
+            service, region_name=settings.aws_region, endpoint_url=endpoint_url, config=config
         )
 
     return GameService(

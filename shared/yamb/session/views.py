@@ -48,7 +48,8 @@ def _sheets(game: Game) -> list[SheetView]:
 
 
 def _turn(session: GameSession, game: Game) -> TurnView | None:
-    if not game.roll or game.finished:
+    """The turn being played; None when none is (nor is one until the finish offer's answer)."""
+    if not game.roll or game.finished or session.finish_offer is not None:
         return None
     layout = game.layout
     legal = game.legal_cells()
