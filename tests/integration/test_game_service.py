@@ -2009,3 +2009,190 @@ def test_transaction_conflict_is_a_lost_race_tried_again(
     # then the roll is applied on the second try
     assert harness.answer(ANA, request_id)["type"] == "game"
     assert harness.session(game_id).game().roll == 2
+
+
+# ============================================================================ faults AWS gives
+
+
+def _throttled(operation: str) -> Any:
+    """What pynamodb raises when DynamoDB throttled a request past botocore's retries."""
+    from botocore.exceptions import ClientError
+    from pynamodb.exceptions import PutError
+
+    cause = ClientError(
+        {"Error": {"Code": "ProvisionedThroughputExceededException", "Message": "slow"}},
+        operation,
+    )
+    return PutError("throttled", cause=cause)
+
+
+def test_throttled_game_write_answers_busy_and_changes_nothing(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given DynamoDB throttles every write of the game item for a while
+    game_id = harness.running_game(ANA, BEN)
+    item = harness.games._item
+    real_save = item.save
+    throttling = [True]
+
+    def save(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if throttling[0]:
+            raise _throttled("PutItem")
+        return real_save(self, *args, **kwargs)
+
+    monkeypatch.setattr(item, "save", save)
+    before = harness.session(game_id)
+
+    # when ana rolls, and once the throttling is over sends the same request again
+    request_id = harness.act(ANA, "roll", gameId=game_id, keep=[0])
+    refused = harness.answers(ANA, request_id)
+    throttling[0] = False
+    harness.act(ANA, "roll", gameId=game_id, keep=[0], requestId=request_id)
+
+    # then she was told to send it again, nothing changed meanwhile, and it applied once
+    assert [(a["type"], a.get("code")) for a in refused] == [("error", "busy")]
+    assert refused[0]["requestId"] == request_id
+    assert harness.session(game_id).version == before.version + 1
+    assert harness.session(game_id).game().roll == 2
+
+
+def test_write_applied_but_answered_with_an_error_is_not_doubled_on_repeat(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given DynamoDB stores ana's write but its answer is lost (a 5xx after the write)
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN, connect=False)
+    item = harness.games._item
+    real_save = item.save
+    lost = [True]
+
+    def save(self: Any, *args: Any, **kwargs: Any) -> Any:
+        answer = real_save(self, *args, **kwargs)
+        if lost[0]:
+            lost[0] = False
+            raise _throttled("PutItem")
+        return answer
+
+    monkeypatch.setattr(item, "save", save)
+    column, row = harness.legal_cell(game_id)
+
+    # when she writes, is told the server is busy, and sends the same request again
+    request_id = harness.act(ANA, "write", gameId=game_id, column=column, row=row)
+    first = harness.answer(ANA, request_id)
+    harness.act(ANA, "write", gameId=game_id, column=column, row=row, requestId=request_id)
+
+    # then the cell is written once, the repeat is acked, and ben sees the game as it is
+    assert first["code"] == "busy"
+    assert harness.answers(ANA, request_id)[-1]["type"] == "ack"
+    assert filled_cells(harness, game_id, 0) == 1
+    assert cell_value(harness.last_game(BEN), "ana", column, row) is not None
+
+
+def test_throttled_timer_start_before_the_write_answers_busy_and_changes_nothing(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given Step Functions throttles StartExecution (past botocore's retries)
+    from yamb_service.ports import ServiceBusyError
+
+    harness.connect(ANA, BEN)
+    game_id = harness.create_game(ANA, players=2)
+    harness.act(BEN, "join_game", gameId=game_id)
+
+    def throttled(game_id: str, lane: int, seconds: int) -> None:
+        raise ServiceBusyError
+
+    monkeypatch.setattr(harness.timers, "start_lane", throttled)
+
+    # when ana starts the game
+    request_id = harness.act(ANA, "start_game", gameId=game_id)
+
+    # then she is told to try again, and the game still waits: no clock without its timer
+    assert harness.error(ANA, request_id)["code"] == "busy"
+    assert harness.session(game_id).status == "waiting"
+
+
+def test_frame_that_cannot_be_posted_leaves_the_move_and_the_other_frames(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given posting to ben's connection is throttled (past botocore's retries)
+    harness.connect(ANA, BEN, DAN)
+    game_id = harness.running_game(ANA, BEN, connect=False)
+    harness.act(DAN, "watch_game", gameId=game_id)
+    real_send = harness.notifier.send
+
+    def send(connection_id: str, frame: Any) -> bool:
+        if connection_id == BEN.connection_id:
+            raise RuntimeError("LimitExceededException")
+        return bool(real_send(connection_id, frame))
+
+    monkeypatch.setattr(harness.notifier, "send", send)
+
+    # when ana writes
+    column, row = harness.write_any(ANA, game_id)
+
+    # then her move stands and she and the spectator got it; ben's seat is not marked away
+    assert cell_value(harness.last_game(DAN), "ana", column, row) is not None
+    assert harness.session(game_id).seats[1].present
+
+
+def test_expired_sign_in_closes_the_connection_before_any_action(harness: Any) -> None:
+    # given ana's connection was opened with a token that has expired since
+    game_id = harness.running_game(ANA, BEN)
+    expired = Caller("ana", ANA.connection_id, expires_at=int(harness.clock().timestamp()) - 1)
+    version = harness.session(game_id).version
+
+    # when she rolls
+    harness.act(expired, "roll", gameId=game_id)
+
+    # then she is told why and the connection is closed; nothing was done
+    assert harness.frames(ANA)[-1]["type"] == "disconnected"
+    assert "expired" in harness.frames(ANA)[-1]["reason"]
+    assert ANA.connection_id in harness.notifier.closed
+    assert harness.session(game_id).version == version
+
+
+def test_handshake_losing_every_race_still_connects_and_sync_takes_the_seat(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a game that another instance changes between every read and write of this one
+    game_id = harness.running_game(ANA, BEN)
+    harness.service.disconnect(ANA)
+    rival = harness.other_service()
+    real_save = harness.games.save
+    racing = [True]
+
+    def save(session: Any, **write: Any) -> None:
+        if racing[0]:
+            harness.act(DAN, "watch_game", via=rival, gameId=game_id)
+        real_save(session, **write)
+
+    monkeypatch.setattr(harness.games, "save", save)
+    again = Caller("ana", "conn-ana-2")
+
+    # when ana connects again (her seat's write loses every race), then syncs once it is quiet
+    harness.service.connect(again)
+    assert not harness.session(game_id).seats[0].present
+    racing[0] = False
+    view = harness.game_answer(again, harness.act(again, "sync"))
+
+    # then the handshake did not fail, and her sync gave the seat its connection back
+    assert harness.players.get("ana").connection_id == "conn-ana-2"
+    assert view["seats"][0]["present"] is True
+    assert harness.session(game_id).seats[0].connection_id == "conn-ana-2"
+
+
+def test_finish_offer_shows_no_turn(harness: Any) -> None:
+    # given ana resigned during her roll 2, and ben was offered to finish his sheet
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN, connect=False)
+    harness.write_any(ANA, game_id)
+    harness.act(BEN, "roll", gameId=game_id)
+    harness.act(BEN, "resign", gameId=game_id)
+
+    # when anyone looks at the game
+    view = harness.last_game(ANA)
+
+    # then nobody is in turn until ana answers, and her seat's countdown is not shown
+    assert view["finishOffer"] == "ana"
+    assert view["turn"] is None
+    assert view["outcome"] is None
