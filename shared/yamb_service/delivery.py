@@ -46,6 +46,7 @@ class Delivery:
     def broadcast(
         self,
         session: GameSession,
+        spectators: list[str],
         *,
         answer: tuple[Caller, ClientAction] | None = None,
         skip: str | None = None,
@@ -73,7 +74,7 @@ class Delivery:
                 gone.seats.append(Caller(seat.player_id, connection))
         gone.spectators = [
             connection
-            for connection in session.spectators
+            for connection in spectators
             if connection not in (skip, answered) and not self._sent(connection, frame)
         ]
         return gone

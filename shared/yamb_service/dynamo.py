@@ -1,10 +1,11 @@
 """The storage ports on one DynamoDB table, with pynamodb; nothing outside this module sees an
 item, a key or a pynamodb error.
 
-Keys (docs/data-model.md): a game is `GAME#<id>` / `GAME`, its heartbeat lane's token
-`GAME#<id>` / `LANE` (written by the lane's own task), its result `GAME#<id>` / `RESULT`, a
-player `PLAYER#<id>` / `PLAYER`. Open games are listed on the index `gsi1` under `OPEN#waiting`
-and `OPEN#running`, newest first. A game's body is its session as zlib-compressed JSON.
+Keys (docs/data-model.md): a game is `GAME#<id>` / `GAME`, a connection watching it
+`GAME#<id>` / `GAME#W#<connection>`, its heartbeat lane's token `GAME#<id>` / `LANE` (written by
+the lane's own task), its result `GAME#<id>` / `RESULT`, a player `PLAYER#<id>` / `PLAYER`.
+Open games are listed on the index `gsi1` under `OPEN#waiting` and `OPEN#running`, newest
+first. A game's body is its session as zlib-compressed JSON.
 """
 
 import zlib
@@ -52,6 +53,10 @@ CLOSED_GAME_TTL = timedelta(days=30)
 # A table removed before its start is kept just long enough for a repeated request.
 DELETED_GAME_TTL = timedelta(days=1)
 _GAME, _LANE, _RESULT, _PLAYER = "GAME", "LANE", "RESULT", "PLAYER"
+# Sorted between the game and its lane: one query reads the three kinds together.
+_SPECTATOR = "GAME#W#"
+# API Gateway closes a connection after two hours: a spectator's item is gone by then too.
+SPECTATOR_TTL = timedelta(hours=2)
 _CONDITION_FAILED = "ConditionalCheckFailed"
 # Another transaction held one of the items: a lost race like any other, tried again.
 _TRANSACTION_CONFLICT = "TransactionConflict"
@@ -185,18 +190,38 @@ class DynamoGameRepository:
 
     @_busy_when_transient
     def load(self, game_id: str) -> LoadedGame:
-        """The game and its lane's token, in one consistent query of the game's partition."""
-        session, lane = None, None
+        """The game, its spectators and its lane's token, in one consistent query of the
+        game's partition."""
+        session, lane, spectators = None, None, []
         for item in self._item.query(
             _game_key(game_id), self._item.sk.between(_GAME, _LANE), consistent_read=True
         ):
             if item.sk == _GAME and item.body is not None:
                 session = decode_body(item.body)
+            elif item.sk.startswith(_SPECTATOR) and item.connection_id is not None:
+                spectators.append(item.connection_id)
             elif item.sk == _LANE and item.token is not None and item.lane is not None:
                 lane = LaneToken(lane=int(item.lane), token=item.token)
         if session is None:
             raise GameNotFoundError(f"no game {game_id}")
-        return LoadedGame(session, lane)
+        return LoadedGame(session, lane, spectators)
+
+    @_busy_when_transient
+    def watch(self, game_id: str, connection_id: str, now: datetime) -> None:
+        """The connection watches the game: one small item, the game itself untouched."""
+        self._item(
+            _game_key(game_id),
+            f"{_SPECTATOR}{connection_id}",
+            connection_id=connection_id,
+            expires_at=_epoch(now + SPECTATOR_TTL),
+        ).save(add_version_condition=False)
+
+    @_busy_when_transient
+    def forget_spectators(self, game_id: str, connection_ids: list[str]) -> None:
+        for connection_id in connection_ids:
+            self._item(_game_key(game_id), f"{_SPECTATOR}{connection_id}").delete(
+                add_version_condition=False
+            )
 
     @_busy_when_transient
     def create(

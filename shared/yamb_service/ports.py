@@ -2,7 +2,7 @@
 the adapters (yamb_service.dynamo, yamb_service.timers) implement them, tests pass fakes."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
@@ -73,6 +73,8 @@ class LaneToken:
 class LoadedGame:
     session: GameSession
     lane_token: LaneToken | None = None
+    # The connections watching the game (items of their own: watching never writes the game).
+    spectators: list[str] = field(default_factory=list)
 
 
 class GameRepository(Protocol):
@@ -90,6 +92,8 @@ class GameRepository(Protocol):
         now: datetime,
     ) -> None: ...
     def list_open(self, limit: int) -> list[GameSummary]: ...
+    def watch(self, game_id: str, connection_id: str, now: datetime) -> None: ...
+    def forget_spectators(self, game_id: str, connection_ids: list[str]) -> None: ...
     def result(self, game_id: str) -> GameResult | None: ...
 
 

@@ -192,7 +192,7 @@ class GameService:
                     caller, action, action.game_id, lambda s: lobby.start(s, player, now, dice), now
                 )
             case WatchGame():
-                self._mutate(caller, action, action.game_id, lambda s: self._watch(s, caller), now)
+                self._watch(caller, action, now)
             case Lock():
                 self._mutate(
                     caller,
@@ -274,7 +274,7 @@ class GameService:
                 continue
             break
         metrics.add_metric(name="GameCreated", unit=MetricUnit.Count, value=1)
-        self.delivery.broadcast(session, answer=(caller, action))
+        self.delivery.broadcast(session, [], answer=(caller, action))
 
     def _seat_refusal(self, player_id: str, now: datetime) -> GameActionError | None:
         """Why a player may not take a seat, or None when the seat they hold is stale."""
@@ -308,15 +308,22 @@ class GameService:
             player_id, record.seated_in
         )
 
-    def _watch(self, session: GameSession, caller: Caller) -> Effects | None:
+    def _watch(self, caller: Caller, action: WatchGame, now: datetime) -> None:
+        """The connection watches the game: an item of its own, the game not written (so a
+        repeat, or a flood, changes nothing); the answer is the game."""
+        loaded = self.games.load(action.game_id)
+        session = loaded.session
         if session.seat_of(caller.player_id) is not None:
             raise GameActionError("players do not watch their own game", code="already_seated")
-        if caller.connection_id in session.spectators:
-            return Effects()
-        if len(session.spectators) >= MAX_SPECTATORS:
-            raise GameActionError("this game has as many spectators as it takes", code="full")
-        session.spectators.append(caller.connection_id)
-        return Effects()
+        if caller.connection_id not in loaded.spectators:
+            # A bound on what each broadcast sends; racing watchers may pass it by a few.
+            if len(loaded.spectators) >= MAX_SPECTATORS:
+                raise GameActionError("this game has as many spectators as it takes", code="full")
+            self.games.watch(action.game_id, caller.connection_id, now)
+        frame = GameFrame(
+            request_id=action.request_id, action=action.action, game=game_view(session)
+        )
+        self.delivery.send(caller, frame)
 
     def _sync(self, caller: Caller, request_id: str) -> None:
         """The player's game; a seat that does not hold this connection yet (its handshake
@@ -371,14 +378,14 @@ class GameService:
             # A deadline that passed before this action was written with it: the table sees it.
             if applied.changed:
                 self._carry_out(applied)
-                self._broadcast(applied.session)
+                self._broadcast(applied)
             if applied.refusal is not None:
                 raise applied.refusal
             self._ack(caller, action, game_id, repeated[0])
             if not applied.changed:
                 # The first time's invocation may have died after its write, before telling
                 # the table: a repeat tells it (the request was lost, so this is rare).
-                self._broadcast(applied.session)
+                self._broadcast(applied)
             return
         metrics.add_metric(name="ActionApplied", unit=MetricUnit.Count, value=1)
         logger.info("action applied", version=applied.session.version)
@@ -394,15 +401,12 @@ class GameService:
                     self.notifier.send(seat.connection_id, deleted)
             return
         self._carry_out(applied)
-        if (
-            session.seat_of(caller.player_id) is None
-            and caller.connection_id not in session.spectators
-        ):
+        if session.seat_of(caller.player_id) is None:
             # The actor left the table: an ack for them, the game for those still there.
             self._ack(caller, action, session.game_id, session.version)
-            self._broadcast(session)
+            self._broadcast(applied)
             return
-        self._broadcast(session, answer=(caller, action))
+        self._broadcast(applied, answer=(caller, action))
 
     def _answer_repeat(
         self, caller: Caller, action: ClientAction, session: GameSession, fingerprint: str
@@ -438,33 +442,24 @@ class GameService:
 
     def _broadcast(
         self,
-        session: GameSession,
+        applied: Applied,
         *,
         answer: tuple[Caller, ClientAction] | None = None,
         skip: str | None = None,
     ) -> None:
-        gone = self.delivery.broadcast(session, answer=answer, skip=skip)
+        session = applied.session
+        gone = self.delivery.broadcast(session, applied.spectators, answer=answer, skip=skip)
         if gone.spectators:
-            self._forget_spectators(session.game_id, gone.spectators)
+            try:
+                self.games.forget_spectators(session.game_id, gone.spectators)
+            except Exception:
+                logger.exception("gone spectators kept for now", gone=len(gone.spectators))
         for caller in gone.seats:
             # A connection found gone is a lost connection, whether its $disconnect came or not.
             try:
                 self._away(session.game_id, caller)
             except Exception:
                 logger.exception("a gone seat was not marked away", player_id=caller.player_id)
-
-    def _forget_spectators(self, game_id: str, gone: list[str]) -> None:
-        def change(session: GameSession) -> Effects | None:
-            kept = [c for c in session.spectators if c not in gone]
-            if kept == session.spectators:
-                return None
-            session.spectators = kept
-            return Effects()
-
-        try:
-            self.writer.apply(game_id, change, self.now())
-        except (StaleGameError, GameNotFoundError):
-            logger.info("gone spectators kept for now", gone=len(gone))
 
     # ------------------------------------------------------------------------ connections
 
@@ -501,7 +496,7 @@ class GameService:
             logger.warning("the seat takes the connection at the next sync", game_id=game_id)
             return None
         if applied.written:
-            self._broadcast(applied.session, skip=skip)
+            self._broadcast(applied, skip=skip)
         return applied.session
 
     def disconnect(self, caller: Caller) -> None:
@@ -525,7 +520,7 @@ class GameService:
         except GameNotFoundError:  # an ended game's item expired (TTL)
             return
         if applied.written:
-            self._broadcast(applied.session, skip=caller.connection_id)
+            self._broadcast(applied, skip=caller.connection_id)
 
     # ------------------------------------------------------------------------ timers
 
@@ -548,7 +543,7 @@ class GameService:
             return None if lane is None else _lane_ends(game_id, lane, now)
         if applied.changed:
             self._carry_out(applied)
-            self._broadcast(applied.session)
+            self._broadcast(applied)
         if lane is None or lost:
             return None
         plan = applied.timers

@@ -49,6 +49,8 @@ class Applied:
     # The change was refused, after the deadlines passed before it were written: the caller
     # shows the table those, then answers the refusal.
     refusal: YambError | None = None
+    # The connections watching the game, as read with it.
+    spectators: list[str] = field(default_factory=list)
 
 
 class GameWriter:
@@ -99,7 +101,13 @@ class GameWriter:
             )
             changed = effects is not None
             if not changed and not timer_plan.changed and not lost:
-                return Applied(session, timers=timer_plan, changed=False, written=False)
+                return Applied(
+                    session,
+                    timers=timer_plan,
+                    changed=False,
+                    written=False,
+                    spectators=loaded.spectators,
+                )
             effects = effects or Effects()
             self._before_write(session, timer_plan)
             try:
@@ -112,7 +120,14 @@ class GameWriter:
                 time.sleep(random.uniform(0, RETRY_JITTER_SECONDS * attempt))
                 continue
             self._after_write(session, timer_plan, token)
-            return Applied(session, effects, timer_plan, changed=changed, refusal=refusal)
+            return Applied(
+                session,
+                effects,
+                timer_plan,
+                changed=changed,
+                refusal=refusal,
+                spectators=loaded.spectators,
+            )
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _write(self, session: GameSession, effects: Effects, now: datetime) -> None:

@@ -771,7 +771,7 @@ def test_watch_game_gone_spectator_is_forgotten(harness: Any) -> None:
     harness.write_any(ANA, game_id)
 
     # then the game no longer keeps his connection
-    assert harness.session(game_id).spectators == []
+    assert harness.games.load(game_id).spectators == []
 
 
 def test_watch_game_refused_once_the_spectator_seats_are_taken(
@@ -788,7 +788,24 @@ def test_watch_game_refused_once_the_spectator_seats_are_taken(
 
     # then it is refused and the game keeps one spectator
     assert harness.error(eve, request_id)["code"] == "full"
-    assert harness.session(game_id).spectators == [DAN.connection_id]
+    assert harness.games.load(game_id).spectators == [DAN.connection_id]
+
+
+def test_watch_game_never_writes_the_game(harness: Any) -> None:
+    # given a running game
+    game_id = harness.running_game(ANA, BEN)
+    version = harness.session(game_id).version
+
+    # when a spectator sends watch_game 30 times
+    for _ in range(30):
+        harness.act(DAN, "watch_game", gameId=game_id)
+
+    # then each is answered with the game, the game item was never written, and the
+    # spectator is kept once
+    answers = [f for f in harness.frames(DAN) if f["type"] == "game"]
+    assert len(answers) == 30
+    assert harness.session(game_id).version == version
+    assert harness.games.load(game_id).spectators == [DAN.connection_id]
 
 
 # ============================================================================ resign / finish
@@ -1432,8 +1449,7 @@ def test_repository_save_of_stale_copy_raises_stale_game_error(harness: Any) -> 
     # given two copies of the same game read at the same version
     game_id = harness.create_game(ANA, players=2)
     first, second = harness.session(game_id), harness.session(game_id)
-    first.spectators.append("conn-x")
-    second.spectators.append("conn-y")
+    first.creator, second.creator = "conn-x", "conn-y"
 
     # when both are saved
     harness.games.save(first, now=harness.clock())
@@ -1442,9 +1458,15 @@ def test_repository_save_of_stale_copy_raises_stale_game_error(harness: Any) -> 
     with pytest.raises(StaleGameError):
         harness.games.save(second, now=harness.clock())
     stored = harness.session(game_id)
-    assert stored.spectators == ["conn-x"]
+    assert stored.creator == "conn-x"
     assert stored.version == 2
     assert second.version == 1
+
+
+def rival_write(harness: Any, game_id: str, save: Any) -> None:
+    """Another instance writes the game with `save` (the repository's own: tests patch it):
+    any change would do, the version moves on."""
+    save(harness.session(game_id), now=harness.clock())
 
 
 def rival_saves_first(
@@ -1498,11 +1520,10 @@ def test_concurrent_saves_exhausting_retries_answer_conflict(
 ) -> None:
     # given a game that another instance changes between every read and save of this one
     game_id = harness.running_game(ANA, BEN)
-    rival = harness.other_service()
     real_save = harness.games.save
 
     def save(session: Any, **write: Any) -> None:
-        harness.act(DAN, "watch_game", via=rival, gameId=game_id)
+        rival_write(harness, game_id, real_save)
         real_save(session, **write)
 
     monkeypatch.setattr(harness.games, "save", save)
@@ -1726,11 +1747,10 @@ def test_join_that_loses_every_race_leaves_the_player_free(
     # given a waiting table that another instance changes between every read and save
     harness.connect(ANA, BEN, DAN)
     game_id = harness.create_game(ANA, players=2)
-    rival = harness.other_service()
     real_save = harness.games.save
 
     def save(session: Any, **write: Any) -> None:
-        harness.act(DAN, "watch_game", via=rival, gameId=game_id)
+        rival_write(harness, game_id, real_save)
         real_save(session, **write)
 
     monkeypatch.setattr(harness.games, "save", save)
@@ -1763,11 +1783,10 @@ def test_timers_of_writes_that_lost_their_race_do_nothing(
     harness.connect(ANA, BEN)
     game_id = harness.create_game(ANA, players=2)
     harness.act(BEN, "join_game", gameId=game_id)
-    rival = harness.other_service()
     real_save = harness.games.save
 
     def save(session: Any, **write: Any) -> None:
-        harness.act(DAN, "watch_game", via=rival, gameId=game_id)
+        rival_write(harness, game_id, real_save)
         real_save(session, **write)
 
     monkeypatch.setattr(harness.games, "save", save)
@@ -2157,13 +2176,12 @@ def test_handshake_losing_every_race_still_connects_and_sync_takes_the_seat(
     # given a game that another instance changes between every read and write of this one
     game_id = harness.running_game(ANA, BEN)
     harness.service.disconnect(ANA)
-    rival = harness.other_service()
     real_save = harness.games.save
     racing = [True]
 
     def save(session: Any, **write: Any) -> None:
         if racing[0]:
-            harness.act(DAN, "watch_game", via=rival, gameId=game_id)
+            rival_write(harness, game_id, real_save)
         real_save(session, **write)
 
     monkeypatch.setattr(harness.games, "save", save)

@@ -90,7 +90,6 @@ class GameSession(BaseModel):
     # the ones played alone afterwards (rules.md 8).
     offered_turns: int | None = None
     solo_finish: bool = False
-    spectators: list[str] = Field(default_factory=list)
     winners: list[str] = Field(default_factory=list)
     outcome: Outcome | None = None
     ended_at: datetime | None = None
