@@ -37,6 +37,9 @@ class ServiceSettings(_EnvironmentSettings):
     aws_region: str = "us-east-1"
     # Local stack and tests: the embedded AWS's endpoint; None on AWS.
     aws_endpoint_url: str | None = None
+    # The frames one connection may send (yamb_service.throttle): a burst, then a rate.
+    throttle_burst: int = 30
+    throttle_per_second: float = 10.0
     # Read by Powertools itself at import; required here so that a deployment without them
     # fails on its first call, not when the metrics are flushed.
     powertools_service_name: str

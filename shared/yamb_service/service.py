@@ -58,6 +58,7 @@ from yamb_service.ports import (
     StaleGameError,
     Timers,
 )
+from yamb_service.throttle import ConnectionThrottle
 from yamb_service.timers import LaneInput, lane_input
 from yamb_service.writer import Applied, GameWriter
 
@@ -65,6 +66,7 @@ LISTED_GAMES = 50
 # Connections come and go in bursts (a whole table reconnecting): more tries before giving up.
 PRESENCE_ATTEMPTS = 8
 SESSION_EXPIRED = "your sign-in has expired: connect again with a fresh token"
+SLOW_DOWN = "too many frames: this one and the next ones this second are not applied; slow down"
 INTERNAL_ERROR = (
     "the server failed to answer this action; sending it again with the same requestId is safe"
 )
@@ -97,7 +99,9 @@ class GameService:
         timers: Timers,
         dice: DiceSource,
         now: Callable[[], datetime],
+        throttle: ConnectionThrottle,
     ) -> None:
+        self.throttle = throttle
         self.games = games
         self.players = players
         self.notifier = notifier
@@ -119,6 +123,12 @@ class GameService:
         now = self.now()
         if caller.expires_at is not None and caller.expires_at <= now.timestamp():
             self._session_expired(caller)
+            return
+        verdict = self.throttle.check(caller.connection_id)
+        if verdict != "allow":
+            metrics.add_metric(name="FrameThrottled", unit=MetricUnit.Count, value=1)
+            if verdict == "warn":
+                self.reply_error(caller.connection_id, "slow_down", SLOW_DOWN, action.request_id)
             return
         try:
             self._dispatch(caller, action, now)

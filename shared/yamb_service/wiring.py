@@ -20,6 +20,7 @@ from yamb_service.dynamo import (
 )
 from yamb_service.notifier import ApiGatewayNotifier
 from yamb_service.service import GameService
+from yamb_service.throttle import ConnectionThrottle
 from yamb_service.timers import StepFunctionsTimers
 
 
@@ -64,4 +65,7 @@ def game_service() -> GameService:
         ),
         dice=SecureDice(),
         now=_now,
+        throttle=ConnectionThrottle(
+            burst=settings.throttle_burst, per_second=settings.throttle_per_second
+        ),
     )

@@ -23,6 +23,7 @@ from yamb_service.caller import Caller
 from yamb_service.dynamo import DynamoGameRepository, DynamoPlayerRepository, item_model
 from yamb_service.observability import metrics
 from yamb_service.service import GameService
+from yamb_service.throttle import ConnectionThrottle
 
 from tests.fakes import RecordingNotifier, SimulatedTimers
 
@@ -202,6 +203,8 @@ def make_service(  # noqa: PLR0917 - the service's collaborators
         timers=timers,
         dice=SeededDice(seed),
         now=clock,
+        # Tests act much faster than people: the limit has tests of its own.
+        throttle=ConnectionThrottle(burst=1_000_000, per_second=1_000_000),
     )
 
 

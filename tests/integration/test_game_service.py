@@ -2214,3 +2214,26 @@ def test_finish_offer_shows_no_turn(harness: Any) -> None:
     assert view["finishOffer"] == "ana"
     assert view["turn"] is None
     assert view["outcome"] is None
+
+
+def test_flood_from_one_connection_is_slowed_down_without_writes(harness: Any) -> None:
+    # given the deployed limits (30 frames at once, then 10 a second) and a running game, the
+    # flood taking no time at all
+    from yamb_service.throttle import ConnectionThrottle
+
+    game_id = harness.running_game(ANA, BEN)
+    harness.service.throttle = ConnectionThrottle(burst=30, per_second=10, clock=lambda: 0.0)
+    version = harness.session(game_id).version
+
+    # when one connection sends 200 watch_game frames at once, and ben then rolls
+    for _ in range(200):
+        harness.act(DAN, "watch_game", gameId=game_id)
+    roll = harness.act(BEN, "roll", gameId=game_id)
+
+    # then 30 were answered, one "slow down" told the flooder, the rest were dropped; the game
+    # was never written by them, and ben's frame was not held back by the flood
+    answers = harness.frames(DAN)
+    assert sum(frame["type"] == "game" for frame in answers) == 30
+    assert [frame["code"] for frame in answers if frame["type"] == "error"] == ["slow_down"]
+    assert harness.session(game_id).version == version
+    assert harness.error(BEN, roll)["code"] == "not_your_turn"
