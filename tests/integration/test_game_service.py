@@ -2237,3 +2237,66 @@ def test_flood_from_one_connection_is_slowed_down_without_writes(harness: Any) -
     assert [frame["code"] for frame in answers if frame["type"] == "error"] == ["slow_down"]
     assert harness.session(game_id).version == version
     assert harness.error(BEN, roll)["code"] == "not_your_turn"
+
+
+@pytest.fixture
+def atomic_requests(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each DynamoDB request atomic, transactions serializable, as DynamoDB runs them: moto
+    in-process checks a condition and writes without a lock (and a failed transaction puts a
+    copy of the whole table back), so racing threads would see races DynamoDB does not have."""
+    import threading
+
+    from moto.dynamodb.models import DynamoDBBackend
+
+    lock = threading.RLock()
+    for name in ("get_item", "put_item", "update_item", "delete_item", "query"):
+        original = getattr(DynamoDBBackend, name)
+
+        def locked(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            with lock:
+                return _original(*args, **kwargs)
+
+        monkeypatch.setattr(DynamoDBBackend, name, locked)
+    original_transaction = DynamoDBBackend.transact_write_items
+
+    def transaction(*args: Any, **kwargs: Any) -> Any:
+        with lock:
+            return original_transaction(*args, **kwargs)
+
+    monkeypatch.setattr(DynamoDBBackend, "transact_write_items", transaction)
+
+
+def test_racing_creates_and_joins_seat_the_player_once(harness: Any, atomic_requests: None) -> None:
+    # given three open tables, and eight function instances
+    import threading
+
+    tables = [harness.create_game(owner, players=2) for owner in (BEN, CLEO, DAN)]
+    instances = [harness.other_service(seed) for seed in range(8)]
+    barrier = threading.Barrier(len(instances))
+
+    def race(index: int) -> None:
+        barrier.wait()
+        if index % 2:
+            harness.act(ANA, "join_game", via=instances[index], gameId=tables[index % 3])
+        else:
+            settings = {"players": 2, "preset": 1}
+            harness.act(ANA, "create_game", via=instances[index], settings=settings)
+
+    # when ana's creates and joins all run at once (two connections' frames back to back)
+    threads = [threading.Thread(target=race, args=(i,)) for i in range(len(instances))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    # then she sits at exactly one table, every other frame was refused, and her record agrees
+    seated = [
+        game.game_id
+        for game in harness.games.list_open(50)
+        if "ana" in harness.session(game.game_id).player_ids
+    ]
+    assert len(seated) == 1
+    refusals = [f for f in harness.frames(ANA) if f["type"] == "error"]
+    assert len(refusals) == len(instances) - 1
+    assert {f["code"] for f in refusals} <= {"already_in_game", "already_seated", "conflict"}
+    assert harness.players.get("ana").seated_in == seated[0]
