@@ -18,9 +18,13 @@ What is emulated, as on AWS:
   ``statusCode`` outside 2xx refuses the upgrade with that status). Until both are done the upgrade
   is pending and the management API answers 410 for the new connection id;
 * every text frame is its own Lambda invocation, run concurrently in a thread pool (so handlers may
-  call the management endpoint, and order between frames is not guaranteed); the route is chosen by
-  the route selection expression (``$request.body.action``), falling back to ``$default``, and to a
-  ``Forbidden`` frame when there is no ``$default`` route;
+  call the management endpoint, and order between frames is not guaranteed);
+* the route is chosen by the route selection expression (``$request.body.action``), falling back
+  to ``$default``, and to a ``Forbidden`` frame when there is no ``$default`` route. A body that is
+  not JSON (NaN and Infinity are not), or has no string at that path, goes to ``$default``; the
+  selection never fails and takes no longer than one pass of the C parser over the body: numbers
+  are not converted (a 5,000-digit integer is JSON), nesting too deep for the parser counts as not
+  JSON;
 * frames over 32 KB and messages over 128 KB close the connection with 1009, binary frames with
   1003; idle connections close after 10 minutes and all after 2 hours (1001). Only frames from the
   client count as activity (the stricter reading: messages the backend posts and pings do not);
@@ -65,6 +69,7 @@ __all__ = [
     "LambdaHandler",
     "LocalGateway",
     "LocalLambdaContext",
+    "route_selection_value",
 ]
 
 logger = logging.getLogger(__name__)
@@ -213,6 +218,37 @@ def _authorizer_context(response: Mapping[str, Any]) -> dict[str, Any]:
             )
     result["principalId"] = str(response["principalId"])
     return result
+
+
+# ------------------------------------------------------------------------------ route selection
+
+
+def _number(_: str) -> None:
+    """Numbers are not converted: selecting a route needs none, and an integer over Python's
+    4,300-digit conversion limit is still JSON."""
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def route_selection_value(body: str, path: Sequence[str]) -> Any:
+    """What ``$request.body.<path>`` selects in `body`: the value at `path` (object keys from the
+    top) of the body's JSON, or None when the body is not JSON or `path` leads nowhere.
+
+    Never raises: whatever the body, the C parser either reads it or fails with ValueError
+    (not JSON) or RecursionError (nested deeper than it goes, some ten thousand levels), and both
+    mean "not JSON". Its time is linear in the body, which the frame and message limits bound.
+    """
+    try:
+        value: Any = json.loads(
+            body, parse_int=_number, parse_float=_number, parse_constant=_not_json
+        )
+    except (ValueError, RecursionError):
+        return None
+    for part in path:
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
 
 
 # ------------------------------------------------------------------------------ frame size guard
@@ -884,12 +920,9 @@ class LocalGateway:
 
     def _select_route(self, body: str) -> str | None:
         """The route for a message body, else ``$default``, else None (no route matches)."""
-        try:
-            value: Any = json.loads(body)
-        except ValueError:
-            value = None
-        for part in self._route_path:
-            value = value.get(part) if isinstance(value, dict) else None
+        value = None
+        if len(body) <= self.message_limit:  # longer ones cannot come in: never parsed
+            value = route_selection_value(body, self._route_path)
         if isinstance(value, str) and not value.startswith("$") and value in self.handlers:
             return value
         return "$default" if "$default" in self.handlers else None
