@@ -18,7 +18,11 @@ What is emulated, as on AWS:
   ``statusCode`` outside 2xx refuses the upgrade with that status). Until both are done the upgrade
   is pending and the management API answers 410 for the new connection id;
 * every text frame is its own Lambda invocation, run concurrently in a thread pool (so handlers may
-  call the management endpoint, and order between frames is not guaranteed);
+  call the management endpoint, and order between frames is not guaranteed). Connections do not
+  wait on each other: one connection runs at most ``connection_concurrency`` (2) invocations at
+  once, its further frames waiting their turn in arrival order, so that its flood fills neither
+  the pool nor the interpreter and another connection's frame starts at once (on AWS each frame is
+  an invocation of its own, up to the account's concurrency);
 * the route is chosen by the route selection expression (``$request.body.action``), falling back
   to ``$default``, and to a ``Forbidden`` frame when there is no ``$default`` route. A body that is
   not JSON (NaN and Infinity are not), or has no string at that path, goes to ``$default``; the
@@ -403,6 +407,8 @@ class _Connection:
     close_task: asyncio.Task[Any] | None = None
     ready: asyncio.Event = field(default_factory=asyncio.Event)  # set once `prepare` is over
     disconnected: bool = False
+    # Held by each of its running invocations: at most `connection_concurrency` at once.
+    invocations: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(2))
 
     def touch(self) -> None:
         self.last_active = time.monotonic()
@@ -444,7 +450,9 @@ class LocalGateway:
     query parameter name (``"token"``) or API Gateway expressions
     (``"route.request.querystring.token"``, ``"route.request.header.Auth"``); None checks
     nothing. `route_selection_key` is the body property that selects the route (``"action"``, a
-    dotted path, or the whole ``"$request.body.action"`` expression).
+    dotted path, or the whole ``"$request.body.action"`` expression). `max_concurrency` sizes the
+    thread pool the handlers run in; `connection_concurrency` is how many of them one connection's
+    frames may hold at once.
 
     Run it with ``await start()`` / ``await stop()`` on a running loop, or in a background thread
     with `GatewayThread` (``with gateway.run_in_thread() as running: ...``).
@@ -467,6 +475,7 @@ class LocalGateway:
         authorizer_function_name: str = AUTHORIZER_FUNCTION_NAME,
         api_id: str = "local-api",
         max_concurrency: int = 64,
+        connection_concurrency: int = 2,
         frame_limit: int = FRAME_LIMIT,
         message_limit: int = MESSAGE_LIMIT,
     ) -> None:
@@ -486,6 +495,9 @@ class LocalGateway:
         self.frame_limit = frame_limit
         self.message_limit = message_limit
         self.max_concurrency = max_concurrency
+        if connection_concurrency < 1:
+            raise ValueError("connection_concurrency must be at least 1")
+        self.connection_concurrency = connection_concurrency
         key = route_selection_key.removeprefix(_ROUTE_EXPRESSION_PREFIX)
         self._route_path: tuple[str, ...] = tuple(key.split("."))
         sources = [identity_source] if isinstance(identity_source, str) else identity_source
@@ -804,6 +816,7 @@ class LocalGateway:
             connected_at=_epoch_ms(),
             source_ip=request.remote or "127.0.0.1",
             user_agent=request.headers.get("User-Agent", ""),
+            invocations=asyncio.Semaphore(self.connection_concurrency),
         )
         # Registered while pending so that the management API can answer 410 for it (as AWS
         # does while the upgrade has not completed).
@@ -938,9 +951,10 @@ class LocalGateway:
             await self._reply_error(conn, "Forbidden", request_id)
             return
         event = {"requestContext": request_context, "body": body, "isBase64Encoded": False}
-        outcome = await self._invoke(
-            route, self.handlers[route], event, conn.connection_id, self._function_name(route)
-        )
+        async with conn.invocations:  # the connection's earlier frames first, a few at a time
+            outcome = await self._invoke(
+                route, self.handlers[route], event, conn.connection_id, self._function_name(route)
+            )
         if outcome.timed_out:
             await self._reply_error(conn, "Endpoint request timed out", request_id)
         elif outcome.error is not None:
