@@ -15,6 +15,11 @@ from yamb_service.config import authorizer_settings
 from yamb_service.observability import logger
 from yamb_service.warmup import collector_after_first_call
 
+# The key set is fetched on the first handshake and kept an hour; a fetch that hangs fails the
+# handshake in seconds (the client tries again) instead of holding it for the function's timeout.
+JWKS_TIMEOUT_SECONDS = 2
+JWKS_LIFESPAN_SECONDS = 3600
+
 
 @cache
 def verifier() -> TokenVerifier:
@@ -23,7 +28,9 @@ def verifier() -> TokenVerifier:
     return TokenVerifier(
         issuer=settings.issuer,
         audience=settings.user_pool_client_id,
-        keys=jwt.PyJWKClient(jwks_url, cache_keys=True, lifespan=3600),
+        keys=jwt.PyJWKClient(
+            jwks_url, cache_keys=True, lifespan=JWKS_LIFESPAN_SECONDS, timeout=JWKS_TIMEOUT_SECONDS
+        ),
     )
 
 
@@ -54,5 +61,10 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         identity.player_id,
         "Allow",
         event["methodArn"],
-        {"playerId": identity.player_id, "nickname": identity.nickname},
+        # Context values reach the routes as strings: the expiry is Unix seconds as text.
+        {
+            "playerId": identity.player_id,
+            "nickname": identity.nickname,
+            "expiresAt": str(identity.expires_at),
+        },
     )

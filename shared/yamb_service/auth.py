@@ -7,6 +7,9 @@ from typing import Any, Protocol
 import jwt
 
 ALGORITHMS = ["RS256"]
+# Seconds of disagreement allowed between Cognito's clock and ours on `exp` and `iat`: a token
+# issued a moment "in the future" is not refused, and an expired one is not kept much longer.
+LEEWAY_SECONDS = 5
 
 
 class InvalidTokenError(Exception):
@@ -21,6 +24,8 @@ class SigningKeys(Protocol):
 class Identity:
     player_id: str
     nickname: str
+    # When the token expires (Unix time); the authorizer hands it on as `expiresAt`.
+    expires_at: int
 
 
 class StaticKeys:
@@ -38,10 +43,13 @@ class StaticKeys:
 
 
 class TokenVerifier:
-    def __init__(self, *, issuer: str, audience: str, keys: SigningKeys) -> None:
+    def __init__(
+        self, *, issuer: str, audience: str, keys: SigningKeys, leeway: float = LEEWAY_SECONDS
+    ) -> None:
         self._issuer = issuer
         self._audience = audience
         self._keys = keys
+        self._leeway = leeway
 
     def verify(self, token: str) -> Identity:
         try:
@@ -52,6 +60,7 @@ class TokenVerifier:
                 algorithms=ALGORITHMS,
                 audience=self._audience,
                 issuer=self._issuer,
+                leeway=self._leeway,
                 options={"require": ["exp", "iat", "sub", "aud", "iss"]},
             )
         except (jwt.PyJWTError, InvalidTokenError) as error:
@@ -59,5 +68,7 @@ class TokenVerifier:
         if claims.get("token_use") != "id":
             raise InvalidTokenError("an ID token is needed")
         return Identity(
-            player_id=claims["sub"], nickname=claims.get("cognito:username", claims["sub"])
+            player_id=claims["sub"],
+            nickname=claims.get("cognito:username", claims["sub"]),
+            expires_at=int(claims["exp"]),
         )

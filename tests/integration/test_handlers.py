@@ -686,16 +686,18 @@ def test_authorizer_valid_token_allows_with_player_id(
     authorizer: Callable[[str | None], Any], keys: Keys
 ) -> None:
     # when a handshake brings a valid Cognito ID token
-    policy = authorizer(id_token(keys.private))
+    token = id_token(keys.private)
+    policy = authorizer(token)
 
-    # then the route is allowed, with the token's subject as the player id
+    # then the route is allowed, with the token's subject as the player id and its expiry
     sub = "4f1c2b7a-0e7d-4c55-9a1e-6a2f3d9b8c01"
+    expires = jwt.decode(token, options={"verify_signature": False})["exp"]
     assert policy["principalId"] == sub
     (statement,) = policy["policyDocument"]["Statement"]
     assert statement["Effect"] == "Allow"
     assert statement["Action"] == "execute-api:Invoke"
     assert statement["Resource"] == load_event("authorizer.json")["methodArn"]
-    assert policy["context"] == {"playerId": sub, "nickname": "ana"}
+    assert policy["context"] == {"playerId": sub, "nickname": "ana", "expiresAt": str(expires)}
 
 
 @pytest.mark.parametrize(
