@@ -3,10 +3,12 @@
 `LocalAws(template)` starts moto's `ThreadedMotoServer` on a free local port, switches it to
 executing Step Functions state machines and to the Docker-free Lambda backend, and creates what the
 template declares: the DynamoDB tables (with GSIs, TTL, point-in-time recovery), the Cognito user
-pools and their clients, and the state machines (definition file, substitutions resolved, an IAM
-role each). A Lambda Task of a state machine (`arn:aws:states:::lambda:invoke`) calls the Python
-callable registered for that function with `register_function`, in this process. Wait states
-and heartbeat timeouts run on `clock` (devstack.clock), which tests move forward.
+pools and their clients, the SQS queues (dead-letter queues first), and the state machines
+(definition file, substitutions resolved, an IAM role each). Nothing polls a queue: a function's
+SQS event source is not run here. A Lambda Task of a state machine
+(`arn:aws:states:::lambda:invoke`) calls the Python callable registered for that function with
+`register_function`, in this process. Wait states and heartbeat timeouts run on `clock`
+(devstack.clock), which tests move forward.
 
 moto keeps its state in process-wide backends, so one `LocalAws` runs per process at a time; `stop`
 wipes that state and puts moto's global configuration back.
@@ -478,6 +480,11 @@ class LocalAws:
             self._create_user_pool(logical_id)
         for logical_id in self.template.resources_of_type("AWS::Cognito::UserPoolClient"):
             self._create_user_pool_client(logical_id)
+        # A queue's redrive policy names its dead-letter queue, which must exist first.
+        queues = list(self.template.resources_of_type("AWS::SQS::Queue"))
+        redriven = {q for q in queues if "RedrivePolicy" in self.template.properties(q)}
+        for logical_id in sorted(queues, key=lambda q: q in redriven):
+            self._create_queue(logical_id)
         for logical_id in self.template.resources_of_type(*STATE_MACHINE_TYPES):
             self._create_state_machine(logical_id)
 
@@ -566,6 +573,23 @@ class LocalAws:
         if "ClientSecret" in client:
             attributes["ClientSecret"] = client["ClientSecret"]
         self._created(logical_id, client["ClientId"], **attributes)
+
+    def _create_queue(self, logical_id: str) -> None:
+        properties = dict(self.template.resolve(self.template.properties(logical_id)))
+        name = str(self.context.get_att(logical_id, "QueueName"))
+        properties.pop("QueueName", None)
+        properties.pop("Tags", None)
+        # CloudFormation takes the queue's attributes as properties; SQS wants them as strings.
+        attributes = {
+            key: json.dumps(value) if isinstance(value, dict) else _stringify_attribute(value)
+            for key, value in properties.items()
+        }
+        sqs = self.client("sqs")
+        url = sqs.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"]
+        arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"][
+            "QueueArn"
+        ]
+        self._created(logical_id, url, Arn=arn, QueueName=name, QueueUrl=url)
 
     def _state_machine_definition(self, properties: Mapping[str, Any]) -> Any:
         if "Definition" in properties:
@@ -741,6 +765,12 @@ class LocalAws:
         url = f"{self.endpoint_url}/{self.user_pool_id(pool)}/.well-known/jwks.json"
         with urllib.request.urlopen(url, timeout=10) as response:
             return cast(dict[str, Any], json.loads(response.read()))
+
+
+def _stringify_attribute(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _load_yaml(text: str) -> Any:

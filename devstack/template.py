@@ -310,6 +310,14 @@ class Context:
         if kind == "AWS::IAM::Role":
             name = self._name(properties, "RoleName", logical_id)
             return name, {"Arn": f"arn:{part}:iam::{account}:role/{name}", "RoleId": name}
+        if kind == "AWS::SQS::Queue":
+            name = self._name(properties, "QueueName", logical_id)
+            url = f"https://sqs.{region}.amazonaws.com/{account}/{name}"
+            arn = f"arn:{part}:sqs:{region}:{account}:{name}"
+            return url, {"Arn": arn, "QueueName": name, "QueueUrl": url}
+        if kind == "AWS::Logs::LogGroup":
+            name = self._name(properties, "LogGroupName", logical_id)
+            return name, {"Arn": f"arn:{part}:logs:{region}:{account}:log-group:{name}:*"}
         return _fake_id(logical_id), {}
 
 

@@ -85,6 +85,7 @@ def test_parse_template_real_template_has_every_resource() -> None:
     assert resources["LaneStateMachine"]["Properties"]["DefinitionSubstitutions"] == {
         "ClockFunctionArn": {"Fn::GetAtt": ["ClockFunction", "Arn"]},
         "TableName": {"Ref": "GameTable"},
+        "TimerRetryQueueUrl": {"Ref": "TimerRetryQueue"},
     }
     assert resources["ConnectRoute"]["Properties"]["Target"] == {
         "Fn::Sub": "integrations/${ConnectionsIntegration}"
@@ -393,29 +394,103 @@ def test_local_aws_stop_execution_aborts_a_waiting_wake(stack: LocalAws) -> None
     assert not called.wait(0.2)
 
 
-def test_local_aws_failing_clock_function_fails_the_execution(stack: LocalAws) -> None:
-    # given a clock function that always raises
+@pytest.fixture
+def replays(stack: LocalAws) -> Iterator[Any]:
+    """Takes what the timers handed the retry queue since the test began: the queue's delivery
+    delay is lifted while it runs (moto's delay waits on real time)."""
+    sqs = stack.client("sqs")
+    url = stack.physical_ids["TimerRetryQueue"]
+    delay = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["DelaySeconds"])
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"DelaySeconds": "0"})
+
+    def bodies() -> list[dict[str, Any]]:
+        taken = []
+        while messages := sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages"):
+            for message in messages:
+                taken.append(json.loads(message["Body"]))
+                sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+        return taken
+
+    bodies()
+    yield bodies
+    sqs.set_queue_attributes(QueueUrl=url, Attributes=delay["Attributes"])
+
+
+def _until_ended(stack: LocalAws, execution: str) -> dict[str, Any]:
+    """Moves the stack's clock on until the execution ends: its retries wait on it."""
+    stepfunctions = stack.client("stepfunctions")
+    for _ in range(40):
+        stack.clock.advance(seconds=30)
+        time.sleep(0.05)
+        if stepfunctions.describe_execution(executionArn=execution)["status"] != "RUNNING":
+            break
+    return stack.wait_for_execution(execution)
+
+
+def _failing_clock(calls: list[Any]) -> Any:
     def clock(event: Any, context: Any) -> None:
+        calls.append(event)
         raise LookupError("no such game")
 
-    stack.register_function("ClockFunction", clock)
+    return clock
+
+
+def test_local_aws_creates_the_timer_retry_queue_with_its_dead_letter_queue(
+    stack: LocalAws,
+) -> None:
+    # given the stack / when the retry queue is described
+    sqs = stack.client("sqs")
+    attributes = sqs.get_queue_attributes(
+        QueueUrl=stack.physical_ids["TimerRetryQueue"], AttributeNames=["All"]
+    )["Attributes"]
+    dead_letters = sqs.get_queue_attributes(
+        QueueUrl=stack.physical_ids["TimerDeadLetterQueue"], AttributeNames=["QueueArn"]
+    )["Attributes"]
+
+    # then it has the template's settings, and redrives into the dead-letter queue
+    assert attributes["DelaySeconds"] == "10"
+    assert attributes["VisibilityTimeout"] == "60"
+    assert attributes["SqsManagedSseEnabled"] == "true"
+    assert json.loads(attributes["RedrivePolicy"]) == {
+        "deadLetterTargetArn": dead_letters["QueueArn"],
+        "maxReceiveCount": 5,
+    }
+    assert stack.context.get_att("TimerRetryQueue", "Arn") == attributes["QueueArn"]
+
+
+def test_local_aws_wake_whose_clock_function_keeps_failing_is_replayed_through_the_queue(
+    stack: LocalAws, replays: Any
+) -> None:
+    # given a clock function that always raises
+    calls: list[Any] = []
+    stack.register_function("ClockFunction", _failing_clock(calls))
 
     # when a wake is reached (its retries wait on the stack's clock: move it on)
     execution = _start(stack, "WakeStateMachine", {"gameId": "g1", "at": _moment(stack, 0)})
-    for _ in range(20):
-        stack.clock.advance(seconds=30)
-        time.sleep(0.05)
-        if (
-            stack.client("stepfunctions").describe_execution(executionArn=execution)["status"]
-            != "RUNNING"
-        ):
-            break
-    result = stack.wait_for_execution(execution)
+    result = _until_ended(stack, execution)
 
-    # then the execution fails with the error type, as Lambda reports it
-    assert result["status"] == "FAILED"
-    assert result["error"] == "LookupError"
-    assert "no such game" in result["cause"]
+    # then every retry was spent, the wake went to the retry queue, and the execution ends well
+    assert len(calls) == 9
+    assert replays() == [{"source": "wake", "gameId": "g1"}]
+    assert result["status"] == "SUCCEEDED"
+
+
+def test_local_aws_lane_whose_clock_function_keeps_failing_is_replayed_as_lost(
+    stack: LocalAws, replays: Any
+) -> None:
+    # given a lane of a 30 s clock, and a clock function that always raises
+    calls: list[Any] = []
+    stack.register_function("ClockFunction", _failing_clock(calls))
+    game_id = f"g-{uuid.uuid4().hex[:8]}"
+    execution = _lane(stack, game_id, seconds=30)
+
+    # when no heartbeat comes, and every call of the clock function fails
+    result = _until_ended(stack, execution)
+
+    # then the lane hands its game to the retry queue as lost (nothing will arm it again)
+    assert calls[0] == {"source": "lane", "gameId": game_id, "lane": 7}
+    assert replays() == [{"source": "lane_lost", "gameId": game_id, "lane": 7}]
+    assert result["status"] == "SUCCEEDED"
 
 
 def _lane_item(stack: LocalAws, game_id: str) -> dict[str, Any] | None:

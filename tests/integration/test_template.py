@@ -1,0 +1,605 @@
+"""The deployment posture of template.yaml: what a production stack must keep (issue 9). The
+template is read as the local stack reads it (devstack.template: intrinsics resolved with the
+parameters' defaults); the last test plays a game through the handlers on moto and checks that
+each function's DynamoDB calls are ones its policy allows."""
+
+import copy
+import importlib.util
+import itertools
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from botocore.client import BaseClient
+from moto.apigatewaymanagementapi.models import ApiGatewayManagementApiBackend
+from moto.core.exceptions import JsonRESTError
+from yamb_service import config, wiring
+
+from devstack.template import Template, load_template
+from tests.integration.conftest import REGION, START, Clock, load_event
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = ROOT / "template.yaml"
+FUNCTIONS = ("AuthorizerFunction", "ConnectionsFunction", "GameFunction", "ClockFunction")
+MACHINES = ("LaneStateMachine", "WakeStateMachine")
+SERVICE_FUNCTIONS = ("ConnectionsFunction", "GameFunction", "ClockFunction")
+# What the repositories call on the table (yamb_service/dynamo.py: DeleteItem for a gone
+# spectator's item); the game function also lists the open games through the index.
+TABLE_ACTIONS = {
+    "dynamodb:Query",
+    "dynamodb:GetItem",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+}
+
+
+@pytest.fixture(scope="module")
+def body() -> dict[str, Any]:
+    return load_template(TEMPLATE)
+
+
+@pytest.fixture(scope="module")
+def template() -> Template:
+    return Template(TEMPLATE)
+
+
+def resources(body: dict[str, Any], kind: str) -> dict[str, dict[str, Any]]:
+    return {name: r for name, r in body["Resources"].items() if r["Type"] == kind}
+
+
+def properties(body: dict[str, Any], logical_id: str) -> dict[str, Any]:
+    return dict(body["Resources"][logical_id]["Properties"])
+
+
+def statements(template: Template, logical_id: str) -> list[dict[str, Any]]:
+    """The function's or machine's inline policy statements, resolved."""
+    found = []
+    for policy in template.properties(logical_id).get("Policies", []):
+        if isinstance(policy, dict) and "Statement" in policy:
+            found.extend(template.resolve(policy["Statement"]))
+    return found
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def granted(template: Template, logical_id: str, service: str) -> set[tuple[str, str]]:
+    """(action, resource) pairs the inline statements allow for one service ("dynamodb")."""
+    pairs = set()
+    for statement in statements(template, logical_id):
+        assert statement["Effect"] == "Allow"
+        for action in as_list(statement["Action"]):
+            if action.startswith(f"{service}:"):
+                pairs |= {(action, resource) for resource in as_list(statement["Resource"])}
+    return pairs
+
+
+# ------------------------------------------------------------------------- deadlines kept
+
+
+def test_timer_retry_queue_encrypted_with_a_dead_letter_queue(body: dict[str, Any]) -> None:
+    # given the template / when the retry queue and its dead-letter queue are read
+    queue = properties(body, "TimerRetryQueue")
+    dead_letters = properties(body, "TimerDeadLetterQueue")
+    timeout = body["Globals"]["Function"]["Timeout"]
+
+    # then both are encrypted, a replay waits a little, a delivery outlasts the function, and a
+    # few receives move the event to the dead-letter queue
+    assert queue["SqsManagedSseEnabled"] is True
+    assert dead_letters["SqsManagedSseEnabled"] is True
+    assert 0 < queue["DelaySeconds"] <= 60
+    assert queue["VisibilityTimeout"] >= 6 * timeout
+    assert queue["RedrivePolicy"] == {
+        "deadLetterTargetArn": {"Fn::GetAtt": ["TimerDeadLetterQueue", "Arn"]},
+        "maxReceiveCount": 5,
+    }
+    assert dead_letters["MessageRetentionPeriod"] == 14 * 24 * 3600
+
+
+def test_clock_function_polls_the_retry_queue_record_by_record(body: dict[str, Any]) -> None:
+    # given the template / when the clock function's event sources are read
+    events = properties(body, "ClockFunction")["Events"]
+
+    # then the retry queue feeds it small batches whose failures it reports one by one
+    (replay,) = events.values()
+    assert replay["Type"] == "SQS"
+    assert replay["Properties"]["Queue"] == {"Fn::GetAtt": ["TimerRetryQueue", "Arn"]}
+    assert replay["Properties"]["BatchSize"] <= 10
+    assert replay["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+
+
+@pytest.mark.parametrize(
+    ("machine", "file", "replay"),
+    [
+        (
+            "LaneStateMachine",
+            "lane.asl.json",
+            {"source": "lane_lost", "gameId.$": "$.gameId", "lane.$": "$.lane"},
+        ),
+        ("WakeStateMachine", "wake.asl.json", {"source": "wake", "gameId.$": "$.gameId"}),
+    ],
+)
+def test_state_machine_clock_calls_end_in_the_retry_queue(
+    body: dict[str, Any], template: Template, machine: str, file: str, replay: dict[str, str]
+) -> None:
+    # given a timer machine's definition and its properties
+    definition = json.loads((ROOT / "statemachines" / file).read_text(encoding="utf-8"))
+    states = definition["States"]
+    clock_calls = {
+        name: state
+        for name, state in states.items()
+        if state.get("Parameters", {}).get("FunctionName") == "${ClockFunctionArn}"
+    }
+    machine_properties = properties(body, machine)
+
+    # then every call of the clock function catches what its retries leave into a task that
+    # sends the event to the retry queue, which the machine may do and names by its URL
+    assert clock_calls
+    for state in clock_calls.values():
+        assert state["Retry"]
+        (catch,) = [c for c in state["Catch"] if c["ErrorEquals"] == ["States.ALL"]]
+        sender = states[catch["Next"]]
+        assert sender["Resource"] == "arn:aws:states:::sqs:sendMessage"
+        assert sender["Parameters"] == {
+            "QueueUrl": "${TimerRetryQueueUrl}",
+            "MessageBody": replay,
+        }
+        assert sender["Retry"]
+    assert machine_properties["DefinitionSubstitutions"]["TimerRetryQueueUrl"] == {
+        "Ref": "TimerRetryQueue"
+    }
+    assert {
+        "SQSSendMessagePolicy": {"QueueName": {"Fn::GetAtt": ["TimerRetryQueue", "QueueName"]}}
+    } in (machine_properties["Policies"])
+    assert template.properties(machine)["Logging"]["Level"] == "ERROR"
+
+
+# ------------------------------------------------------------------------- alarms
+
+
+def alarmed_metrics(body: dict[str, Any]) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """(namespace, metric) → the dimensions of each alarm (single metric or metric math)."""
+    found: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for alarm in resources(body, "AWS::CloudWatch::Alarm").values():
+        props = alarm["Properties"]
+        metrics = [props] if "MetricName" in props else []
+        metrics += [
+            m["MetricStat"]["Metric"] for m in props.get("Metrics", []) if "MetricStat" in m
+        ]
+        for metric in metrics:
+            dimensions = {d["Name"]: d["Value"] for d in metric.get("Dimensions", [])}
+            found.setdefault((metric["Namespace"], metric["MetricName"]), []).append(dimensions)
+    return found
+
+
+def test_alarms_every_alarm_notifies_the_alerts_topic(body: dict[str, Any]) -> None:
+    # given the template / when its alarms are read
+    alarms = resources(body, "AWS::CloudWatch::Alarm")
+
+    # then each tells the one topic when it fires and when it clears
+    assert len(alarms) >= 18
+    for alarm in alarms.values():
+        assert alarm["Properties"]["AlarmActions"] == [{"Ref": "AlertsTopic"}]
+        assert alarm["Properties"]["OKActions"] == [{"Ref": "AlertsTopic"}]
+        assert alarm["Properties"]["TreatMissingData"] == "notBreaching"
+
+
+def test_alarms_cover_functions_api_timers_table_and_the_services_counts(
+    body: dict[str, Any],
+) -> None:
+    # given the template / when the metrics its alarms watch are read
+    watched = alarmed_metrics(body)
+    service = body["Globals"]["Function"]["Environment"]["Variables"]["POWERTOOLS_SERVICE_NAME"]
+
+    # then each function's errors and throttles, the WebSocket integration errors, failed timer
+    # executions, the dead letters, the table's throttles and conflicts, and the service's own
+    # counts of trouble are watched
+    for function in FUNCTIONS:
+        for metric in ("Errors", "Throttles"):
+            assert {"FunctionName": {"Ref": function}} in watched[("AWS/Lambda", metric)]
+    assert watched[("AWS/ApiGateway", "IntegrationError")] == [
+        {"ApiId": {"Ref": "WebSocketApi"}, "Stage": {"Ref": "StageName"}}
+    ]
+    assert watched[("AWS/States", "ExecutionsFailed")] == [
+        {"StateMachineArn": {"Ref": machine}} for machine in MACHINES
+    ]
+    assert watched[("AWS/SQS", "ApproximateNumberOfMessagesVisible")] == [
+        {"QueueName": {"Fn::GetAtt": ["TimerDeadLetterQueue", "QueueName"]}}
+    ]
+    table = {"TableName": {"Ref": "GameTable"}}
+    for metric in ("ReadThrottleEvents", "WriteThrottleEvents", "ConditionalCheckFailedRequests"):
+        assert table in watched[("AWS/DynamoDB", metric)]
+    for metric in ("WriteConflict", "ActionFailed", "TimerRequestFailed", "FrameNotDelivered"):
+        assert watched[("Yamb", metric)] == [{"service": service}]
+    assert (
+        body["Globals"]["Function"]["Environment"]["Variables"]["POWERTOOLS_METRICS_NAMESPACE"]
+        == "Yamb"
+    )
+
+
+@pytest.mark.parametrize(("email", "subscribed"), [("", False), ("ops@example.com", True)])
+def test_alerts_topic_email_subscription_only_with_an_address(email: str, subscribed: bool) -> None:
+    # given the template deployed with or without an alert address
+    template = Template(TEMPLATE, parameters={"AlertEmail": email})
+
+    # when its subscriptions are read / then the address is subscribed if there is one
+    subscriptions = template.resources_of_type("AWS::SNS::Subscription")
+    assert bool(subscriptions) is subscribed
+    if subscribed:
+        (subscription,) = subscriptions
+        assert template.resolve(template.properties(subscription)["Endpoint"]) == email
+
+
+# ------------------------------------------------------------------------- logs
+
+
+def test_stage_access_log_has_no_query_string(body: dict[str, Any]) -> None:
+    # given the stage's access log settings
+    settings = properties(body, "Stage")["AccessLogSettings"]
+    text = settings["Format"]
+
+    # when its variables are read, and each is replaced by a value
+    variables = re.findall(r"\$[\w.]+", text)
+    line = json.loads(re.sub(r"\$[\w.]+", "x", text))
+
+    # then it is one JSON object of $context variables, none of which holds the query string
+    # (the ID token travels there), into a log group with retention
+    assert variables
+    assert all(v.startswith("$context.") for v in variables)
+    assert not [v for v in variables if re.search("querystring|request\\.|token", v, re.I)]
+    assert {"requestId", "routeKey", "status", "connectionId"} <= set(line)
+    assert settings["DestinationArn"] == {"Fn::GetAtt": ["AccessLogGroup", "Arn"]}
+    assert properties(body, "AccessLogGroup")["RetentionInDays"] == {"Ref": "LogRetentionDays"}
+    assert "ApiGatewayAccount" in body["Resources"]["Stage"]["DependsOn"]
+
+
+def test_functions_log_to_a_log_group_of_their_own_with_retention(body: dict[str, Any]) -> None:
+    # given the template / when each function's logging config is read
+    groups = [properties(body, f)["LoggingConfig"]["LogGroup"]["Ref"] for f in FUNCTIONS]
+
+    # then each names a log group of its own, kept for the retention parameter's days
+    assert len(set(groups)) == len(FUNCTIONS)
+    for group in groups:
+        assert body["Resources"][group]["Type"] == "AWS::Logs::LogGroup"
+        assert properties(body, group)["RetentionInDays"] == {"Ref": "LogRetentionDays"}
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+def test_state_machine_logs_errors_without_execution_data(
+    body: dict[str, Any], template: Template, machine: str
+) -> None:
+    # given a timer machine / when its logging is read
+    logging = properties(body, machine)["Logging"]
+    (destination,) = logging["Destinations"]
+    group = destination["CloudWatchLogsLogGroup"]["LogGroupArn"]["Fn::GetAtt"][0]
+    actions = {a for s in statements(template, machine) for a in as_list(s["Action"])}
+
+    # then errors only, no inputs or outputs, into a log group with retention it may deliver to
+    assert (logging["Level"], logging["IncludeExecutionData"]) == ("ERROR", False)
+    assert properties(body, group)["RetentionInDays"] == {"Ref": "LogRetentionDays"}
+    assert {"logs:CreateLogDelivery", "logs:PutResourcePolicy"} <= actions
+
+
+# ------------------------------------------------------------------------- limits
+
+
+def test_stage_throttling_burst_covers_rate_and_lobby_routes_are_tighter(
+    body: dict[str, Any], template: Template
+) -> None:
+    # given the stage's throttling / when its default and route settings are read
+    stage = properties(body, "Stage")
+    default = stage["DefaultRouteSettings"]
+    routes = stage["RouteSettings"]
+    route_keys = {route.route_key for route in template.routes()}
+
+    # then every burst is at least its rate, the costlier routes are tighter than the turn
+    # actions, and every throttled route exists before the stage names it
+    for settings in (default, *routes.values()):
+        assert settings["ThrottlingBurstLimit"] >= settings["ThrottlingRateLimit"] > 0
+    for route in ("$connect", "create_game", "join_game", "watch_game", "sync", "list_games"):
+        assert routes[route]["ThrottlingRateLimit"] < default["ThrottlingRateLimit"]
+    assert set(routes) <= route_keys
+    route_ids = {r.logical_id for r in template.routes() if r.route_key in routes}
+    assert route_ids <= set(body["Resources"]["Stage"]["DependsOn"])
+
+
+@pytest.mark.parametrize(
+    ("parameters", "authorizer", "game"),
+    [({}, 50, 100), ({"AuthorizerConcurrency": 0, "GameConcurrency": 0}, None, None)],
+)
+def test_reserved_concurrency_of_authorizer_and_game_from_parameters(
+    parameters: dict[str, Any], authorizer: int | None, game: int | None
+) -> None:
+    # given the template deployed with the defaults, or with no reservation (a new account)
+    template = Template(TEMPLATE, parameters=parameters)
+
+    # when the functions' reserved concurrency is read
+    def reserved(function: str) -> int | None:
+        declared = template.properties(function).get("ReservedConcurrentExecutions")
+        value = template.resolve({"Reserved": declared}) if declared is not None else {}
+        return int(value["Reserved"]) if "Reserved" in value else None
+
+    # then the authorizer and the game function have theirs, the others none
+    assert reserved("AuthorizerFunction") == authorizer
+    assert reserved("GameFunction") == game
+    assert reserved("ConnectionsFunction") is None
+    assert reserved("ClockFunction") is None
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"), [({}, "Active"), ({"TracingMode": "PassThrough"}, "PassThrough")]
+)
+def test_tracing_mode_from_a_parameter(mode: dict[str, str], expected: str) -> None:
+    # given the template with the default or another tracing mode / when Globals are resolved
+    template = Template(TEMPLATE, parameters=mode)
+
+    # then every function traces as the parameter says
+    assert template.resolve(template.function_globals()["Tracing"]) == expected
+
+
+# ------------------------------------------------------------------------- identity and data
+
+
+def test_identity_tokens_last_ten_minutes_and_the_refresh_token_stays(body: dict[str, Any]) -> None:
+    # given the app client / when its token validity is read
+    client = properties(body, "UserPoolClient")
+
+    # then ID and access tokens last 10 minutes, the refresh token 30 days
+    assert (client["IdTokenValidity"], client["AccessTokenValidity"]) == (10, 10)
+    assert client["RefreshTokenValidity"] == 30
+    assert client["TokenValidityUnits"] == {
+        "IdToken": "minutes",
+        "AccessToken": "minutes",
+        "RefreshToken": "days",
+    }
+    assert "ALLOW_REFRESH_TOKEN_AUTH" in client["ExplicitAuthFlows"]
+
+
+def test_table_and_user_pool_are_protected_from_deletion(body: dict[str, Any]) -> None:
+    # given the table and the user pool / then neither can be deleted by mistake
+    assert properties(body, "GameTable")["DeletionProtectionEnabled"] is True
+    assert properties(body, "UserPool")["DeletionProtection"] == "ACTIVE"
+    for name in ("GameTable", "UserPool"):
+        assert body["Resources"][name]["DeletionPolicy"] == "Retain"
+
+
+# ------------------------------------------------------------------------- least privilege
+
+
+def test_functions_dynamodb_actions_are_the_ones_their_code_calls(template: Template) -> None:
+    # given the template / when each function's DynamoDB grants are read
+    table = template.context.get_att("GameTable", "Arn")
+
+    # then the three service functions may query, read, put, update and delete items of the
+    # table (the game function query the index too), and nothing else: no scan, no batch call
+    for function in SERVICE_FUNCTIONS:
+        expected = {(action, table) for action in TABLE_ACTIONS}
+        if function == "GameFunction":
+            expected.add(("dynamodb:Query", f"{table}/index/gsi1"))
+        assert granted(template, function, "dynamodb") == expected
+        policies = template.properties(function)["Policies"]
+        assert all("Statement" in policy for policy in policies), "no SAM policy templates"
+    assert "Policies" not in template.properties("AuthorizerFunction")
+
+
+def test_invoke_permissions_name_one_function_and_its_caller(template: Template) -> None:
+    # given the Lambda permissions / when their source ARNs are resolved
+    permissions = {
+        name: template.resolve(template.properties(name))
+        for name in template.resources_of_type("AWS::Lambda::Permission")
+    }
+    api = template.context.ref("WebSocketApi")
+    prefix = f"arn:aws:execute-api:us-east-1:123456789012:{api}"
+
+    # then each lets API Gateway invoke one function from one authorizer, route or stage
+    by_source = {p["SourceArn"]: p["FunctionName"] for p in permissions.values()}
+    assert by_source == {
+        f"{prefix}/authorizers/{template.context.ref('ConnectAuthorizer')}": template.context.ref(
+            "AuthorizerFunction"
+        ),
+        f"{prefix}/live/$connect": template.context.ref("ConnectionsFunction"),
+        f"{prefix}/live/$disconnect": template.context.ref("ConnectionsFunction"),
+        f"{prefix}/live/*": template.context.ref("GameFunction"),
+    }
+    assert {p["Principal"] for p in permissions.values()} == {"apigateway.amazonaws.com"}
+
+
+# A game played through the handlers on moto, every DynamoDB call recorded with the function
+# that made it.
+
+
+@dataclass
+class Player:
+    player_id: str
+    connection_id: str
+
+
+ANA = Player("ana", "conn-ana")
+BEN = Player("ben", "conn-ben")
+CLEO = Player("cleo", "conn-cleo")
+CONTEXT_ARN = f"arn:aws:lambda:{REGION}:123456789012:function:yamb-test-clock"
+REQUEST_IDS = itertools.count(1)
+# Connections that answer 410 Gone, as a closed one does.
+GONE: set[str] = set()
+
+
+@dataclass
+class LambdaContext:
+    function_name: str = "yamb-test-function"
+    memory_limit_in_mb: int = 512
+    invoked_function_arn: str = CONTEXT_ARN
+    aws_request_id: str = "00000000-0000-0000-0000-000000000000"
+
+
+def load_handler(name: str) -> Callable[[dict[str, Any], Any], Any]:
+    path = ROOT / "functions" / name / "app.py"
+    spec = importlib.util.spec_from_file_location(f"yamb_function_{name}_privilege", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.handler  # type: ignore[no-any-return]
+
+
+def from_player(name: str, player: Player, **frame: Any) -> dict[str, Any]:
+    event = copy.deepcopy(load_event(f"{name}.json"))
+    context = event["requestContext"]
+    context["connectionId"] = player.connection_id
+    context["authorizer"]["playerId"] = player.player_id
+    context["authorizer"]["principalId"] = player.player_id
+    if "body" in event:
+        body = json.loads(event["body"]) | frame
+        body["requestId"] = f"{name}-{next(REQUEST_IDS)}"
+        event["body"] = json.dumps(body)
+    return event
+
+
+def iam_actions(operation: str, params: dict[str, Any]) -> set[tuple[str, str]]:
+    """The (action, table or index) a DynamoDB call needs: a transaction's parts each."""
+    if operation == "TransactWriteItems":
+        parts = {"Put": "PutItem", "Update": "UpdateItem", "Delete": "DeleteItem"}
+        parts["ConditionCheck"] = "ConditionCheckItem"
+        return {
+            (f"dynamodb:{parts[kind]}", "table")
+            for item in params["TransactItems"]
+            for kind in item
+        }
+    resource = f"index/{params['IndexName']}" if "IndexName" in params else "table"
+    return {(f"dynamodb:{operation}", resource)}
+
+
+@pytest.fixture
+def recorded_calls(
+    table: str, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[dict[str, set[tuple[str, str]]], Callable[[str], Any]]]:
+    """Each function's DynamoDB needs while the game is played, and a way to call a function
+    by its logical id with the environment template.yaml gives it."""
+    stepfunctions = boto3.client("stepfunctions", region_name=REGION)
+    arns = {}
+    for kind in ("lane", "wake"):
+        definition = (ROOT / "statemachines" / f"{kind}.asl.json").read_text(encoding="utf-8")
+        for name, value in {
+            "ClockFunctionArn": CONTEXT_ARN,
+            "TableName": table,
+            "TimerRetryQueueUrl": "https://sqs.us-east-1.amazonaws.com/123456789012/retry",
+        }.items():
+            definition = definition.replace("${" + name + "}", value)
+        arns[kind] = stepfunctions.create_state_machine(
+            name=f"yamb-privilege-{kind}-{next(REQUEST_IDS)}",
+            definition=definition,
+            roleArn=f"arn:aws:iam::123456789012:role/yamb-privilege-{kind}",
+        )["stateMachineArn"]
+    for name, value in {
+        "TABLE_NAME": table,
+        "CONNECTIONS_ENDPOINT": "https://example.execute-api.us-east-1.amazonaws.com/live",
+        "LANE_STATE_MACHINE_ARN": arns["lane"],
+        "WAKE_STATE_MACHINE_ARN": arns["wake"],
+        "AWS_DEFAULT_REGION": REGION,
+        "AWS_REGION": REGION,
+        "POWERTOOLS_METRICS_NAMESPACE": "YambTest",
+        "POWERTOOLS_SERVICE_NAME": "yamb",
+    }.items():
+        monkeypatch.setenv(name, value)
+    config.service_settings.cache_clear()
+    wiring.game_service.cache_clear()
+    handlers = {
+        "ConnectionsFunction": load_handler("connections"),
+        "GameFunction": load_handler("game"),
+        "ClockFunction": load_handler("clock"),
+    }
+    needs: dict[str, set[tuple[str, str]]] = {name: set() for name in handlers}
+    calling: list[str] = []
+    make_api_call = BaseClient._make_api_call
+
+    def recording(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
+        if client.meta.service_model.service_name == "dynamodb" and calling:
+            needs[calling[-1]] |= iam_actions(operation, params)
+        return make_api_call(client, operation, params)
+
+    monkeypatch.setattr(BaseClient, "_make_api_call", recording)
+    post_to_connection = ApiGatewayManagementApiBackend.post_to_connection
+
+    def posting(backend: Any, data: bytes, connection_id: str) -> None:
+        if connection_id in GONE:
+            error = JsonRESTError("GoneException", "")
+            error.code = 410
+            raise error
+        post_to_connection(backend, data, connection_id)
+
+    monkeypatch.setattr(ApiGatewayManagementApiBackend, "post_to_connection", posting)
+    GONE.clear()
+
+    def call(function: str, event: dict[str, Any]) -> Any:
+        calling.append(function)
+        try:
+            return handlers[function](event, LambdaContext())
+        finally:
+            calling.pop()
+
+    yield needs, call
+    config.service_settings.cache_clear()
+    wiring.game_service.cache_clear()
+
+
+@pytest.mark.filterwarnings("ignore:No application metrics to publish")
+def test_functions_dynamodb_calls_of_a_game_are_allowed_by_their_policies(
+    template: Template,
+    recorded_calls: tuple[dict[str, set[tuple[str, str]]], Callable[..., Any]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    needs, call = recorded_calls
+    clock = Clock(START)
+    monkeypatch.setattr(wiring, "clock", clock)
+
+    # given three players connected, a game created, listed, joined, watched, started, synced
+    # and rolled in
+    for player in (ANA, BEN, CLEO):
+        assert call("ConnectionsFunction", from_player("connect", player)) == {"statusCode": 200}
+    call("GameFunction", from_player("create_game", ANA, settings={"players": 2, "preset": 1}))
+    game_id = wiring.game_service().players.get("ana").game_id
+    call("GameFunction", from_player("list_games", BEN))
+    call("GameFunction", from_player("join_game", BEN, gameId=game_id))
+    call("GameFunction", from_player("watch_game", CLEO, gameId=game_id))
+    call("GameFunction", from_player("start_game", ANA, gameId=game_id))
+    call("GameFunction", from_player("sync", BEN))
+    call("GameFunction", from_player("roll", ANA, gameId=game_id))
+    session = wiring.game_service().games.load(game_id).session
+
+    # when cleo's connection is gone without a word, ana's clock runs out (her lane wakes the
+    # game, and cleo's spectator item goes), the queue replays that lane as lost, ben's clock
+    # runs out too (a wake), he drops out and stays away past his return countdown (a wake: he
+    # disappears, with a cooldown), and ana syncs
+    GONE.add(CLEO.connection_id)
+    clock.advance(seconds=61)
+    call("ClockFunction", {"source": "lane", "gameId": game_id, "lane": session.timers.lane})
+    replay = {"source": "lane_lost", "gameId": game_id, "lane": session.timers.lane}
+    sqs_event = load_event("clock_sqs.json")
+    sqs_event["Records"] = [sqs_event["Records"][1] | {"body": json.dumps(replay)}]
+    assert call("ClockFunction", sqs_event) == {"batchItemFailures": []}
+    clock.advance(seconds=61)
+    call("ClockFunction", {"source": "wake", "gameId": game_id})
+    call("ConnectionsFunction", from_player("disconnect", BEN))
+    clock.advance(minutes=10)
+    call("ClockFunction", {"source": "wake", "gameId": game_id})
+    call("GameFunction", from_player("sync", ANA))
+    assert wiring.game_service().players.get("ben").blocked_until is not None
+
+    # then every call each function made is one its policy allows, and each made some
+    table = template.context.get_att("GameTable", "Arn")
+    for function, made in needs.items():
+        allowed = {
+            (action, "table" if resource == table else resource.removeprefix(f"{table}/"))
+            for action, resource in granted(template, function, "dynamodb")
+        }
+        assert made, function
+        assert made <= allowed, (function, made - allowed)
+    assert ("dynamodb:Query", "index/gsi1") in needs["GameFunction"]
+    assert {("dynamodb:GetItem", "table"), ("dynamodb:DeleteItem", "table")} <= needs[
+        "ClockFunction"
+    ]
