@@ -42,4 +42,4 @@ bench: $(STAMP)
 	$(PY) bench/service_bench.py
 
 clean:
-	rm -rf $(VENV) .venv-sam .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .venv-sam .venv-checkov .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -248,8 +248,9 @@ def _print_logs_and_traces(runs: list[GameRun], prices: Prices) -> None:
             f"{prices.platform_log_bytes} B of START/END/REPORT (an estimate)"
         )
     print(
-        "    traces: template.yaml sets Tracing: Active (Globals) and no sampling rule, so X-Ray's "
-        f"default rule: per function the first {prices.reservoir_per_second} request each second "
+        "    traces: template.yaml's TracingMode is Active by default (PassThrough: none), and "
+        "Lambda samples with X-Ray's default rule: per function the first "
+        f"{prices.reservoir_per_second} request each second "
         f"and {prices.fixed_rate:.0%} of the rest (one game alone is ~1 request a second: nearly "
         f"all traced; with many games at once the reservoir is spent and ~"
         f"{prices.fixed_rate:.0%} are: "
