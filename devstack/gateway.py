@@ -34,6 +34,9 @@ What is emulated, as on AWS:
   client count as activity (the stricter reading: messages the backend posts and pings do not);
 * ``$disconnect`` runs once per connection whose ``$connect`` succeeded, whichever side closed.
 
+Stopping closes every connection (1001, ``$disconnect`` runs), waits a grace period for what is
+under way, and cancels what is still running then.
+
 Not emulated: SigV4 checks, throttling, route responses (a MESSAGE handler's return value is
 ignored: ours reply through ``post_to_connection``), API keys, and the fragmentation of outgoing
 messages into 32 KB frames.
@@ -578,18 +581,27 @@ class LocalGateway:
         logger.info("local WebSocket API at %s (management %s)", self.url, self.management_endpoint)
 
     async def stop(self, timeout: float = 10.0) -> None:
-        """Close every connection (1001, ``$disconnect`` runs), wait for invocations, unbind."""
+        """Close every connection (1001, ``$disconnect`` runs), wait at most `timeout` seconds for
+        the invocations and closing handshakes under way, cancel what is left, unbind.
+
+        Frames that had not started when the stop began are not invoked."""
         if self._runner is None:
             return
         self._stopping = True
         for conn in list(self._connections.values()):
             if conn.state is _State.OPEN:
                 self._close(conn, WSCloseCode.GOING_AWAY, "Going away")
-        pending = {task for task in self._tasks | self._handshakes if not task.done()}
-        if pending:
-            _, late = await asyncio.wait(pending, timeout=timeout)
-            if late:
-                logger.warning("%d invocations still running at shutdown", len(late))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while pending := {task for task in self._tasks | self._handshakes if not task.done()}:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                logger.warning("%d invocations or handshakes cancelled at shutdown", len(pending))
+                for task in pending:
+                    task.cancel()
+                await asyncio.wait(pending, timeout=1.0)
+                break
+            await asyncio.wait(pending, timeout=remaining)
         await self._runner.cleanup()
         self._runner = None
         if self._executor is not None:
@@ -601,8 +613,13 @@ class LocalGateway:
     def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
         return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and (error := task.exception()) is not None:
+            logger.error("gateway task failed", exc_info=error)
 
     # ---------------------------------------------------------------------------- invocation
 
@@ -952,6 +969,9 @@ class LocalGateway:
             return
         event = {"requestContext": request_context, "body": body, "isBase64Encoded": False}
         async with conn.invocations:  # the connection's earlier frames first, a few at a time
+            if self._stopping:
+                logger.info("a frame on %s dropped: the gateway stops", conn.connection_id)
+                return
             outcome = await self._invoke(
                 route, self.handlers[route], event, conn.connection_id, self._function_name(route)
             )
@@ -1154,14 +1174,16 @@ class GatewayThread:
         """Run a coroutine on the gateway's loop from another thread and return its result."""
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
 
-    def stop(self, timeout: float = 15.0) -> None:
-        """Stop the gateway (connections close, ``$disconnect`` runs) and join the thread."""
+    def stop(self, timeout: float = 15.0, *, grace: float = 10.0) -> None:
+        """Stop the gateway (connections close, ``$disconnect`` runs, what is under way has
+        `grace` seconds to end) and join the thread (`timeout` seconds at most)."""
         thread, loop = self._thread, self._loop
         if thread is None:
             return
         try:
             if loop is not None and loop.is_running():
-                asyncio.run_coroutine_threadsafe(self.gateway.stop(), loop).result(timeout)
+                stopping = self.gateway.stop(timeout=grace)
+                asyncio.run_coroutine_threadsafe(stopping, loop).result(timeout)
         finally:
             if loop is not None and loop.is_running():
                 loop.call_soon_threadsafe(loop.stop)

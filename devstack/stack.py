@@ -8,6 +8,7 @@ environment the template gives it (CONNECTIONS_ENDPOINT pointing at the local ga
 """
 
 import json
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -22,8 +23,12 @@ from devstack.gateway import GatewayThread, LocalGateway
 from devstack.template import Template, load_handler
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
-STATE_FILE = PROJECT_ROOT / ".devstack.json"
+STATE_FILE_VARIABLE = "YAMB_DEVSTACK_STATE"
+# Where the running stack says where it is (`python -m devstack token`, `yamb play` read it);
+# $YAMB_DEVSTACK_STATE moves it (a test's stack does not clobber the one `make dev` runs).
+STATE_FILE = Path(os.environ.get(STATE_FILE_VARIABLE) or PROJECT_ROOT / ".devstack.json")
 LOCAL_PASSWORD = "Password-123"
+LOG = logging.getLogger(__name__)
 
 
 class LocalStackNotRunningError(RuntimeError):
@@ -93,6 +98,10 @@ class LocalStack:
             # moto serves the key set at its own root, not at the issuer's address.
             "JWKS_URL": f"{self.aws.endpoint_url}/{self.aws.user_pool_id()}/.well-known/jwks.json",
             "POWERTOOLS_METRICS_DISABLED": "true",
+            # Scripted clients and tests play far faster than people: the per-connection limit
+            # is lifted here (its own tests run in tests/integration).
+            "THROTTLE_PER_SECOND": "1000",
+            "THROTTLE_BURST": "1000",
         }
         # One process runs every function: their (disjoint or equal) variables are merged,
         # and put back as they were when the stack stops.
@@ -134,23 +143,38 @@ class LocalStack:
         return self.aws.id_token(name, password)
 
     def stop(self) -> None:
-        if self._thread is not None:
-            self._thread.stop()  # closes the sockets: $disconnect may start return countdowns
-        self._stop_timers()
-        self.aws.stop()
-        if self._saved_clock is not None:
-            _use_clock(self._saved_clock)
-        if self._saved_environment is not None:
-            os.environ.clear()
-            os.environ.update(self._saved_environment)
+        """Everything stops within about two seconds: the gateway (its sockets close, what is
+        under way has a second), the timers, moto; moto and the environment whatever fails."""
+        try:
+            if self._thread is not None:
+                # Closing the sockets runs $disconnect, which may start return countdowns.
+                self._thread.stop(grace=1.0)
+            self._stop_timers()
+        finally:
+            self.aws.stop()
+            if self._saved_clock is not None:
+                _use_clock(self._saved_clock)
+                self._saved_clock = None
+            if self._saved_environment is not None:
+                os.environ.clear()
+                os.environ.update(self._saved_environment)
+                self._saved_environment = None
 
-    def _stop_timers(self, quiet_rounds: int = 2) -> None:
-        """No timer outlives its stack: every waiting execution is stopped, until
-        `quiet_rounds` rounds in a row find none (a closing socket may still start one)."""
+    def _stop_timers(self, timeout: float = 2.0, quiet_rounds: int = 2) -> None:
+        """No timer outlives its stack: every running execution is stopped, rounds after rounds
+        until `quiet_rounds` in a row find none (a closing socket may still start one), for at
+        most `timeout` seconds.
+
+        A stop does not interrupt a lane waiting for its heartbeat (moto's wait, on the local
+        clock): the clock jumps past every deadline (a week, the lanes' TimeoutSeconds), so
+        that the stopped lane sees its wait end and finishes at once. An execution still
+        running after `timeout` is left to its daemon thread, which dies with the process."""
         stepfunctions = self.aws.client("stepfunctions")
         machines = [
             m["stateMachineArn"] for m in stepfunctions.list_state_machines()["stateMachines"]
         ]
+        deadline = time.monotonic() + timeout
+        stopped: set[str] = set()
         quiet = 0
         while quiet < quiet_rounds:
             running = [
@@ -162,12 +186,24 @@ class LocalStack:
                 for execution in page["executions"]
             ]
             for execution_arn in running:
-                stepfunctions.stop_execution(executionArn=execution_arn)
+                if execution_arn not in stopped:
+                    stepfunctions.stop_execution(executionArn=execution_arn)
+                    stopped.add(execution_arn)
+            if running:
+                self.aws.clock.advance(days=8)
             quiet = 0 if running else quiet + 1
-            time.sleep(0.1)
+            if time.monotonic() >= deadline:
+                if running:
+                    LOG.warning("%d timer executions still running at stop", len(running))
+                return
+            time.sleep(0.05)
 
     def __enter__(self) -> Self:
-        return self.start()
+        try:
+            return self.start()
+        except BaseException:  # a start that fails half-way stops what it started
+            self.stop()
+            raise
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
