@@ -310,9 +310,12 @@ class ErrorFrame(Frame):
 
 
 class DisconnectedFrame(Frame):
-    """Sent to a connection replaced by a newer one of the same player, before it is closed."""
+    """Sent to a connection before the server closes it: `replaced` by a newer connection of the
+    same player (connecting again would take the seat back from it), or `session_expired`, its
+    sign-in token having expired (connect again with a fresh one)."""
 
     type: Literal["disconnected"] = "disconnected"
+    code: Literal["replaced", "session_expired"]
     reason: str
 
 

@@ -6,6 +6,7 @@ around it); then it answers the actor with the new game and sends it to everyone
 """
 
 import hashlib
+import time
 from collections.abc import Callable
 from datetime import datetime
 
@@ -100,8 +101,12 @@ class GameService:
         dice: DiceSource,
         now: Callable[[], datetime],
         throttle: ConnectionThrottle,
+        wall_time: Callable[[], float] = time.time,
     ) -> None:
         self.throttle = throttle
+        # A sign-in expires on the wall clock, as the authorizer that checked it measures it;
+        # `now` is the game's clock, which the local stack moves forward to run out deadlines.
+        self.wall_time = wall_time
         self.games = games
         self.players = players
         self.notifier = notifier
@@ -121,7 +126,7 @@ class GameService:
             player_id=caller.player_id, action=action.action, request_id=action.request_id
         )
         now = self.now()
-        if caller.expires_at is not None and caller.expires_at <= now.timestamp():
+        if caller.expires_at is not None and caller.expires_at <= self.wall_time():
             self._session_expired(caller)
             return
         verdict = self.throttle.check(caller.connection_id)
@@ -146,7 +151,9 @@ class GameService:
         deleted account loses its connection within its token's lifetime."""
         metrics.add_metric(name="SessionExpired", unit=MetricUnit.Count, value=1)
         logger.info("session expired")
-        self.notifier.send(caller.connection_id, DisconnectedFrame(reason=SESSION_EXPIRED))
+        self.notifier.send(
+            caller.connection_id, DisconnectedFrame(code="session_expired", reason=SESSION_EXPIRED)
+        )
         self.notifier.close(caller.connection_id)
 
     def reply_error(
@@ -479,7 +486,10 @@ class GameService:
         before = self.players.bind_connection(caller.player_id, caller.connection_id)
         replaced = before.connection_id
         if replaced is not None and replaced != caller.connection_id:
-            self.notifier.send(replaced, DisconnectedFrame(reason="replaced by a newer connection"))
+            self.notifier.send(
+                replaced,
+                DisconnectedFrame(code="replaced", reason="replaced by a newer connection"),
+            )
             self.notifier.close(replaced)
             metrics.add_metric(name="ConnectionReplaced", unit=MetricUnit.Count, value=1)
         if before.game_id is not None:

@@ -1,7 +1,8 @@
 """The game service on moto's DynamoDB: every client action, connection event and deadline, and
 every way each can be refused, with recording adapters for frames and deadline timers."""
 
-from datetime import timedelta
+import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import boto3
@@ -1661,6 +1662,7 @@ def test_connect_new_connection_replaces_old_one(harness: Any) -> None:
     # then the old connection is told why and closed, and the game talks to the new one
     assert harness.frames(ANA)[-1] == {
         "type": "disconnected",
+        "code": "replaced",
         "reason": "replaced by a newer connection",
     }
     assert harness.notifier.closed == [ANA.connection_id]
@@ -2157,7 +2159,7 @@ def test_frame_that_cannot_be_posted_leaves_the_move_and_the_other_frames(
 def test_expired_sign_in_closes_the_connection_before_any_action(harness: Any) -> None:
     # given ana's connection was opened with a token that has expired since
     game_id = harness.running_game(ANA, BEN)
-    expired = Caller("ana", ANA.connection_id, expires_at=int(harness.clock().timestamp()) - 1)
+    expired = Caller("ana", ANA.connection_id, expires_at=int(time.time()) - 1)
     version = harness.session(game_id).version
 
     # when she rolls
@@ -2165,9 +2167,28 @@ def test_expired_sign_in_closes_the_connection_before_any_action(harness: Any) -
 
     # then she is told why and the connection is closed; nothing was done
     assert harness.frames(ANA)[-1]["type"] == "disconnected"
-    assert "expired" in harness.frames(ANA)[-1]["reason"]
+    assert harness.frames(ANA)[-1]["code"] == "session_expired"
     assert ANA.connection_id in harness.notifier.closed
     assert harness.session(game_id).version == version
+
+
+def test_sign_in_expiry_given_the_game_clock_moved_past_it_then_the_wall_clock_decides(
+    harness: Any,
+) -> None:
+    # given ana's token is valid for ten more minutes of wall time, and the game's clock (which
+    # the local stack moves forward to run out deadlines) is already a day past its expiry
+    game_id = harness.running_game(ANA, turn_seconds=None)
+    signed_in = Caller("ana", ANA.connection_id, expires_at=int(time.time()) + 600)
+    harness.clock.set(datetime.fromtimestamp(time.time(), UTC) + timedelta(days=1))
+    roll = harness.session(game_id).game().roll
+
+    # when she rolls
+    request_id = harness.act(signed_in, "roll", gameId=game_id)
+
+    # then the roll is applied and her connection stays open
+    assert harness.answer(ANA, request_id)["type"] == "game"
+    assert harness.session(game_id).game().roll == roll + 1
+    assert ANA.connection_id not in harness.notifier.closed
 
 
 def test_handshake_losing_every_race_still_connects_and_sync_takes_the_seat(

@@ -290,7 +290,10 @@ def test_render_frame_given_a_wire_game_frame_with_null_turn_seconds_then_the_cl
         (GameFrame(request_id="r"), "You are in no game"),
         (GameListFrame(request_id="r", games=[]), "No open games: `new` creates one."),
         (GameDeletedFrame(game_id="g9"), "Game g9 was deleted."),
-        (DisconnectedFrame(reason="replaced"), "Disconnected by the server: replaced"),
+        (
+            DisconnectedFrame(code="replaced", reason="replaced"),
+            "Disconnected by the server: replaced",
+        ),
     ],
 )
 def test_render_frame_given_each_frame_type_then_says_what_happened(
