@@ -10,6 +10,7 @@ import getpass
 import os
 import sys
 from collections.abc import Sequence
+from functools import partial
 
 from yamb.cli import CORE_COMMANDS, EXIT_ILLEGAL, Command
 from yamb.cli import main as core_main
@@ -38,7 +39,9 @@ def _login_name() -> str:
 
 
 def _play(url: str | None, token: str | None, name: str) -> int:
-    """Plays in the terminal; without a URL or token, on the running local stack as `name`."""
+    """Plays in the terminal; without a URL or token, on the running local stack as `name`
+    (signed in again whenever the short-lived token expires)."""
+    renew_token = None
     if url is None or token is None:
         # Only the local stack needs devstack (and boto3): imported for this alone.
         from botocore.exceptions import BotoCoreError, ClientError  # noqa: PLC0415
@@ -47,7 +50,9 @@ def _play(url: str | None, token: str | None, name: str) -> int:
 
         try:
             url = url or str(read_state()["url"])
-            token = token or local_token(name)
+            if token is None:
+                token = local_token(name)
+                renew_token = partial(local_token, name)
         except LocalStackNotRunningError as error:
             print(f"yamb play: {error}, or give --url and --token", file=sys.stderr)
             return EXIT_ILLEGAL
@@ -56,7 +61,7 @@ def _play(url: str | None, token: str | None, name: str) -> int:
             return EXIT_ILLEGAL
     from yamb_client.session import play  # noqa: PLC0415 - websockets, for `yamb play` alone
 
-    return play(url, token)
+    return play(url, token, renew_token=renew_token)
 
 
 def _play_arguments(parser: argparse.ArgumentParser) -> None:

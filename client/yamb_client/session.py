@@ -4,6 +4,10 @@ A receiver thread reads every frame, keeps what the commands need (the current g
 legal cells) and prints the frame rendered. Each typed action goes out with a fresh requestId and
 the session waits for its answer (and for the game frame that follows an ack) before reading the
 next line, so a piped script runs in order: `new`, then `start` on the game just created.
+
+Sign-ins are short (ID tokens last minutes): when the server closes the connection because the
+token expired, a session that can get a fresh one (`renew_token`: the local stack's player)
+connects again with it and sends the refused action once more; the turn waits for it.
 """
 
 import base64
@@ -24,6 +28,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.client import ClientConnection, connect
 from yamb.protocol import (
     Ack,
+    DisconnectedFrame,
     ErrorFrame,
     GameDeletedFrame,
     GameFrame,
@@ -85,10 +90,12 @@ class PlaySession:
         answer_timeout: float = ANSWER_TIMEOUT,
         now: Callable[[], datetime] = _utc_now,
         prompt_after_news: bool = False,
+        renew_token: Callable[[], str] | None = None,
     ) -> None:
         self.url = url
         self.me = player_id_of(token)
         self._token = token
+        self._renew_token = renew_token
         self._output = output if output is not None else sys.stdout
         self._answer_timeout = answer_timeout
         self._now = now
@@ -105,6 +112,8 @@ class PlaySession:
         self._changed = threading.Condition()
         self._answers: dict[str, ServerFrame] = {}
         self._closing = False
+        # The server said the sign-in expired; it closes the connection next.
+        self._expired = False
         self.closed = False
         self.game_id: str | None = None
         self.game: GameView | None = None
@@ -120,8 +129,32 @@ class PlaySession:
         self._receiver = threading.Thread(target=self._receive, name="yamb-receiver", daemon=True)
         self._receiver.start()
         # The server does not post to a connection during its handshake: ask for our game.
-        self.request({"action": "sync"})
+        self._request_once({"action": "sync"}, self._next_request_id())
         return self
+
+    def _sign_in_again(self) -> bool:
+        """A new connection with a fresh token in place of the expired one; False (said why)
+        when there is none, or it cannot connect."""
+        if self._renew_token is None:
+            return False
+        self.print("Your sign-in expired: signing in again.")
+        try:
+            token = self._renew_token()
+        except Exception as error:  # whatever the token source raises, the player is told
+            self.print(f"Could not sign in again: {error}")
+            return False
+        self.close()
+        with self._changed:
+            self._closing = self._expired = self.closed = False
+            self._answers.clear()
+        self._token, self.me = token, player_id_of(token)
+        try:
+            self.connect()
+        except ConnectError as error:
+            self.print(str(error))
+            self.closed = True
+            return False
+        return not self._expired
 
     def close(self) -> None:
         self._closing = True
@@ -192,10 +225,20 @@ class PlaySession:
 
     def request(self, action: dict[str, Any]) -> ServerFrame | None:
         """Sends an action with a fresh requestId; its answer, once the game shows it (None
-        when none came in time)."""
+        when none came in time). Refused for an expired sign-in, the action is sent again, with
+        the same requestId, on a connection signed in afresh (when the session can)."""
+        request_id = self._next_request_id()
+        answer = self._request_once(action, request_id)
+        if answer is None and self._expired and self._sign_in_again():
+            answer = self._request_once(action, request_id)
+        return answer
+
+    def _next_request_id(self) -> str:
+        return f"{self._request_prefix}-{next(self._request_numbers)}"
+
+    def _request_once(self, action: dict[str, Any], request_id: str) -> ServerFrame | None:
         if self._socket is None:
             raise RuntimeError("connect() first")
-        request_id = f"{self._request_prefix}-{next(self._request_numbers)}"
         self._awaiting = True
         try:
             self._socket.send(json.dumps({**action, "requestId": request_id}))
@@ -242,7 +285,7 @@ class PlaySession:
             with self._changed:
                 self.closed = True
                 self._changed.notify_all()
-            if not self._closing:
+            if not self._closing and not (self._expired and self._renew_token is not None):
                 self.print("The server closed the connection.")
 
     def _on_message(self, message: str | bytes) -> None:
@@ -275,6 +318,8 @@ class PlaySession:
                 self.game_id = frame.game_id
             case GameDeletedFrame() if frame.game_id == self.game_id:
                 self.game_id, self.game = None, None
+            case DisconnectedFrame(code="session_expired"):
+                self._expired = True
         if isinstance(frame, Ack | GameFrame | GameListFrame | ErrorFrame) and frame.request_id:
             self._answers[frame.request_id] = frame
 
@@ -309,11 +354,20 @@ def _echoed_lines(stream: TextIO, session: PlaySession) -> Iterator[str]:
         yield line
 
 
-def play(url: str, token: str, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+def play(
+    url: str,
+    token: str,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    renew_token: Callable[[], str] | None = None,
+) -> int:
     """`yamb play`: typed commands from a terminal, or a script from a pipe, until quit or EOF."""
     stdin = stdin if stdin is not None else sys.stdin
     interactive = stdin.isatty()
-    session = PlaySession(url, token, output=stdout, prompt_after_news=interactive)
+    session = PlaySession(
+        url, token, output=stdout, prompt_after_news=interactive, renew_token=renew_token
+    )
     try:
         session.connect()
     except ConnectError as error:

@@ -3,12 +3,15 @@
 import io
 import json
 import re
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from yamb_client.cli import main
 from yamb_client.session import PlaySession
+from yamb_service import wiring
 
 import devstack.stack
 from devstack.__main__ import token as devstack_token
@@ -149,3 +152,71 @@ def test_play_given_a_bad_token_then_exits_1_without_showing_the_token(
     assert status == 1
     assert f"cannot connect to {stack.url}" in error
     assert "not-a-valid-token" not in error
+
+
+class _ExpiringScript(io.StringIO):
+    """A piped script during which the sign-in expires: the service's wall clock jumps two hours
+    ahead (once, for one action) when the client reads the line starting with `expire_at`."""
+
+    def __init__(self, text: str, expire_at: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        super().__init__(text)
+        self._expire_at = expire_at
+        self._expire_next = threading.Event()
+        service = wiring.game_service()
+        real_wall_time = service.wall_time
+
+        def wall_time() -> float:
+            if self._expire_next.is_set():
+                self._expire_next.clear()
+                return real_wall_time() + 2 * 3600
+            return real_wall_time()
+
+        monkeypatch.setattr(service, "wall_time", wall_time)
+
+    def __iter__(self) -> Iterator[str]:
+        for line in iter(self.readline, ""):
+            if line.startswith(self._expire_at):
+                self._expire_next.set()
+            yield line
+
+
+def test_play_given_the_local_sign_in_expires_mid_turn_then_signs_in_again_and_the_roll_applies(
+    stack: LocalStack,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # given a local player (no --token) whose sign-in expires as they roll
+    _local_state_file(stack, tmp_path, monkeypatch)
+    monkeypatch.delenv("YAMB_URL", raising=False)
+    monkeypatch.delenv("YAMB_TOKEN", raising=False)
+    script = _ExpiringScript(SOLO_SCRIPT, "roll", monkeypatch)
+    monkeypatch.setattr("sys.stdin", script)
+    # when `yamb play --name` runs the script
+    status = main(["play", "--name", "eve-term"])
+    output = capsys.readouterr().out
+    # then the server closed the expired connection, the client signed in again and sent the
+    # roll once more, and the game went on to its write
+    assert status == 0
+    rolled = _after(output, "roll 1 2").split("yamb> write 1")[0]
+    assert "Disconnected by the server: your sign-in has expired" in rolled
+    assert "Your sign-in expired: signing in again." in rolled
+    assert "Turn 1: your turn, roll 2 of 3" in rolled
+    assert "The server closed the connection." not in output
+    assert "Turn 2: your turn, roll 1 of 3" in _after(output, "write 1")
+
+
+def test_play_given_a_given_token_expires_then_says_so_and_stops(
+    stack: LocalStack, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # given a token passed with --token (the client cannot get another), expiring at `start`
+    token = stack.player_token("fay-term")
+    monkeypatch.setattr("sys.stdin", _ExpiringScript(SOLO_SCRIPT, "start", monkeypatch))
+    # when `yamb play` runs the script
+    status = main(["play", "--url", stack.url, "--token", token])
+    output = capsys.readouterr().out
+    # then it says why the connection ended and reads no further line
+    assert status == 0
+    assert "Disconnected by the server: your sign-in has expired" in output
+    assert "The server closed the connection." in output
+    assert "yamb> roll" not in output
