@@ -50,11 +50,12 @@ import contextlib
 import json
 import logging
 import os
+import queue
 import re
 import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
@@ -441,6 +442,71 @@ def _call_handler(
         return None, exc
 
 
+class _InvocationPool(Executor):
+    """The threads the handlers run in: at most `max_workers`, started as work comes, reused.
+
+    Unlike ThreadPoolExecutor's, they are daemon threads that the interpreter does not wait for
+    at exit: an invocation still running when the stack stops (its AWS already gone, botocore
+    retrying) does not keep `make dev` from ending, as a Lambda cut off by a deployment would
+    not keep API Gateway waiting.
+    """
+
+    def __init__(self, max_workers: int, name: str) -> None:
+        self._max_workers = max_workers
+        self._name = name
+        self._work: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any]] | None] = (
+            queue.SimpleQueue()
+        )
+        self._threads: list[threading.Thread] = []
+        self._idle = threading.Semaphore(0)
+        self._lock = threading.Lock()
+        self._shut = False
+
+    def submit[**P, T](self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        with self._lock:
+            if self._shut:
+                raise RuntimeError("cannot schedule new invocations after shutdown")
+            future: Future[T] = Future()
+            self._work.put((future, lambda: fn(*args, **kwargs)))
+            if not self._idle.acquire(blocking=False) and len(self._threads) < self._max_workers:
+                thread = threading.Thread(
+                    target=self._run, name=f"{self._name}_{len(self._threads)}", daemon=True
+                )
+                thread.start()
+                self._threads.append(thread)
+            return future
+
+    def _run(self) -> None:
+        while (item := self._work.get()) is not None:
+            future, call = item
+            if future.set_running_or_notify_cancel():
+                try:
+                    result = call()
+                except BaseException as error:
+                    future.set_exception(error)
+                else:
+                    future.set_result(result)
+            del item, future, call
+            self._idle.release()
+        self._work.put(None)  # the next thread ends too
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        with self._lock:
+            self._shut = True
+            if cancel_futures:
+                while True:
+                    try:
+                        item = self._work.get_nowait()
+                    except queue.Empty:
+                        break
+                    if item is not None:
+                        item[0].cancel()
+            self._work.put(None)
+        if wait:
+            for thread in self._threads:
+                thread.join()
+
+
 # ------------------------------------------------------------------------------ the gateway
 
 
@@ -509,7 +575,7 @@ class LocalGateway:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._handshakes: set[asyncio.Task[Any]] = set()
         self._runner: web.AppRunner | None = None
-        self._executor: ThreadPoolExecutor | None = None
+        self._executor: _InvocationPool | None = None
         self._port: int | None = None
         self._stopping = False
 
@@ -554,9 +620,7 @@ class LocalGateway:
         if self._runner is not None:
             raise RuntimeError("the gateway is already started")
         self._stopping = False
-        self._executor = ThreadPoolExecutor(
-            max_workers=self.max_concurrency, thread_name_prefix="lambda"
-        )
+        self._executor = _InvocationPool(self.max_concurrency, "lambda")
         app = web.Application(client_max_size=4 * self.message_limit)
         stage = self.stage
         for prefix in (f"/{stage}", ""):
@@ -599,7 +663,7 @@ class LocalGateway:
                 logger.warning("%d invocations or handshakes cancelled at shutdown", len(pending))
                 for task in pending:
                     task.cancel()
-                await asyncio.wait(pending, timeout=1.0)
+                await asyncio.wait(pending, timeout=0.5)
                 break
             await asyncio.wait(pending, timeout=remaining)
         await self._runner.cleanup()

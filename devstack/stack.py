@@ -160,7 +160,7 @@ class LocalStack:
                 os.environ.update(self._saved_environment)
                 self._saved_environment = None
 
-    def _stop_timers(self, timeout: float = 2.0, quiet_rounds: int = 2) -> None:
+    def _stop_timers(self, timeout: float = 1.5, quiet_rounds: int = 2) -> None:
         """No timer outlives its stack: every running execution is stopped, rounds after rounds
         until `quiet_rounds` in a row find none (a closing socket may still start one), for at
         most `timeout` seconds.
