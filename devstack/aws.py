@@ -142,27 +142,70 @@ def _patched_wait_interval(self: Any, env: Any, wait_seconds: int) -> None:
     )
 
 
-def _patched_clear_and_wait(self: Any) -> bool:
-    # A heartbeat timeout measured on the local clock; True when a heartbeat (or the task's
-    # end) came first, as in the original.
-    with self._mutex:
-        if self._next_heartbeat_event.is_set():
-            self._next_heartbeat_event.clear()
-            return True
-    clock = _clock()
-    return clock.wait_until(
-        clock.now() + timedelta(seconds=self._heartbeat_seconds),
-        self._next_heartbeat_event.wait,
+def _patched_wait_for_task_token_heartbeat(
+    self: Any, env: Any, callback_endpoint: Any, heartbeat_endpoint: Any
+) -> Any:
+    # A task waiting for its token with a heartbeat: each heartbeat window is measured on the
+    # local clock, and a stop ends the wait at once, as StopExecution does on AWS (moto's wait
+    # only sees the stop when the window runs out: a stopped lane would linger a turn clock).
+    from moto.stepfunctions.parser.asl.eval.callback.callback import (  # noqa: PLC0415
+        CallbackOutcomeSuccess,
+        HeartbeatTimedOut,
     )
+
+    clock = _clock()
+    outcome = None
+    while env.is_running() and outcome is None:
+        with heartbeat_endpoint._mutex:
+            received = heartbeat_endpoint._next_heartbeat_event.is_set()
+            heartbeat_endpoint._next_heartbeat_event.clear()
+        if not received:
+            received = clock.wait_until(
+                clock.now() + timedelta(seconds=heartbeat_endpoint._heartbeat_seconds),
+                lambda timeout: (
+                    bool(heartbeat_endpoint._next_heartbeat_event.wait(timeout))
+                    or not env.is_running()
+                ),
+            )
+        if not received and env.is_running():
+            outcome = HeartbeatTimedOut()
+        else:
+            outcome = callback_endpoint.get_outcome()
+    if outcome is None and not env.is_running():
+        # Stopped: moto would count no outcome as a timeout and fail the execution. An empty
+        # success lets it end ABORTED (its history shows the task succeeding first; nothing
+        # reads that).
+        return CallbackOutcomeSuccess(callback_endpoint.callback_id, "{}")
+    return outcome
+
+
+# moto's DynamoDB is not thread-safe: a transaction deep-copies every table it touches while
+# another request thread may be writing one ("dictionary changed size during iteration", a 500),
+# and nothing makes a condition check and its write one step. DynamoDB applies each request
+# atomically, so the embedded one handles one request at a time. A DynamoDB request never calls
+# out of moto (no table has a stream invoking a function), so this lock is never held while
+# another request is awaited.
+_dynamodb_lock = threading.Lock()
+
+
+def _patched_dynamodb_call_action(self: Any) -> Any:
+    with _dynamodb_lock:
+        return _original("call_action")(self)
 
 
 _WAIT = "moto.stepfunctions.parser.asl.component.state.wait.wait_function"
-_CALLBACK = "moto.stepfunctions.parser.asl.eval.callback.callback"
+_CALLBACK_TASK = "moto.stepfunctions.parser.asl.component.state.exec.state_task.service"
 _PATCHES = (
     ("moto.awslambda_simple.models", "LambdaSimpleBackend", "invoke", _patched_invoke),
+    ("moto.dynamodb.responses", "DynamoHandler", "call_action", _patched_dynamodb_call_action),
     (f"{_WAIT}.wait_function", "WaitFunction", "_wait_interval", _patched_wait_interval),
     (f"{_WAIT}.timestamp", "Timestamp", "_get_wait_seconds", _patched_timestamp_wait_seconds),
-    (_CALLBACK, "HeartbeatEndpoint", "clear_and_wait", _patched_clear_and_wait),
+    (
+        f"{_CALLBACK_TASK}.state_task_service_callback",
+        "StateTaskServiceCallback",
+        "_wait_for_task_token_heartbeat",
+        _patched_wait_for_task_token_heartbeat,
+    ),
 )
 
 

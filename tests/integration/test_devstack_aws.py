@@ -12,6 +12,8 @@ from typing import Any
 import boto3
 import jwt
 import pytest
+from botocore.config import Config
+from botocore.exceptions import ClientError
 
 from devstack.aws import LocalAws
 from devstack.template import (
@@ -559,6 +561,22 @@ def test_local_aws_lane_without_heartbeat_wakes_the_game_and_arms_again(stack: L
     assert len(calls) == 2
 
 
+def test_local_aws_lane_stopped_while_waiting_for_its_heartbeat_ends_at_once(
+    stack: LocalAws,
+) -> None:
+    # given a lane of a 60 s clock waiting for its heartbeat, the clock not moving
+    calls: list[Any] = []
+    stack.register_function("ClockFunction", lambda event, context: calls.append(event))
+    execution = _lane(stack, f"g-{uuid.uuid4().hex[:8]}")
+
+    # when it is stopped
+    stack.client("stepfunctions").stop_execution(executionArn=execution)
+
+    # then it ends within a second, as StopExecution ends one on AWS, without waking the game
+    assert stack.wait_for_execution(execution, timeout=1.0)["status"] == "ABORTED"
+    assert calls == []
+
+
 def test_local_aws_lane_that_cannot_store_its_token_is_reported_lost(stack: LocalAws) -> None:
     # given a lane whose game id makes its item's key too long for DynamoDB
     calls: list[Any] = []
@@ -579,3 +597,96 @@ def test_local_aws_second_instance_in_process_is_refused(stack: LocalAws) -> Non
     with pytest.raises(RuntimeError, match="already runs"):
         LocalAws(TEMPLATE)
     assert stack.client("dynamodb").list_tables()["TableNames"]
+
+
+def _racing(calls: list[Any]) -> list[str]:
+    """Runs the calls at the same moment, one thread each; what each ended with."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list[str] = [""] * len(calls)
+
+    def run(index: int) -> None:
+        barrier.wait()
+        try:
+            calls[index]()
+            outcomes[index] = "ok"
+        except ClientError as error:
+            outcomes[index] = error.response["Error"]["Code"]
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+def _dynamodb_without_retries(stack: LocalAws) -> Any:
+    # A 500 from the embedded DynamoDB must show, not be retried away by botocore.
+    return boto3.client(
+        "dynamodb",
+        endpoint_url=stack.endpoint_url,
+        region_name=stack.region,
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+        config=Config(retries={"max_attempts": 1}, max_pool_connections=32),
+    )
+
+
+def test_local_aws_dynamodb_conditional_writes_racing_for_one_item_let_exactly_one_win(
+    stack: LocalAws,
+) -> None:
+    # given 16 writers of one new item, each on the condition that it does not exist yet
+    dynamodb = _dynamodb_without_retries(stack)
+    table = stack.physical_ids["GameTable"]
+    key = f"race-{uuid.uuid4()}"
+
+    def put(writer: int) -> Any:
+        return lambda: dynamodb.put_item(
+            TableName=table,
+            Item={"pk": {"S": key}, "sk": {"S": "item"}, "writer": {"N": str(writer)}},
+            ConditionExpression="attribute_not_exists(pk)",
+        )
+
+    # when they write at the same moment, 20 rounds
+    rounds = [_racing([put(writer) for writer in range(16)]) for _ in range(20)]
+    # then in the first round exactly one won, in every later round none, and nothing failed
+    assert sorted(set(rounds[0])) == ["ConditionalCheckFailedException", "ok"]
+    assert rounds[0].count("ok") == 1
+    assert all(outcome == "ConditionalCheckFailedException" for r in rounds[1:] for outcome in r)
+
+
+def test_local_aws_dynamodb_transactions_beside_writes_never_fail_inside(stack: LocalAws) -> None:
+    # given transactions (moto copies the whole table for each) and plain writes of one table
+    dynamodb = _dynamodb_without_retries(stack)
+    table = stack.physical_ids["GameTable"]
+    prefix = f"busy-{uuid.uuid4()}"
+
+    def transaction(index: int) -> Any:
+        return lambda: dynamodb.transact_write_items(
+            TransactItems=[
+                {
+                    "Put": {
+                        "TableName": table,
+                        "Item": {"pk": {"S": f"{prefix}-t{index}-{n}"}, "sk": {"S": "item"}},
+                    }
+                }
+                for n in range(2)
+            ]
+        )
+
+    def put(index: int) -> Any:
+        return lambda: dynamodb.put_item(
+            TableName=table, Item={"pk": {"S": f"{prefix}-p{index}"}, "sk": {"S": "item"}}
+        )
+
+    # when 8 of each run at the same moment, 10 rounds
+    outcomes = [
+        outcome
+        for round_ in range(10)
+        for outcome in _racing(
+            [transaction(round_ * 8 + n) for n in range(8)]
+            + [put(round_ * 8 + n) for n in range(8)]
+        )
+    ]
+    # then every one of them succeeded
+    assert set(outcomes) == {"ok"}, sorted(set(outcomes))
