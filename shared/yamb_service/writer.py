@@ -72,10 +72,14 @@ class GameWriter:
         lost_lane: int | None = None,
         attempts: int = SAVE_ATTEMPTS,
     ) -> Applied:
+        unwritten_lane: int | None = None  # started for a write that lost its race
         for attempt in range(1, attempts + 1):
             loaded = self.games.load(game_id)
             session = loaded.session
             logger.append_keys(game_id=game_id)
+            if unwritten_lane is not None:
+                self._stop_unless_counted_on(session, unwritten_lane)
+                unwritten_lane = None
             # A deadline already passed applies before the change, whether or not its timer
             # has come yet: an action after the clock ran out meets the turn that followed.
             due = apply_due(session, now, self.dice, tolerance=timedelta(0))
@@ -114,7 +118,11 @@ class GameWriter:
                 self._write(session, effects, now)
             except StaleGameError:
                 metrics.add_metric(name="WriteConflict", unit=MetricUnit.Count, value=1)
+                self._stop_unwritten_wakes(game_id, timer_plan)
+                unwritten_lane = timer_plan.start_lane
                 if attempt == attempts:
+                    # A lane started for this last attempt stays: at its first timeout the
+                    # game, which does not count on it, lets its execution end.
                     raise
                 # Writers racing for one game spread out before they read it again.
                 time.sleep(random.uniform(0, RETRY_JITTER_SECONDS * attempt))
@@ -155,6 +163,29 @@ class GameWriter:
         for second, wake_id in timer_plan.start_wakes:
             self.timers.start_wake(game_id, second, wake_id)
             metrics.add_metric(name="WakeStarted", unit=MetricUnit.Count, value=1)
+
+    def _stop_unwritten_wakes(self, game_id: str, timer_plan: TimerPlan) -> None:
+        """The write lost its race, so nothing counts on the wakes started for it: each would
+        cost a Step Functions execution and a clock call that finds nothing to do. They are
+        named by this attempt's wake id, so no other write's wake is stopped. (A lane is named
+        by the version it starts at, which the winner may have started too: it stays.)"""
+        for second, wake_id in timer_plan.start_wakes:
+
+            def stop(second: int = second, wake_id: int = wake_id) -> None:
+                self.timers.stop_wake(game_id, second, wake_id)
+
+            self._quietly(stop, "unwritten wake stop")
+
+    def _stop_unless_counted_on(self, session: GameSession, lane: int) -> None:
+        """A lane is named by the version whose write starts it, so the write that won the
+        race at that version may have started the same one: it is stopped only if the game, as
+        read after the loss, does not count on it. Left running, it would arm and take the
+        game's token item from the lane that times the turn."""
+        timers = session.timers
+        if timers.lane == lane and timers.lane_running:
+            return
+        game_id = session.game_id
+        self._quietly(lambda: self.timers.stop_lane(game_id, lane), "unwritten lane stop")
 
     def _after_write(
         self, session: GameSession, timer_plan: TimerPlan, token: LaneToken | None

@@ -1516,6 +1516,48 @@ def test_concurrent_writes_exactly_one_wins(harness: Any, monkeypatch: pytest.Mo
     assert cell_value(harness.last_game(BEN), "ana", "down", "ones") is None
 
 
+def test_concurrent_disconnect_losing_its_write_stops_the_wake_it_started(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given ana's turn, and ana's connection lost while another instance writes her game
+    game_id = harness.running_game(ANA, BEN)
+    harness.advance(seconds=20)
+    rival_saves_first(
+        monkeypatch,
+        harness.service,
+        lambda: rival_write(harness, game_id, harness.games.save),
+    )
+
+    # when the disconnect's first write loses and its second attempt wins
+    harness.service.disconnect(ANA)
+
+    # then one wake waits for her return deadline: the losing attempt's wake was stopped,
+    # not left to wake the game for nothing
+    returns_at = harness.clock() + timedelta(minutes=3)
+    assert harness.session(game_id).seats[0].return_deadline == returns_at
+    assert [w.at for w in harness.timers.waiting_wakes(game_id)] == [returns_at]
+
+
+def test_concurrent_start_losing_its_write_stops_the_lane_it_started(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a full table, and another instance writing the game while ana starts it
+    harness.connect(ANA, BEN)
+    game_id = harness.create_game(ANA, players=2)
+    harness.ack(BEN, harness.act(BEN, "join_game", gameId=game_id))
+    rival_saves_first(
+        monkeypatch, harness.service, lambda: rival_write(harness, game_id, harness.games.save)
+    )
+
+    # when the start's first write (with the lane of its version) loses, and its second wins
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+
+    # then one lane runs the turn clock: the one the winning write counts on
+    session = harness.session(game_id)
+    assert session.status == "running"
+    assert [lane.lane for lane in harness.timers.running_lanes(game_id)] == [session.timers.lane]
+
+
 def test_concurrent_saves_exhausting_retries_answer_conflict(
     harness: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
