@@ -2,6 +2,7 @@
 forgetting connections that are gone."""
 
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from yamb.protocol import ClientAction, Frame, GameFrame
 from yamb.session.model import GameSession
@@ -11,6 +12,9 @@ from yamb_service.caller import Caller
 from yamb_service.notifier import Notifier
 from yamb_service.observability import MetricUnit, logger, metrics
 from yamb_service.ports import PlayerRepository
+
+# Longer than API Gateway lets a $connect run (29 s): a connection bound earlier is open or gone.
+HANDSHAKE = timedelta(seconds=30)
 
 
 @dataclass(slots=True)
@@ -48,12 +52,15 @@ class Delivery:
         session: GameSession,
         spectators: list[str],
         *,
+        now: datetime,
         answer: tuple[Caller, ClientAction] | None = None,
         skip: str | None = None,
     ) -> "Undelivered":
         """The game to every present seat and spectator; `answer` (the caller and their
         action) gets it with the action's requestId and name: its answer. Returns the seats and
-        spectators whose connections are gone."""
+        spectators whose connections are gone. A seat's connection bound less than HANDSHAKE
+        ago may still be in its handshake, which API Gateway answers Gone too: it is left for
+        the client, which syncs once open (or for its $disconnect)."""
         view = game_view(session)
         frame = GameFrame(game=view)
         gone = Undelivered()
@@ -69,8 +76,9 @@ class Delivery:
                 continue
             if not seat.present:
                 continue
-            if not self._sent(connection, frame):
-                self.players.unbind_connection(seat.player_id, connection)
+            if not self._sent(connection, frame) and self.players.unbind_connection(
+                seat.player_id, connection, bound_before=now - HANDSHAKE
+            ):
                 gone.seats.append(Caller(seat.player_id, connection))
         gone.spectators = [
             connection

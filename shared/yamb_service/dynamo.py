@@ -127,6 +127,7 @@ class _Item(Model):
     token = UnicodeAttribute(null=True)
     # A player.
     connection_id = UnicodeAttribute(null=True)
+    connected_at = NumberAttribute(null=True)  # when connection_id was bound (Unix seconds)
     game_id = UnicodeAttribute(null=True)
     seated_in = UnicodeAttribute(null=True)
     cooldown_day = UnicodeAttribute(null=True)
@@ -441,20 +442,31 @@ class DynamoPlayerRepository:
         return _player_record(player_id, answer.get("Attributes") or {})
 
     @_busy_when_transient
-    def bind_connection(self, player_id: str, connection_id: str) -> PlayerRecord:
+    def bind_connection(self, player_id: str, connection_id: str, now: datetime) -> PlayerRecord:
         """Makes this the player's one live connection, in one write with no read; the record
         as it was before (with the connection this one replaces)."""
-        return self._update_returning_old(player_id, [self._item.connection_id.set(connection_id)])
+        item = self._item
+        return self._update_returning_old(
+            player_id,
+            [item.connection_id.set(connection_id), item.connected_at.set(now.timestamp())],
+        )
 
     @_busy_when_transient
-    def unbind_connection(self, player_id: str, connection_id: str) -> PlayerRecord | None:
-        """Forgets the connection if it is still the player's; the record as it was, or None
-        when a newer connection took over."""
+    def unbind_connection(
+        self, player_id: str, connection_id: str, *, bound_before: datetime | None = None
+    ) -> PlayerRecord | None:
+        """Forgets the connection if it is still the player's (and, with `bound_before`, was
+        bound before it: a record without the moment counts as bound long ago); the record as
+        it was, or None when it is not forgotten."""
+        item = self._item
+        condition = item.connection_id == connection_id
+        if bound_before is not None:
+            condition &= item.connected_at.does_not_exist() | (
+                item.connected_at < bound_before.timestamp()
+            )
         try:
             return self._update_returning_old(
-                player_id,
-                [self._item.connection_id.remove()],
-                self._item.connection_id == connection_id,
+                player_id, [item.connection_id.remove(), item.connected_at.remove()], condition
             )
         except UpdateError as error:
             if error.cause_response_code == "ConditionalCheckFailedException":

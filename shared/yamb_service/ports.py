@@ -99,8 +99,17 @@ class GameRepository(Protocol):
 
 class PlayerRepository(Protocol):
     def get(self, player_id: str) -> PlayerRecord: ...
-    def bind_connection(self, player_id: str, connection_id: str) -> PlayerRecord: ...
-    def unbind_connection(self, player_id: str, connection_id: str) -> PlayerRecord | None: ...
+    def bind_connection(self, player_id: str, connection_id: str, now: datetime) -> PlayerRecord:
+        """Makes this the player's one live connection, bound at `now`; the record before."""
+        ...
+
+    def unbind_connection(
+        self, player_id: str, connection_id: str, *, bound_before: datetime | None = None
+    ) -> PlayerRecord | None:
+        """Forgets the connection if it is still the player's (and, with `bound_before`, was
+        bound before that moment); the record as it was, or None when it is not forgotten."""
+        ...
+
     def release_seat(self, player_id: str, game_id: str) -> bool: ...
 
 

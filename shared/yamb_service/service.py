@@ -291,7 +291,7 @@ class GameService:
                 continue
             break
         metrics.add_metric(name="GameCreated", unit=MetricUnit.Count, value=1)
-        self.delivery.broadcast(session, [], answer=(caller, action))
+        self.delivery.broadcast(session, [], now=self.now(), answer=(caller, action))
 
     def _seat_refusal(self, player_id: str, now: datetime) -> GameActionError | None:
         """Why a player may not take a seat, or None when the seat they hold is stale."""
@@ -465,7 +465,9 @@ class GameService:
         skip: str | None = None,
     ) -> None:
         session = applied.session
-        gone = self.delivery.broadcast(session, applied.spectators, answer=answer, skip=skip)
+        gone = self.delivery.broadcast(
+            session, applied.spectators, now=self.now(), answer=answer, skip=skip
+        )
         if gone.spectators:
             try:
                 self.games.forget_spectators(session.game_id, gone.spectators)
@@ -483,7 +485,7 @@ class GameService:
     def connect(self, caller: Caller) -> None:
         """A new connection replaces the player's previous one, which is told why and closed;
         a player back in a running game returns to it, to the turn as they left it."""
-        before = self.players.bind_connection(caller.player_id, caller.connection_id)
+        before = self.players.bind_connection(caller.player_id, caller.connection_id, self.now())
         replaced = before.connection_id
         if replaced is not None and replaced != caller.connection_id:
             self.notifier.send(

@@ -1667,9 +1667,10 @@ def test_write_racing_turn_deadline_exactly_one_applies(
 
 
 def test_gone_connection_in_broadcast_is_unbound_from_player(harness: Any) -> None:
-    # given ben's connection went away without a $disconnect yet
+    # given ben's connection, open for a while, went away without a $disconnect yet
     harness.connect(ANA, BEN)
     game_id = harness.running_game(ANA, BEN, connect=False)
+    harness.advance(seconds=31)
     harness.notifier.gone.add(BEN.connection_id)
 
     # when ana's write is broadcast
@@ -1934,9 +1935,10 @@ def test_seat_whose_connection_closed_at_the_waiting_table_starts_away(harness: 
 
 
 def test_seat_whose_connection_is_found_gone_is_away(harness: Any) -> None:
-    # given ben's connection went away without a $disconnect
+    # given ben's connection, open for a while, went away without a $disconnect
     harness.connect(ANA, BEN)
     game_id = harness.running_game(ANA, BEN, connect=False)
+    harness.advance(seconds=31)
     harness.notifier.gone.add(BEN.connection_id)
 
     # when a broadcast finds it gone
@@ -1946,6 +1948,32 @@ def test_seat_whose_connection_is_found_gone_is_away(harness: Any) -> None:
     seat = harness.session(game_id).seats[1]
     assert (seat.present, seat.connection_id) == (False, None)
     assert seat.return_deadline is not None
+
+
+def test_seat_whose_new_connection_is_still_in_its_handshake_stays_present(
+    harness: Any,
+) -> None:
+    # given ben's game, and ben connecting again: his $connect has bound the new connection
+    # and returned him to his seat, and API Gateway answers Gone until the handshake ends
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN, connect=False)
+    harness.advance(seconds=31)
+    newer = Caller("ben", "conn-ben-2")
+    harness.service.connect(newer)
+    harness.notifier.gone.add(newer.connection_id)
+
+    # when ana's write is broadcast meanwhile
+    harness.write_any(ANA, game_id)
+
+    # then ben keeps his seat with the new connection, present, and it is still his: once open,
+    # his sync shows him the game and the next broadcasts reach him
+    seat = harness.session(game_id).seats[1]
+    assert (seat.present, seat.connection_id) == (True, newer.connection_id)
+    assert seat.return_deadline is None
+    assert harness.players.get("ben").connection_id == newer.connection_id
+    harness.notifier.gone.discard(newer.connection_id)
+    roll = harness.act(newer, "roll", gameId=game_id)
+    assert harness.game_answer(newer, roll)["turn"]["roll"] == 2
 
 
 def test_disconnect_just_after_the_deadline_meets_the_turn_that_followed(harness: Any) -> None:

@@ -559,9 +559,13 @@ def test_game_handler_malformed_frame_answers_error_frame(
     assert frame.get("requestId") == request_id
 
 
-def test_game_handler_gone_connection_unbinds_player(stack: Stack) -> None:
-    # given ben's connection went away before its $disconnect
+def test_game_handler_gone_connection_unbinds_player(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given ben's connection, open for over half a minute, went away before its $disconnect
     game_id = stack.running_game()
+    started = wiring.clock()
+    monkeypatch.setattr(wiring, "clock", lambda: started + timedelta(seconds=31))
     stack.connections.gone.add(BEN.connection_id)
 
     # when ana's roll is broadcast
