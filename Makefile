@@ -40,6 +40,7 @@ dev: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/engine_bench.py
 	$(PY) bench/service_bench.py
+	$(PY) bench/load_test.py
 
 clean:
 	rm -rf $(VENV) .venv-sam .venv-checkov .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis
