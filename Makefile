@@ -39,6 +39,7 @@ dev: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/engine_bench.py
+	$(PY) bench/dice_bench.py
 	$(PY) bench/service_bench.py
 	$(PY) bench/load_test.py
 

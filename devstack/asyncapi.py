@@ -30,6 +30,8 @@ CLIENT_MODELS: list[type[BaseModel]] = [
     protocol.Write,
     protocol.Resign,
     protocol.FinishSheet,
+    protocol.AddSeed,
+    protocol.Verify,
 ]
 SERVER_MODELS: list[type[BaseModel]] = [
     protocol.Ack,
@@ -38,6 +40,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
     protocol.ErrorFrame,
     protocol.DisconnectedFrame,
     protocol.GameDeletedFrame,
+    protocol.DiceRecordFrame,
 ]
 
 

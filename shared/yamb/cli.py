@@ -9,9 +9,10 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from yamb import fair_dice
 from yamb.replay import check
 from yamb.rules import GRIDS, row_scores
 
@@ -47,6 +48,51 @@ def _check(paths: Sequence[str]) -> int:
             status = EXIT_ILLEGAL
         print(json.dumps(result), flush=True)
     return status
+
+
+def _verify(path: str) -> int:
+    """Recomputes every die of a dice record (the `verify` action's answer, docs/dice.md) from
+    its revealed seed; one JSON line, exit 2 when the seed or a die does not match."""
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+        result = verify_record(record)
+    except OSError as error:
+        result = {"ok": False, "error": f"{path}: {error.strerror}"}
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        result = {"ok": False, "error": f"{path}: not JSON: {error}"}
+    except (KeyError, TypeError, ValueError, RecursionError) as error:
+        result = {"ok": False, "error": f"{path}: not a dice record ({error!s:.200})"}
+    print(json.dumps(result), flush=True)
+    return 0 if result["ok"] else EXIT_ILLEGAL
+
+
+def _verify_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record", metavar="DICE_RECORD.json")
+
+
+def verify_record(record: dict[str, object]) -> dict[str, object]:
+    """What `yamb verify` says of a dice record: ok, or the first thing that does not match."""
+    if record.get("scheme") != fair_dice.SCHEME:
+        raise ValueError(f"scheme {record.get('scheme')!r}, not {fair_dice.SCHEME}")
+    seed, published = str(record["seed"]), str(record["commitment"])
+    if not fair_dice.seed_matches(seed, published):
+        return {"ok": False, "error": "the seed does not match its commitment"}
+    seeds = record.get("clientSeeds") or {}
+    if not isinstance(seeds, dict):
+        raise TypeError("clientSeeds is not an object")
+    key = fair_dice.game_key(
+        seed, str(record["gameId"]), {str(k): str(v) for k, v in seeds.items()}
+    )
+    turns = record["turns"]
+    if not isinstance(turns, list):
+        raise TypeError("turns is not a list")
+    count = record["diceCount"]
+    if count not in (5, 6):
+        raise ValueError(f"diceCount {count!r}")
+    mismatch = fair_dice.first_mismatch(key, [fair_dice.parse_turn(str(t)) for t in turns], count)
+    if mismatch is None:
+        return {"ok": True, "turns": len(turns)}
+    return {"ok": False, "mismatch": asdict(mismatch)}
 
 
 def _dice(text: str) -> tuple[int, ...]:
@@ -112,10 +158,21 @@ CORE_COMMANDS = (
         lambda args: _score(args.grid, args.row, args.dice, args.roll),
     ),
     Command("demo", "watch a game played by the auto-move", _demo_arguments, _demo),
+    Command(
+        "verify",
+        "recompute every die of a dice record from its revealed seed; exit 2 if one differs",
+        _verify_arguments,
+        lambda args: _verify(args.record),
+        description=(
+            "DICE_RECORD.json: the answer to the `verify` action of an ended game (docs/dice.md)."
+        ),
+    ),
 )
 
 
-DESCRIPTION = "The `yamb` command: check recorded games, score one cell, watch a demo game."
+DESCRIPTION = (
+    "The `yamb` command: check recorded games, score one cell, watch a demo game, verify dice."
+)
 
 
 def parser(

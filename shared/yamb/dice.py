@@ -31,12 +31,19 @@ class DiceSource(Protocol):
         """`count` independent, uniform faces from 1 to 6."""
         ...
 
+    def seed(self) -> str:
+        """A new secret seed (32 bytes, hex) for a game's verifiable dice (yamb.fair_dice)."""
+        ...
+
 
 class SecureDice:
     """Unpredictable dice for live games."""
 
     def faces(self, count: int) -> tuple[int, ...]:
         return _outcomes(count)[secrets.randbelow(6**count)]
+
+    def seed(self) -> str:
+        return secrets.token_hex(32)
 
 
 class SeededDice:
@@ -45,6 +52,9 @@ class SeededDice:
     def __init__(self, seed: int | str) -> None:
         self._random = random.Random(seed)
         self._bits = self._random.getrandbits
+
+    def seed(self) -> str:
+        return self._random.randbytes(32).hex()
 
     def faces(self, count: int) -> tuple[int, ...]:
         # randrange(6**count) spelled out (the same draws, so the same rolls for a seed), without

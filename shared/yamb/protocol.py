@@ -154,6 +154,23 @@ class FinishSheet(Action):
     accept: bool
 
 
+class AddSeed(Action):
+    """A seated player's own seed, mixed into the table's dice; until the start (docs/dice.md)."""
+
+    action: Literal["add_seed"]
+    game_id: GameId
+    seed: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\x21-\x7e]+$")] = Field(
+        description="1 to 64 printable ASCII characters, no spaces"
+    )
+
+
+class Verify(Action):
+    """The dice record of an ended game with its revealed seed, every roll recomputed."""
+
+    action: Literal["verify"]
+    game_id: GameId
+
+
 ClientAction = Annotated[
     CreateGame
     | ListGames
@@ -170,7 +187,9 @@ ClientAction = Annotated[
     | Select
     | Write
     | Resign
-    | FinishSheet,
+    | FinishSheet
+    | AddSeed
+    | Verify,
     Field(discriminator="action"),
 ]
 CLIENT_ACTIONS: TypeAdapter[ClientAction] = TypeAdapter(
@@ -235,6 +254,15 @@ class TurnView(Frame):
     frozen_ms: int | None = None
 
 
+class FairnessView(Frame):
+    """What makes the game's dice verifiable (docs/dice.md): the seed only once it has ended."""
+
+    scheme: str
+    commitment: str = Field(description="SHA-256 of the server seed, hex; fixed at creation")
+    client_seeds: dict[str, str] = Field(default_factory=dict)
+    seed: str | None = Field(default=None, description="the server seed, hex, once ended")
+
+
 class GameView(Frame):
     game_id: str
     version: int
@@ -248,6 +276,8 @@ class GameView(Frame):
     outcome: str | None = None
     # The player offered to finish their sheet alone (rules.md 8), until they answer.
     finish_offer: str | None = None
+    # None for a game stored before verifiable dice.
+    fairness: FairnessView | None = None
 
 
 class GameSummary(Frame):
@@ -281,6 +311,33 @@ class GameFrame(Frame):
     action: str | None = None
     # None (absent on the wire) answers a sync from a player who is in no game.
     game: GameView | None = None
+
+
+class MismatchView(Frame):
+    turn: int = Field(description="1-based index in `turns`")
+    roll: int
+    die: int
+    expected: int | None
+    recorded: int | None
+
+
+class DiceRecordFrame(Frame):
+    """The answer to `verify`: everything a third party needs to recompute every die."""
+
+    type: Literal["dice_record"] = "dice_record"
+    request_id: str
+    game_id: str
+    scheme: str
+    dice_count: int
+    seed: str
+    commitment: str
+    client_seeds: dict[str, str]
+    seed_matches_commitment: bool
+    turns: list[str] = Field(
+        description="per turn `seat:label:dice`, then per later roll `;kept:dice` (digits; "
+        "kept: the positions held, 0-based), e.g. `0:3:35126;02:35446` (docs/dice.md)"
+    )
+    mismatch: MismatchView | None = Field(description="the first die that does not match, if any")
 
 
 class GameListFrame(Frame):
@@ -325,7 +382,13 @@ class GameDeletedFrame(Frame):
 
 
 ServerFrame = Annotated[
-    Ack | GameFrame | GameListFrame | ErrorFrame | DisconnectedFrame | GameDeletedFrame,
+    Ack
+    | GameFrame
+    | GameListFrame
+    | ErrorFrame
+    | DisconnectedFrame
+    | GameDeletedFrame
+    | DiceRecordFrame,
     Field(discriminator="type"),
 ]
 SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(

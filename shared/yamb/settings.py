@@ -44,6 +44,10 @@ class GameSettings(BaseModel):
     ranked: StrictBool = False
     turn_seconds: StrictInt | None = Field(default=60, description="None: unlimited")
     slow_deadline_hours: StrictInt | None = Field(default=None, ge=1, le=24 * 30)
+    same_dice: StrictBool = Field(
+        default=False,
+        description="duplicate play: every player's k-th turn shows the same dice (docs/dice.md)",
+    )
 
     @property
     def solo(self) -> bool:
@@ -95,6 +99,17 @@ EXCLUSIONS: tuple[Exclusion, ...] = (
         ("pairs", "players"),
         lambda s: s.pairs and s.players != 4,
         "2 vs 2 needs exactly 4 players",
+    ),
+    Exclusion(
+        ("same_dice", "pairs"),
+        lambda s: s.same_dice and s.pairs,
+        "2 vs 2 shares a turn between partners (the partner's own roll 1): the same dice for "
+        "everyone needs every player to have turns of their own",
+    ),
+    Exclusion(
+        ("same_dice", "players"),
+        lambda s: s.same_dice and s.solo,
+        "the same dice for everyone needs at least two players",
     ),
     Exclusion(
         ("pairs", "turn_type"),

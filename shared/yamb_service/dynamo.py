@@ -38,6 +38,7 @@ from yamb.session.results import GameResult
 from yamb.session.views import game_summary
 
 from yamb_service.ports import (
+    DiceChunk,
     GameExistsError,
     GameNotFoundError,
     LaneToken,
@@ -55,6 +56,10 @@ DELETED_GAME_TTL = timedelta(days=1)
 _GAME, _LANE, _RESULT, _PLAYER = "GAME", "LANE", "RESULT", "PLAYER"
 # Sorted between the game and its lane: one query reads the three kinds together.
 _SPECTATOR = "GAME#W#"
+# Before "GAME" in key order: the query that loads a game does not read them.
+_DICE = "DICE#"
+# Longer than a game runs (a slow game: 30 days) and is kept once ended (CLOSED_GAME_TTL).
+DICE_RECORD_TTL = timedelta(days=90)
 # API Gateway closes a connection after two hours: a spectator's item is gone by then too.
 SPECTATOR_TTL = timedelta(hours=2)
 _CONDITION_FAILED = "ConditionalCheckFailed"
@@ -233,7 +238,7 @@ class DynamoGameRepository:
         session.version = 1
         try:
             self._transact(
-                self._to_item(session), self._item.pk.does_not_exist(), players, {}, None, now
+                self._to_item(session), self._item.pk.does_not_exist(), players, {}, [], now
             )
         except _ConditionFailedError as failure:
             session.version = 0
@@ -249,21 +254,26 @@ class DynamoGameRepository:
         players: Mapping[str, PlayerChange] | None = None,
         cooldowns: Mapping[str, Cooldown] | None = None,
         result: GameResult | None = None,
+        dice_chunk: DiceChunk | None = None,
         now: datetime,
     ) -> None:
         """Writes the session if nobody wrote since it was read: one conditional write on the
         version, or one transaction with the players' records (their seats, the cooldowns of
-        those who disappeared) and the final result when those change too. StaleGameError for
-        the loser of a race, SeatTakenError for a player who may not sit."""
+        those who disappeared), the final result and a chunk of the dice record when those
+        change too. StaleGameError for the loser of a race, SeatTakenError for a player who may
+        not sit."""
         expected = session.version
         session.version = expected + 1
         item = self._to_item(session)
         condition = self._item.version == expected
+        extra = [self._result_item(result)] if result is not None else []
+        if dice_chunk is not None:
+            extra.append(self._dice_item(session.game_id, dice_chunk, now))
         try:
-            if not players and not cooldowns and result is None:
+            if not players and not cooldowns and not extra:
                 self._put(item, condition)
             else:
-                self._transact(item, condition, players or {}, cooldowns or {}, result, now)
+                self._transact(item, condition, players or {}, cooldowns or {}, extra, now)
         except _ConditionFailedError as failure:
             session.version = expected
             if failure.game:
@@ -302,7 +312,7 @@ class DynamoGameRepository:
         condition: Condition,
         players: Mapping[str, PlayerChange],
         cooldowns: Mapping[str, Cooldown],
-        result: GameResult | None,
+        extra: list[_Item],
         now: datetime,
     ) -> None:
         game_id = item.pk.removeprefix("GAME#")
@@ -328,8 +338,8 @@ class DynamoGameRepository:
         try:
             with TransactWrite(connection=self._connection()) as transaction:
                 transaction.save(item, condition=condition)
-                if result is not None:
-                    transaction.save(self._result_item(result))
+                for put in extra:
+                    transaction.save(put)
                 for _, player_item, actions, player_condition in updates:
                     transaction.update(player_item, actions, condition=player_condition)
         except TransactWriteError as error:
@@ -344,7 +354,7 @@ class DynamoGameRepository:
             ]
             if not failed:
                 raise
-            puts = 1 if result is None else 2
+            puts = 1 + len(extra)
             raise _ConditionFailedError(
                 game=0 in failed,
                 players=[updates[i - puts][0] for i in failed if i >= puts],
@@ -353,6 +363,23 @@ class DynamoGameRepository:
     def _connection(self) -> Connection:
         # The model's own connection: a new one would build a botocore client per transaction.
         return self._item._get_connection().connection
+
+    def _dice_item(self, game_id: str, chunk: DiceChunk, now: datetime) -> _Item:
+        return self._item(
+            _game_key(game_id),
+            f"{_DICE}{chunk.index:05d}",
+            summary="\n".join(chunk.turns),
+            expires_at=_epoch(now + DICE_RECORD_TTL),
+        )
+
+    @_busy_when_transient
+    def archived_dice(self, game_id: str) -> list[str]:
+        turns: list[str] = []
+        for item in self._item.query(
+            _game_key(game_id), self._item.sk.startswith(_DICE), consistent_read=True
+        ):
+            turns.extend((item.summary or "").splitlines())
+        return turns
 
     def _result_item(self, result: GameResult) -> _Item:
         return self._item(

@@ -77,6 +77,15 @@ class LoadedGame:
     spectators: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class DiceChunk:
+    """Turns of a game's dice record moved to an item of their own (number `index`), so that
+    the game item, written at every action, stays small."""
+
+    index: int
+    turns: list[str]
+
+
 class GameRepository(Protocol):
     def load(self, game_id: str) -> LoadedGame: ...
     def create(
@@ -89,8 +98,13 @@ class GameRepository(Protocol):
         players: Mapping[str, PlayerChange] | None = None,
         cooldowns: Mapping[str, Cooldown] | None = None,
         result: GameResult | None = None,
+        dice_chunk: DiceChunk | None = None,
         now: datetime,
     ) -> None: ...
+    def archived_dice(self, game_id: str) -> list[str]:
+        """The turns of the game's dice record moved out of the game item, oldest first."""
+        ...
+
     def list_open(self, limit: int) -> list[GameSummary]: ...
     def watch(self, game_id: str, connection_id: str, now: datetime) -> None: ...
     def forget_spectators(self, game_id: str, connection_ids: list[str]) -> None: ...

@@ -14,6 +14,7 @@ from yamb.dice import DiceSource
 from yamb.errors import ErrorCode, YambError
 from yamb.protocol import (
     Ack,
+    AddSeed,
     Announce,
     ClientAction,
     CreateGame,
@@ -34,6 +35,7 @@ from yamb.protocol import (
     Select,
     StartGame,
     Sync,
+    Verify,
     WatchGame,
     Write,
     clip,
@@ -42,7 +44,7 @@ from yamb.session import leaving, lobby, presence, turns
 from yamb.session.deadlines import apply_due
 from yamb.session.effects import Effects, GameActionError
 from yamb.session.model import GameSession, action_fingerprint
-from yamb.session.views import game_view
+from yamb.session.views import dice_record, game_view
 from yamb.settings import validate_settings
 
 from yamb_service.caller import Caller
@@ -268,6 +270,24 @@ class GameService:
                     lambda s: leaving.answer_finish_offer(s, player, action.accept, now, dice),
                     now,
                 )
+            case AddSeed():
+                self._mutate(
+                    caller,
+                    action,
+                    action.game_id,
+                    lambda s: lobby.add_seed(s, player, action.seed),
+                    now,
+                )
+            case Verify():
+                session = self.games.load(action.game_id).session
+                archived = (
+                    self.games.archived_dice(session.game_id)
+                    if session.fair is not None
+                    and session.fair.archived_chunks
+                    and not session.in_play
+                    else []
+                )
+                self.delivery.send(caller, dice_record(session, action.request_id, archived))
             case _:  # pragma: no cover - the union is exhaustive
                 raise AssertionError(f"unhandled action {action!r}")
 
@@ -275,7 +295,14 @@ class GameService:
         settings = validate_settings(action.settings)
         game_id = game_id_for(caller.player_id, action.request_id)
         fingerprint = _fingerprint(action)
-        session = lobby.create(game_id, caller.player_id, caller.connection_id, settings, now)
+        session = lobby.create(
+            game_id,
+            caller.player_id,
+            caller.connection_id,
+            settings,
+            now,
+            server_seed=self.dice.seed(),
+        )
         session.remember(caller.player_id, action.request_id, fingerprint)
         for attempt in (1, 2):
             try:

@@ -22,6 +22,7 @@ from yamb.session.timers import TimerPlan, lane_lost, plan, wake_second
 
 from yamb_service.observability import MetricUnit, logger, metrics
 from yamb_service.ports import (
+    DiceChunk,
     GameRepository,
     LaneToken,
     PlayerRepository,
@@ -30,6 +31,7 @@ from yamb_service.ports import (
 )
 
 SAVE_ATTEMPTS = 3
+DICE_TURNS_KEPT = 12
 RETRY_JITTER_SECONDS = 0.01
 WAKE_ID_BITS = 48
 
@@ -51,6 +53,19 @@ class Applied:
     refusal: YambError | None = None
     # The connections watching the game, as read with it.
     spectators: list[str] = field(default_factory=list)
+
+
+def _dice_chunk(session: GameSession) -> DiceChunk | None:
+    """Once the game item holds DICE_TURNS_KEPT finished turns of its dice record, they move to
+    an item of their own in the same write: the game item, written at every action, keeps a
+    bounded share of the record (a 4-player 9-column game's record is about 10 KB of JSON)."""
+    fair = session.fair
+    if fair is None or len(fair.turns) <= DICE_TURNS_KEPT:
+        return None
+    finished, fair.turns = fair.turns[:-1], fair.turns[-1:]
+    chunk = DiceChunk(fair.archived_chunks, finished)
+    fair.archived_chunks += 1
+    return chunk
 
 
 class GameWriter:
@@ -140,6 +155,7 @@ class GameWriter:
 
     def _write(self, session: GameSession, effects: Effects, now: datetime) -> None:
         result = result_of(session) if effects.ended and records_result(session) else None
+        dice_chunk = _dice_chunk(session)
         # A disappearance's cooldown is written with the game that records it, or not at all.
         # (No condition on the count read: a player has one regular seat, so one game at a
         # time counts their disappearances.)
@@ -148,7 +164,12 @@ class GameWriter:
             record = self.players.get(player_id)
             cooldowns[player_id] = next_cooldown(record.cooldown_day, record.disappearances, now)
         self.games.save(
-            session, players=effects.players, cooldowns=cooldowns, result=result, now=now
+            session,
+            players=effects.players,
+            cooldowns=cooldowns,
+            result=result,
+            dice_chunk=dice_chunk,
+            now=now,
         )
 
     def _before_write(self, session: GameSession, timer_plan: TimerPlan) -> None:

@@ -17,7 +17,7 @@ def test_game_frame_of_the_largest_game_fits_one_frame() -> None:
     dice = SeededDice(1)
     players = [str(uuid.uuid4()) for _ in range(4)]
     settings = validate_settings({"players": 4, "preset": 7})
-    session = lobby.create("g" * 20, players[0], "conn-0", settings, now)
+    session = lobby.create("g" * 20, players[0], "conn-0", settings, now, server_seed="ff" * 32)
     for player in players[1:]:
         lobby.join(session, player, f"conn-{player}")
     lobby.start(session, players[0], now, dice)

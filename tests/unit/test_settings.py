@@ -24,6 +24,12 @@ BAD_SETTINGS = [
     (("ranked", "players"), "premium", {"ranked": True, "preset": 3, "players": 1}),
     (("pairs", "players"), "premium", {"pairs": True, "players": 2, "preset": 1}),
     (
+        ("same_dice", "pairs"),
+        "premium",
+        {"sameDice": True, "pairs": True, "players": 4, "preset": 1},
+    ),
+    (("same_dice", "players"), "free", {"sameDice": True, "players": 1, "preset": 1}),
+    (
         ("pairs", "turn_type"),
         "premium",
         {"pairs": True, "players": 4, "preset": 1, "turn_type": "simultaneous"},

@@ -54,7 +54,7 @@ PLAYING = CommandContext(game_id=GAME_ID, legal=LEGAL, dice_count=5)
 
 def _session(players: int = 1, preset: int = 1, seconds: int | None = None) -> GameSession:
     settings = validate_settings({"players": players, "preset": preset, "turnSeconds": seconds})
-    session = lobby.create(GAME_ID, ANA, "c-ana", settings, NOW)
+    session = lobby.create(GAME_ID, ANA, "c-ana", settings, NOW, server_seed="00" * 32)
     if players > 1:
         lobby.join(session, BEN, "c-ben")
     return session
@@ -141,7 +141,14 @@ def test_render_game_given_a_written_cell_then_the_sheet_shows_it_and_the_column
 
 def test_render_game_given_a_waiting_table_then_says_who_starts_it() -> None:
     # given a two-seat table with one player
-    session = lobby.create(GAME_ID, ANA, "c", validate_settings({"players": 2, "preset": 3}), NOW)
+    session = lobby.create(
+        GAME_ID,
+        ANA,
+        "c",
+        validate_settings({"players": 2, "preset": 3}),
+        NOW,
+        server_seed="00" * 32,
+    )
     # when it is rendered for someone else
     text = render_game(_view(session), me=BEN, now=NOW)
     # then the status, the settings and the missing seat are shown, without a turn
@@ -249,7 +256,7 @@ def test_render_clock_given_a_turn_then_shows_the_seconds_left(
 def test_render_game_given_a_family_grid_then_the_sheet_has_its_rows_and_the_extra_line() -> None:
     # given a started classic game
     settings = validate_settings({"players": 1, "grid": "classic", "turnSeconds": None})
-    session = lobby.create(GAME_ID, ANA, "c", settings, NOW)
+    session = lobby.create(GAME_ID, ANA, "c", settings, NOW, server_seed="00" * 32)
     lobby.start(session, ANA, NOW, SeededDice("classic"))
     # when it is rendered
     text = render_game(_view(session), me=ANA, now=NOW)

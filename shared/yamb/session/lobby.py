@@ -3,6 +3,7 @@
 from datetime import datetime
 from typing import Any, Literal
 
+from yamb import fair_dice
 from yamb.dice import DiceSource
 from yamb.session.effects import (
     Effects,
@@ -11,22 +12,41 @@ from yamb.session.effects import (
     require_creator,
     require_status,
 )
-from yamb.session.model import GameSession, Seat
+from yamb.session.model import FairPlay, GameSession, Seat
 from yamb.session.presence import RETURN_WINDOW
 from yamb.session.turns import begin_turn
 from yamb.settings import GameSettings, validate_settings
 
 
 def create(
-    game_id: str, creator: str, connection_id: str | None, settings: GameSettings, now: datetime
+    game_id: str,
+    creator: str,
+    connection_id: str | None,
+    settings: GameSettings,
+    now: datetime,
+    *,
+    server_seed: str,
 ) -> GameSession:
+    """A new table; its dice are fixed by `server_seed` (secret until the end), whose
+    commitment every frame of the game shows."""
     return GameSession(
         game_id=game_id,
         created_at=now,
         creator=creator,
         settings=settings,
         seats=[Seat(player_id=creator, connection_id=connection_id)],
+        fair=FairPlay(server_seed=server_seed, commitment=fair_dice.commitment(server_seed)),
     )
+
+
+def add_seed(session: GameSession, player_id: str, seed: str) -> None:
+    """A seated player's own seed, mixed into the dice (replacing theirs) until the start."""
+    require_status(session, "waiting")
+    if session.seat_of(player_id) is None:
+        raise GameActionError("you do not sit at this table", code="not_seated")
+    if session.fair is None:  # a table stored before verifiable dice existed
+        raise GameActionError("this table's dice take no seeds", code="not_allowed")
+    session.fair.client_seeds[player_id] = seed
 
 
 def join(session: GameSession, player_id: str, connection_id: str | None) -> Effects:
@@ -46,6 +66,8 @@ def leave_waiting(session: GameSession, player_id: str, now: datetime) -> Effect
     if seat is None:
         raise GameActionError("you do not sit at this table", code="not_seated")
     del session.seats[seat]
+    if session.fair is not None:
+        session.fair.client_seeds.pop(player_id, None)
     if not session.seats:
         _remove(session, now)
         return Effects(players={player_id: "forget"}, removed=True)

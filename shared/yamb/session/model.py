@@ -2,11 +2,13 @@
 
 import base64
 import hashlib
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from yamb import fair_dice
 from yamb.game import Game
 from yamb.layout import layout_for
 from yamb.settings import GameSettings
@@ -67,6 +69,35 @@ def action_fingerprint(canonical_action: str) -> str:
     return base64.urlsafe_b64encode(digest[:_FINGERPRINT_BYTES]).decode()
 
 
+class FairPlay(BaseModel):
+    """The game's verifiable dice (yamb.fair_dice): the secret seed, never in a frame or a log
+    before the game ends, its commitment, the players' own seeds, and the dice record: per
+    turn `seat:label:dice` and per later roll `;kept:dice` (digits), e.g. `0:3:35126;02:35446`."""
+
+    server_seed: str
+    commitment: str
+    client_seeds: dict[str, str] = Field(default_factory=dict)
+    # The latest turns; the earlier ones are stored apart, in `archived_chunks` chunks.
+    turns: list[str] = Field(default_factory=list)
+    archived_chunks: int = 0
+
+    def key(self, game_id: str) -> bytes:
+        return fair_dice.game_key(self.server_seed, game_id, self.client_seeds)
+
+    def record_first_roll(self, seat: int, label: int, dice: tuple[int, ...]) -> None:
+        self.turns.append(f"{seat}:{label}:{_digits(dice)}")
+
+    def record_roll(self, kept: list[int], dice: tuple[int, ...]) -> None:
+        self.turns[-1] += f";{_digits(kept)}:{_digits(dice)}"
+
+    def current_label(self) -> int:
+        return int(self.turns[-1].split(":", 2)[1])
+
+
+def _digits(values: Iterable[int]) -> str:
+    return "".join(str(value) for value in values)
+
+
 class GameSession(BaseModel):
     model_config = ConfigDict(validate_assignment=False)
 
@@ -96,6 +127,8 @@ class GameSession(BaseModel):
     timers: Timers = Field(default_factory=Timers)
     # (request key, action fingerprint, version stored by the write that applied it), oldest first.
     recent_requests: list[tuple[str, str, int]] = Field(default_factory=list)
+    # Verifiable dice; None for a game stored before they existed (its dice came from secrets).
+    fair: FairPlay | None = None
 
     # -- seats -----------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ pending choice, the write, and the auto-move when the clock runs out."""
 
 from datetime import datetime, timedelta
 
+from yamb import fair_dice
 from yamb.dice import DiceSource, roll_all, roll_unlocked
 from yamb.errors import IllegalMoveError
 from yamb.game import Game
@@ -18,7 +19,17 @@ DUE_TOLERANCE = timedelta(milliseconds=500)
 
 def begin_turn(session: GameSession, game: Game, now: datetime, dice: DiceSource) -> None:
     """The server's roll 1 for the seat in turn, and its clock."""
-    game.start_turn(roll_all(dice, game.layout.dice_count))
+    count = game.layout.dice_count
+    fair = session.fair
+    if fair is None:
+        game.start_turn(roll_all(dice, count))
+    else:
+        seat = game.seat
+        # Same dice: a player's own k-th turn; else the table's turn number.
+        label = game.turns_played[seat] + 1 if session.settings.same_dice else session.turn + 1
+        rolled = fair_dice.roll_dice(fair.key(session.game_id), label, 1, (), (), count)
+        game.start_turn(rolled)
+        fair.record_first_roll(seat, label, rolled)
     session.turn += 1
     session.pending = None
     session.locks = []
@@ -80,7 +91,17 @@ def roll(
     """Rolls the unlocked dice: `keep` replaces the locks when given, else the locks stand."""
     game = current(session, player_id, turn)
     locks = session.locks if keep is None else _check_locks(game, keep)
-    game.reroll(roll_unlocked(dice, game.dice, locks))
+    fair = session.fair
+    if fair is None:
+        game.reroll(roll_unlocked(dice, game.dice, locks))
+    else:
+        key = fair.key(session.game_id)
+        count = game.layout.dice_count
+        rolled = fair_dice.roll_dice(
+            key, fair.current_label(), game.roll + 1, game.dice, locks, count
+        )
+        game.reroll(rolled)  # refused before any change when no roll is left
+        fair.record_roll(locks, rolled)
     session.locks = locks
     session.pending = None
     session.store(game)

@@ -1,15 +1,23 @@
 """What clients see of a game: the protocol's GameView built from a stored session."""
 
+from collections.abc import Sequence
+from dataclasses import asdict
+
+from yamb import fair_dice
 from yamb.game import Game
 from yamb.protocol import (
     ColumnTotalsView,
+    DiceRecordFrame,
+    FairnessView,
     GameSummary,
     GameView,
     LegalCellView,
+    MismatchView,
     SeatView,
     SheetView,
     TurnView,
 )
+from yamb.session.effects import GameActionError
 from yamb.session.model import GameSession
 
 
@@ -100,6 +108,48 @@ def game_view(session: GameSession) -> GameView:
         winners=session.winners,
         outcome=session.outcome,
         finish_offer=session.finish_offer,
+        fairness=_fairness(session),
+    )
+
+
+def _fairness(session: GameSession) -> FairnessView | None:
+    fair = session.fair
+    if fair is None:
+        return None
+    return FairnessView(
+        scheme=fair_dice.SCHEME,
+        commitment=fair.commitment,
+        client_seeds=dict(fair.client_seeds),
+        # The seed decides every die still to come: it is shown only when none is.
+        seed=fair.server_seed if not session.in_play else None,
+    )
+
+
+def dice_record(
+    session: GameSession, request_id: str, archived: Sequence[str] = ()
+) -> DiceRecordFrame:
+    """The answer to `verify`, for an ended game only (the seed decides the dice to come);
+    `archived`: the turns of the record stored apart from the game, oldest first."""
+    fair = session.fair
+    if session.in_play:
+        raise GameActionError("the dice are verified once the game has ended", code="wrong_status")
+    if fair is None:
+        raise GameActionError("this game was played before verifiable dice", code="not_allowed")
+    count = session.settings.dice
+    lines = [*archived, *fair.turns]
+    turns = [fair_dice.parse_turn(text) for text in lines]
+    mismatch = fair_dice.first_mismatch(fair.key(session.game_id), turns, count)
+    return DiceRecordFrame(
+        request_id=request_id,
+        game_id=session.game_id,
+        scheme=fair_dice.SCHEME,
+        dice_count=count,
+        seed=fair.server_seed,
+        commitment=fair.commitment,
+        client_seeds=dict(fair.client_seeds),
+        seed_matches_commitment=fair_dice.seed_matches(fair.server_seed, fair.commitment),
+        turns=lines,
+        mismatch=None if mismatch is None else MismatchView(**asdict(mismatch)),
     )
 
 

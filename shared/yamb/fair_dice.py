@@ -1,0 +1,132 @@
+"""Dice anyone can verify (product P5; docs/dice.md is the scheme for third-party checkers).
+
+Before the first roll the server fixes a secret seed and publishes its SHA-256 commitment. Every
+die of the game is a keyed hash of its position: the game key (the seed mixed with the game id
+and the players' own seeds), the turn label, the roll number and the die's position, turned into
+a face by rejection sampling (no modulo bias). When the game ends the seed is revealed, and
+every roll of the game's dice record can be recomputed.
+
+In a same-dice table (P2) the turn label is the player's own turn number, not the table's, so
+that every player's k-th turn, roll r, die d shows the same face: a die a player keeps stays
+what it was, a die rolled again takes the value of its position at that roll.
+"""
+
+import hashlib
+import hmac
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+SCHEME = "yamb-dice/1"
+SEED_BYTES = 32
+# A die's face is one byte below 252 (6 x 42): those 252 values split evenly into 6 faces.
+_ACCEPT_BELOW = 252
+CLIENT_SEED_MAX = 64
+CLIENT_SEED_PATTERN = re.compile(r"^[\x21-\x7e]{1,64}$")  # printable ASCII, no spaces
+
+
+def commitment(server_seed: str) -> str:
+    """SHA-256 of the seed's bytes, in hex: published before the first roll."""
+    return hashlib.sha256(bytes.fromhex(server_seed)).hexdigest()
+
+
+def game_key(server_seed: str, game_id: str, client_seeds: Mapping[str, str]) -> bytes:
+    """HMAC-SHA256 keyed with the seed over the scheme, the game id and every client seed
+    (`player=seed` lines, by player id), one line each."""
+    lines = [
+        SCHEME,
+        game_id,
+        *(f"{player}={client_seeds[player]}" for player in sorted(client_seeds)),
+    ]
+    return hmac.new(bytes.fromhex(server_seed), "\n".join(lines).encode(), hashlib.sha256).digest()
+
+
+def face(key: bytes, turn: int, roll: int, die: int) -> int:
+    """The face at (turn label, roll, die): the first byte below 252 of HMAC-SHA256(key,
+    "turn/roll/die/block") for block 0, 1, ... gives byte % 6 + 1."""
+    block = 0
+    while True:
+        digest = hmac.new(key, f"{turn}/{roll}/{die}/{block}".encode(), hashlib.sha256).digest()
+        for byte in digest:
+            if byte < _ACCEPT_BELOW:
+                return byte % 6 + 1
+        block += 1  # pragma: no cover - all 32 bytes rejected: once in 2**192
+
+
+def roll_dice(  # noqa: PLR0917 - a die's position, spelled out
+    key: bytes, turn: int, roll: int, previous: Sequence[int], kept: Iterable[int], count: int
+) -> tuple[int, ...]:
+    """The dice after roll `roll` (1 for the first) of turn label `turn`: kept positions keep
+    their faces from `previous`, the others take their derived faces."""
+    held = set(kept)
+    return tuple(
+        previous[die] if die in held else face(key, turn, roll, die) for die in range(count)
+    )
+
+
+# ------------------------------------------------------------------------------ checking
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedRoll:
+    kept: tuple[int, ...]
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedTurn:
+    """One turn as played: the seat, its turn label, and its rolls in order."""
+
+    seat: int
+    label: int
+    rolls: tuple[RecordedRoll, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    turn: int  # 1-based index in the record
+    roll: int
+    die: int
+    expected: int | None  # None: a die the record has too many
+    recorded: int | None  # None: a die the record lacks
+
+
+def parse_turn(text: str) -> RecordedTurn:
+    """One turn of a dice record: `seat:label:dice`, then `;kept:dice` per later roll."""
+    try:
+        seat, label, rolls = text.split(":", 2)
+        first, *later = rolls.split(";")
+        parsed = [RecordedRoll((), _faces(first))]
+        for roll in later:
+            kept, dice = roll.split(":")
+            parsed.append(RecordedRoll(tuple(map(int, kept)), _faces(dice)))
+        return RecordedTurn(int(seat), int(label), tuple(parsed))
+    except ValueError:
+        raise ValueError(f"not a turn of a dice record: {text[:80]!r}") from None
+
+
+def _faces(digits: str) -> tuple[int, ...]:
+    if not digits or not digits.isdigit():
+        raise ValueError(digits)
+    return tuple(map(int, digits))
+
+
+def first_mismatch(key: bytes, turns: Sequence[RecordedTurn], count: int) -> Mismatch | None:
+    """The first die of the record that the key does not give, or None when all match."""
+    for index, turn in enumerate(turns, start=1):
+        previous: tuple[int, ...] = ()
+        for number, recorded in enumerate(turn.rolls, start=1):
+            kept = () if number == 1 else recorded.kept
+            expected = roll_dice(key, turn.label, number, previous, kept, count)
+            for die, value in enumerate(expected):
+                shown = recorded.dice[die] if die < len(recorded.dice) else None
+                if shown != value:
+                    return Mismatch(index, number, die, value, shown)
+            if len(recorded.dice) != count:
+                return Mismatch(index, number, count, None, recorded.dice[count])
+            previous = expected
+    return None
+
+
+def seed_matches(server_seed: str, published: str) -> bool:
+    return hmac.compare_digest(commitment(server_seed), published)
