@@ -236,6 +236,9 @@ class SeatView(Frame):
     present: bool
     left: bool
     return_deadline: datetime | None = None
+    decision_ms: int | None = Field(
+        default=None, description="time spent deciding, measured by the server; time bonus only"
+    )
 
 
 class TurnView(Frame):

@@ -44,6 +44,10 @@ class GameSettings(BaseModel):
     ranked: StrictBool = False
     turn_seconds: StrictInt | None = Field(default=60, description="None: unlimited")
     slow_deadline_hours: StrictInt | None = Field(default=None, ge=1, le=24 * 30)
+    time_bonus: StrictBool = Field(
+        default=False,
+        description="equal totals are separated by the time spent deciding (rules.md 9)",
+    )
     same_dice: StrictBool = Field(
         default=False,
         description="duplicate play: every player's k-th turn shows the same dice (docs/dice.md)",
@@ -105,6 +109,11 @@ EXCLUSIONS: tuple[Exclusion, ...] = (
         lambda s: s.same_dice and s.pairs,
         "2 vs 2 shares a turn between partners (the partner's own roll 1): the same dice for "
         "everyone needs every player to have turns of their own",
+    ),
+    Exclusion(
+        ("time_bonus", "players"),
+        lambda s: s.time_bonus and s.solo,
+        "the time bonus separates equal totals: it needs at least two players",
     ),
     Exclusion(
         ("same_dice", "players"),

@@ -29,6 +29,7 @@ BAD_SETTINGS = [
         {"sameDice": True, "pairs": True, "players": 4, "preset": 1},
     ),
     (("same_dice", "players"), "free", {"sameDice": True, "players": 1, "preset": 1}),
+    (("time_bonus", "players"), "free", {"timeBonus": True, "players": 1, "preset": 1}),
     (
         ("pairs", "turn_type"),
         "premium",

@@ -4,7 +4,7 @@ fewer than half of their turns cancels the game."""
 from datetime import datetime
 
 from yamb.game import Game
-from yamb.session import clock
+from yamb.session import clock, decisions
 from yamb.session.effects import Effects
 from yamb.session.model import GameSession, Outcome
 
@@ -16,7 +16,7 @@ def finish(
 ) -> None:
     """Every remaining sheet is full, or the last player declined to finish theirs. A winner
     left alone counts the turns played when the others left, whether they finished or not."""
-    winners = session.winners or game.winners()
+    winners = session.winners or decisions.break_tie(session, game.winners())
     cells = game.layout.cells_per_sheet
     for player in winners:
         seat = session.player_ids.index(player)

@@ -32,6 +32,8 @@ class Seat(BaseModel):
     present: bool = True
     left: bool = False
     return_deadline: datetime | None = None
+    # Milliseconds spent deciding, at a table with the time bonus (yamb.session.decisions).
+    decision_ms: int = 0
 
 
 class TurnClock(BaseModel):
@@ -127,6 +129,8 @@ class GameSession(BaseModel):
     timers: Timers = Field(default_factory=Timers)
     # (request key, action fingerprint, version stored by the write that applied it), oldest first.
     recent_requests: list[tuple[str, str, int]] = Field(default_factory=list)
+    # When the seat in turn was given its dice, while the time bonus measures it.
+    decision_from: datetime | None = None
     # Verifiable dice; None for a game stored before they existed (its dice came from secrets).
     fair: FairPlay | None = None
 

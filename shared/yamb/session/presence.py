@@ -4,7 +4,7 @@ on from where they were."""
 
 from datetime import datetime, timedelta
 
-from yamb.session import clock
+from yamb.session import clock, decisions
 from yamb.session.model import GameSession
 
 RETURN_WINDOW = timedelta(minutes=3)
@@ -34,6 +34,7 @@ def disconnect(session: GameSession, player_id: str, connection_id: str, now: da
         seat.return_deadline = now + RETURN_WINDOW
     if _in_turn(session, seat_index):
         clock.freeze(session, now)
+        decisions.charge(session, seat_index, now)  # away is not deciding
     return True
 
 
@@ -52,4 +53,5 @@ def reconnect(session: GameSession, player_id: str, connection_id: str, now: dat
         seat.present, seat.return_deadline = True, None
         if _in_turn(session, seat_index) and session.finish_offer is None:
             clock.resume(session, now)
+            decisions.start(session, seat_index, now)
     return True

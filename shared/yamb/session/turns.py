@@ -7,7 +7,7 @@ from yamb import fair_dice
 from yamb.dice import DiceSource, roll_all, roll_unlocked
 from yamb.errors import IllegalMoveError
 from yamb.game import Game
-from yamb.session import clock
+from yamb.session import clock, decisions
 from yamb.session.effects import Effects, GameActionError, require_status
 from yamb.session.endings import finish
 from yamb.session.model import GameSession
@@ -34,6 +34,7 @@ def begin_turn(session: GameSession, game: Game, now: datetime, dice: DiceSource
     session.pending = None
     session.locks = []
     clock.start_full(session, game.seat, now)
+    decisions.start(session, game.seat, now)
 
 
 def after_write(session: GameSession, game: Game, now: datetime, dice: DiceSource) -> Effects:
@@ -148,7 +149,9 @@ def write(
     dice: DiceSource,
 ) -> Effects:
     game = current(session, player_id, turn)
+    seat = game.seat
     game.write(*_cell(game, column_id, row_id))
+    decisions.charge(session, seat, now)
     return after_write(session, game, now, dice)
 
 
@@ -164,10 +167,13 @@ def expire_turn(
     if not turn_is_due(session, now, tolerance):
         return None
     game = session.game()
+    seat, deadline = game.seat, session.clock.deadline
     if session.pending is not None and game.is_legal(*session.pending):
         game.write(*session.pending)
     else:
         game.play_auto_move()
+    # The whole clock was spent deciding, however late the timer came.
+    decisions.charge(session, seat, min(now, deadline) if deadline is not None else now)
     effects = after_write(session, game, now, dice)
     effects.turns_timed_out = 1
     return effects

@@ -100,6 +100,7 @@ def game_view(session: GameSession) -> GameView:
                 present=seat.present,
                 left=seat.left,
                 return_deadline=seat.return_deadline,
+                decision_ms=seat.decision_ms if session.settings.time_bonus else None,
             )
             for seat in session.seats
         ],
