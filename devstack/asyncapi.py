@@ -32,6 +32,9 @@ CLIENT_MODELS: list[type[BaseModel]] = [
     protocol.FinishSheet,
     protocol.AddSeed,
     protocol.Verify,
+    protocol.EnterDice,
+    protocol.CorrectTurn,
+    protocol.History,
 ]
 SERVER_MODELS: list[type[BaseModel]] = [
     protocol.Ack,
@@ -41,6 +44,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
     protocol.DisconnectedFrame,
     protocol.GameDeletedFrame,
     protocol.DiceRecordFrame,
+    protocol.HistoryFrame,
 ]
 
 

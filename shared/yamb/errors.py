@@ -56,6 +56,9 @@ type ErrorCode = Literal[
     "not_directed",
     "column_order",
     "bad_announcement",
+    # Scorekeeping for real dice
+    "type_the_dice",
+    "correction_refused",
 ]
 
 

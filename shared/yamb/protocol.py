@@ -164,6 +164,54 @@ class AddSeed(Action):
     )
 
 
+Faces = Annotated[list[StrictInt], Field(min_length=5, max_length=6)]
+
+
+class EnterDice(TurnAction):
+    """Scorekeeping: the dice just rolled at the table (roll 1 starts the turn), typed by the
+    player in turn or by the table's creator."""
+
+    action: Literal["enter_dice"]
+    dice: Faces
+
+
+class CorrectedAnnouncement(Frame):
+    column: ColumnId
+    row: RowId
+    after_roll: StrictInt = Field(ge=1, le=3)
+
+
+class CorrectedWrite(Frame):
+    column: ColumnId | None = None
+    row: RowId
+
+
+class CorrectedTurn(Frame):
+    """One line of a scorekeeping table's history, as `history` shows it."""
+
+    player: str = Field(min_length=1, max_length=64)
+    rolls: list[Faces] = Field(min_length=1, max_length=3)
+    announce: CorrectedAnnouncement | None = None
+    write: CorrectedWrite
+
+
+class CorrectTurn(Action):
+    """Scorekeeping: the creator replaces one line of the history; every sheet is scored again."""
+
+    action: Literal["correct_turn"]
+    game_id: GameId
+    line: StrictInt = Field(ge=0, le=10_000, description="0-based line of the history")
+    turn: CorrectedTurn
+
+
+class History(Action):
+    """Scorekeeping: up to 100 lines of the history from `start`."""
+
+    action: Literal["history"]
+    game_id: GameId
+    start: StrictInt = Field(default=0, ge=0, le=10_000)
+
+
 class Verify(Action):
     """The dice record of an ended game with its revealed seed, every roll recomputed."""
 
@@ -189,7 +237,10 @@ ClientAction = Annotated[
     | Resign
     | FinishSheet
     | AddSeed
-    | Verify,
+    | Verify
+    | EnterDice
+    | CorrectTurn
+    | History,
     Field(discriminator="action"),
 ]
 CLIENT_ACTIONS: TypeAdapter[ClientAction] = TypeAdapter(
@@ -343,6 +394,17 @@ class DiceRecordFrame(Frame):
     mismatch: MismatchView | None = Field(description="the first die that does not match, if any")
 
 
+class HistoryFrame(Frame):
+    """The answer to `history`: lines `start` to `start + len(turns) - 1` of `total`."""
+
+    type: Literal["history"] = "history"
+    request_id: str
+    game_id: str
+    start: int
+    total: int
+    turns: list[CorrectedTurn]
+
+
 class GameListFrame(Frame):
     type: Literal["game_list"] = "game_list"
     request_id: str
@@ -391,7 +453,8 @@ ServerFrame = Annotated[
     | ErrorFrame
     | DisconnectedFrame
     | GameDeletedFrame
-    | DiceRecordFrame,
+    | DiceRecordFrame
+    | HistoryFrame,
     Field(discriminator="type"),
 ]
 SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(

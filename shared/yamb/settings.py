@@ -44,6 +44,10 @@ class GameSettings(BaseModel):
     ranked: StrictBool = False
     turn_seconds: StrictInt | None = Field(default=60, description="None: unlimited")
     slow_deadline_hours: StrictInt | None = Field(default=None, ge=1, le=24 * 30)
+    physical_dice: StrictBool = Field(
+        default=False,
+        description="scorekeeping for real dice: the players (or the creator) type their rolls",
+    )
     time_bonus: StrictBool = Field(
         default=False,
         description="equal totals are separated by the time spent deciding (rules.md 9)",
@@ -109,6 +113,31 @@ EXCLUSIONS: tuple[Exclusion, ...] = (
         lambda s: s.same_dice and s.pairs,
         "2 vs 2 shares a turn between partners (the partner's own roll 1): the same dice for "
         "everyone needs every player to have turns of their own",
+    ),
+    Exclusion(
+        ("physical_dice", "turn_seconds"),
+        lambda s: s.physical_dice and s.turn_seconds is not None,
+        "scorekeeping tables have no turn clock (set turn_seconds to null), so are never ranked",
+    ),
+    Exclusion(
+        ("physical_dice", "turn_type"),
+        lambda s: s.physical_dice and s.turn_type != "turn_by_turn",
+        "scorekeeping tables are played turn by turn",
+    ),
+    Exclusion(
+        ("physical_dice", "pairs"),
+        lambda s: s.physical_dice and s.pairs,
+        "scorekeeping tables are not played 2 vs 2",
+    ),
+    Exclusion(
+        ("physical_dice", "same_dice"),
+        lambda s: s.physical_dice and s.same_dice,
+        "real dice cannot be the same for everyone",
+    ),
+    Exclusion(
+        ("physical_dice", "time_bonus"),
+        lambda s: s.physical_dice and s.time_bonus,
+        "typing real dice takes time that is not deciding: no time bonus",
     ),
     Exclusion(
         ("time_bonus", "players"),

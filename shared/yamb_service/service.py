@@ -17,15 +17,21 @@ from yamb.protocol import (
     AddSeed,
     Announce,
     ClientAction,
+    CorrectedTurn,
+    CorrectTurn,
     CreateGame,
     DeleteGame,
+    DiceRecordFrame,
     DisconnectedFrame,
     EditGame,
+    EnterDice,
     ErrorFrame,
     FinishSheet,
     GameDeletedFrame,
     GameFrame,
     GameListFrame,
+    History,
+    HistoryFrame,
     JoinGame,
     LeaveGame,
     ListGames,
@@ -40,7 +46,7 @@ from yamb.protocol import (
     Write,
     clip,
 )
-from yamb.session import leaving, lobby, presence, turns
+from yamb.session import leaving, lobby, presence, scorekeeping, turns
 from yamb.session.deadlines import apply_due
 from yamb.session.effects import Effects, GameActionError
 from yamb.session.model import GameSession, action_fingerprint
@@ -278,18 +284,49 @@ class GameService:
                     lambda s: lobby.add_seed(s, player, action.seed),
                     now,
                 )
-            case Verify():
-                session = self.games.load(action.game_id).session
-                archived = (
-                    self.games.archived_dice(session.game_id)
-                    if session.fair is not None
-                    and session.fair.archived_chunks
-                    and not session.in_play
-                    else []
+            case Verify() | History():
+                self._read(caller, action)
+            case EnterDice():
+                self._mutate(
+                    caller,
+                    action,
+                    action.game_id,
+                    lambda s: turns.enter_dice(s, player, action.dice, action.turn),
+                    now,
                 )
-                self.delivery.send(caller, dice_record(session, action.request_id, archived))
+            case CorrectTurn():
+                corrected = action.turn.model_dump(exclude_none=True)
+                self._mutate(
+                    caller,
+                    action,
+                    action.game_id,
+                    lambda s: scorekeeping.correct(s, player, action.line, corrected, now),
+                    now,
+                )
             case _:  # pragma: no cover - the union is exhaustive
                 raise AssertionError(f"unhandled action {action!r}")
+
+    def _read(self, caller: Caller, action: Verify | History) -> None:
+        """The read-only answers about one game: its dice record, a scorekeeping history."""
+        session = self.games.load(action.game_id).session
+        frame: DiceRecordFrame | HistoryFrame
+        if isinstance(action, Verify):
+            archived = (
+                self.games.archived_dice(session.game_id)
+                if session.fair is not None and session.fair.archived_chunks and not session.in_play
+                else []
+            )
+            frame = dice_record(session, action.request_id, archived)
+        else:
+            page = scorekeeping.history_page(session, action.start)
+            frame = HistoryFrame(
+                request_id=action.request_id,
+                game_id=session.game_id,
+                start=action.start,
+                total=len(session.history),
+                turns=[CorrectedTurn.model_validate(line) for line in page],
+            )
+        self.delivery.send(caller, frame)
 
     def _create(self, caller: Caller, action: CreateGame, now: datetime) -> None:
         settings = validate_settings(action.settings)

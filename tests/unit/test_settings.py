@@ -30,6 +30,27 @@ BAD_SETTINGS = [
     ),
     (("same_dice", "players"), "free", {"sameDice": True, "players": 1, "preset": 1}),
     (("time_bonus", "players"), "free", {"timeBonus": True, "players": 1, "preset": 1}),
+    (("physical_dice", "turn_seconds"), "free", {"physicalDice": True, "preset": 1}),
+    (
+        ("physical_dice", "turn_type"),
+        "premium",
+        {"physicalDice": True, "turnType": "simultaneous", "turnSeconds": None, "preset": 1},
+    ),
+    (
+        ("physical_dice", "pairs"),
+        "premium",
+        {"physicalDice": True, "pairs": True, "players": 4, "turnSeconds": None, "preset": 1},
+    ),
+    (
+        ("physical_dice", "same_dice"),
+        "free",
+        {"physicalDice": True, "sameDice": True, "turnSeconds": None, "preset": 1},
+    ),
+    (
+        ("physical_dice", "time_bonus"),
+        "free",
+        {"physicalDice": True, "timeBonus": True, "turnSeconds": None, "preset": 1},
+    ),
     (
         ("pairs", "turn_type"),
         "premium",

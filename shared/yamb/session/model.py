@@ -129,6 +129,11 @@ class GameSession(BaseModel):
     timers: Timers = Field(default_factory=Timers)
     # (request key, action fingerprint, version stored by the write that applied it), oldest first.
     recent_requests: list[tuple[str, str, int]] = Field(default_factory=list)
+    # A scorekeeping table (settings.physical_dice): the turns played, in the `yamb check`
+    # record's turn form, and the dice and announcement typed in the turn under way.
+    history: list[dict[str, Any]] = Field(default_factory=list)
+    typed_rolls: list[list[int]] = Field(default_factory=list)
+    typed_announcement: dict[str, Any] | None = None
     # When the seat in turn was given its dice, while the time bonus measures it.
     decision_from: datetime | None = None
     # Verifiable dice; None for a game stored before they existed (its dice came from secrets).

@@ -7,7 +7,7 @@ from yamb import fair_dice
 from yamb.dice import DiceSource, roll_all, roll_unlocked
 from yamb.errors import IllegalMoveError
 from yamb.game import Game
-from yamb.session import clock, decisions
+from yamb.session import clock, decisions, scorekeeping
 from yamb.session.effects import Effects, GameActionError, require_status
 from yamb.session.endings import finish
 from yamb.session.model import GameSession
@@ -21,7 +21,9 @@ def begin_turn(session: GameSession, game: Game, now: datetime, dice: DiceSource
     """The server's roll 1 for the seat in turn, and its clock."""
     count = game.layout.dice_count
     fair = session.fair
-    if fair is None:
+    if session.settings.physical_dice:
+        pass  # the player rolls at the table and types the dice (scorekeeping.enter_dice)
+    elif fair is None:
         game.start_turn(roll_all(dice, count))
     else:
         seat = game.seat
@@ -60,7 +62,9 @@ def current(session: GameSession, player_id: str, turn: int | None = None) -> Ga
             f"turn {turn} is over; turn {session.turn} is being played", code="turn_over"
         )
     game = session.game()
-    if seat != game.seat:
+    # At a scorekeeping table the creator types for whoever is in turn.
+    host = session.settings.physical_dice and player_id == session.creator
+    if seat != game.seat and not host:
         raise GameActionError("it is not your turn", code="not_your_turn")
     return game
 
@@ -91,6 +95,11 @@ def roll(
 ) -> None:
     """Rolls the unlocked dice: `keep` replaces the locks when given, else the locks stand."""
     game = current(session, player_id, turn)
+    if scorekeeping.is_scorekeeping(session):
+        raise GameActionError(
+            "at a scorekeeping table the dice are rolled at the table: type them (enter_dice)",
+            code="type_the_dice",
+        )
     locks = session.locks if keep is None else _check_locks(game, keep)
     fair = session.fair
     if fair is None:
@@ -118,7 +127,17 @@ def announce(
 ) -> None:
     game = current(session, player_id, turn)
     game.announce(*_cell(game, column_id, row_id))
+    if scorekeeping.is_scorekeeping(session):
+        scorekeeping.announced(session, game, column_id, row_id)
     session.store(game)
+
+
+def enter_dice(session: GameSession, player_id: str, dice: list[int], turn: int | None) -> None:
+    """Scorekeeping: the dice rolled at the table, typed by the player in turn or the creator."""
+    game = current(session, player_id, turn)
+    if not scorekeeping.is_scorekeeping(session):
+        raise GameActionError("the server rolls the dice at this table", code="not_allowed")
+    scorekeeping.enter_dice(session, game, dice)
 
 
 def select(
@@ -152,6 +171,8 @@ def write(
     seat = game.seat
     game.write(*_cell(game, column_id, row_id))
     decisions.charge(session, seat, now)
+    if scorekeeping.is_scorekeeping(session):
+        scorekeeping.written(session, game.players[seat], column_id, row_id)
     return after_write(session, game, now, dice)
 
 

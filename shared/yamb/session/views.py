@@ -57,8 +57,20 @@ def _sheets(game: Game) -> list[SheetView]:
 
 def _turn(session: GameSession, game: Game) -> TurnView | None:
     """The turn being played; None when none is (nor is one until the finish offer's answer)."""
-    if not game.roll or game.finished or session.finish_offer is not None:
+    if game.finished or session.finish_offer is not None:
         return None
+    if not game.roll:
+        if not session.settings.physical_dice:
+            return None
+        # A scorekeeping turn before its first typed roll: whose dice the table waits for.
+        return TurnView(
+            number=session.turn,
+            player_id=game.players[game.seat],
+            roll=0,
+            dice=[],
+            legal=[],
+            can_roll=True,
+        )
     layout = game.layout
     legal = game.legal_cells()
     scores = {(c, r): s for c, r, s in legal}
