@@ -89,7 +89,11 @@ def verify_record(record: dict[str, object]) -> dict[str, object]:
     count = record["diceCount"]
     if count not in (5, 6):
         raise ValueError(f"diceCount {count!r}")
-    mismatch = fair_dice.first_mismatch(key, [fair_dice.parse_turn(str(t)) for t in turns], count)
+    recorded = [fair_dice.parse_turn(str(t)) for t in turns]
+    problem = fair_dice.label_problem(recorded, bool(record.get("sameDice", False)))
+    if problem is not None:
+        return {"ok": False, "error": problem}
+    mismatch = fair_dice.first_mismatch(key, recorded, count)
     if mismatch is None:
         return {"ok": True, "turns": len(turns)}
     return {"ok": False, "mismatch": asdict(mismatch)}

@@ -128,5 +128,18 @@ def first_mismatch(key: bytes, turns: Sequence[RecordedTurn], count: int) -> Mis
     return None
 
 
+def label_problem(turns: Sequence[RecordedTurn], same_dice: bool) -> str | None:
+    """Why the record's turn labels are not those of a whole game, or None: turn i (from 1) is
+    labelled i, or at a same-dice table the seat's own turn number. A record with a turn left
+    out or repeated fails here even when each of its dice matches."""
+    seen: dict[int, int] = {}
+    for index, turn in enumerate(turns, start=1):
+        seen[turn.seat] = seen.get(turn.seat, 0) + 1
+        expected = seen[turn.seat] if same_dice else index
+        if turn.label != expected:
+            return f"turn {index} is labelled {turn.label}, not {expected}: the record is not whole"
+    return None
+
+
 def seed_matches(server_seed: str, published: str) -> bool:
     return hmac.compare_digest(commitment(server_seed), published)

@@ -383,13 +383,14 @@ class DiceRecordFrame(Frame):
     game_id: str
     scheme: str
     dice_count: int
+    same_dice: bool = Field(description="turn labels are the players' own turn numbers")
     seed: str
     commitment: str
     client_seeds: dict[str, str]
     seed_matches_commitment: bool
     turns: list[str] = Field(
         description="per turn `seat:label:dice`, then per later roll `;kept:dice` (digits; "
-        "kept: the positions held, 0-based), e.g. `0:3:35126;02:35446` (docs/dice.md)"
+        "kept: the positions held, 0-based), e.g. `0:3:35126;02:35146` (docs/dice.md)"
     )
     mismatch: MismatchView | None = Field(description="the first die that does not match, if any")
 

@@ -58,8 +58,9 @@ _GAME, _LANE, _RESULT, _PLAYER = "GAME", "LANE", "RESULT", "PLAYER"
 _SPECTATOR = "GAME#W#"
 # Before "GAME" in key order: the query that loads a game does not read them.
 _DICE = "DICE#"
-# Longer than a game runs (a slow game: 30 days) and is kept once ended (CLOSED_GAME_TTL).
-DICE_RECORD_TTL = timedelta(days=90)
+# Far longer than a game runs and is kept once ended (CLOSED_GAME_TTL): a record that lost a
+# chunk all the same is refused as incomplete by `verify`, never answered as a partial one.
+DICE_RECORD_TTL = timedelta(days=400)
 # API Gateway closes a connection after two hours: a spectator's item is gone by then too.
 SPECTATOR_TTL = timedelta(hours=2)
 _CONDITION_FAILED = "ConditionalCheckFailed"

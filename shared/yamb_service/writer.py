@@ -154,7 +154,8 @@ class GameWriter:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _write(self, session: GameSession, effects: Effects, now: datetime) -> None:
-        result = result_of(session) if effects.ended and records_result(session) else None
+        ending = effects.ended or effects.result_changed
+        result = result_of(session) if ending and records_result(session) else None
         dice_chunk = _dice_chunk(session)
         # A disappearance's cooldown is written with the game that records it, or not at all.
         # (No condition on the count read: a player has one regular seat, so one game at a

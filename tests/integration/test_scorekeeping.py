@@ -166,3 +166,56 @@ def test_scorekeeping_table_with_a_turn_clock_is_refused_at_creation(harness: An
     harness.connect(ANA)
     request_id = harness.act(ANA, "create_game", settings={**TABLE, "turnSeconds": 60})
     assert harness.error(ANA, request_id)["code"] == "invalid_settings"
+
+
+def test_scorekeeping_turn_given_up_leaves_its_typed_dice_out_of_the_next_line(
+    harness: Any,
+) -> None:
+    # given a 3-player scorekeeping table; ana typed two rolls and announced nothing yet
+    cleo = Caller("cleo", "conn-cleo")
+    game_id = str(harness.running_game(ANA, BEN, cleo, turnSeconds=None, **{**TABLE, "players": 3}))
+    for dice in ([1, 2, 3, 4, 5], [2, 2, 3, 4, 5]):
+        harness.ack(ANA, harness.act(ANA, "enter_dice", gameId=game_id, dice=dice))
+
+    # when she resigns, and ben plays his turn
+    harness.ack(ANA, harness.act(ANA, "resign", gameId=game_id))
+    _turn(harness, BEN, game_id, [[4, 4, 4, 4, 4]], "fours")
+
+    # then ben's history line has his roll alone
+    history = harness.answer(BEN, harness.act(BEN, "history", gameId=game_id))
+    assert history["turns"] == [
+        {
+            "player": "ben",
+            "rolls": [[4, 4, 4, 4, 4]],
+            "announce": None,
+            "write": {"column": "free", "row": "fours"},
+        }
+    ]
+
+
+def test_scorekeeping_correction_of_a_finished_game_rewrites_its_result(harness: Any) -> None:
+    # given a finished scorekeeping game
+    game_id = _table(harness)
+    for row in ROWS:
+        _turn(harness, ANA, game_id, [[5, 5, 5, 5, 5]], row)
+        _turn(harness, ANA, game_id, [[5, 5, 5, 5, 5]], row)
+    assert harness.session(game_id).status == "finished"
+    tied = harness.games.result(game_id)
+    assert tied is not None and sorted(tied.winners) == ["ana", "ben"]
+
+    # when the creator corrects ben's first line: he had rolled five ones, not five fives
+    line = {"player": "ben", "rolls": [[1, 1, 1, 1, 1]], "write": {"column": "free", "row": "ones"}}
+    harness.ack(ANA, harness.act(ANA, "correct_turn", gameId=game_id, line=1, turn=line))
+
+    # then the session and the stored result both say ben won alone
+    assert harness.session(game_id).winners == ["ben"]
+    result = harness.games.result(game_id)
+    assert result is not None and result.winners == ["ben"]
+
+
+def test_scorekeeping_table_has_no_seeds_and_nothing_to_verify(harness: Any) -> None:
+    # given a scorekeeping table / when a seed is added / then it is refused; nothing to verify
+    harness.connect(ANA, BEN)
+    game_id = harness.create_game(ANA, turnSeconds=None, **TABLE)
+    refused = harness.act(ANA, "add_seed", gameId=game_id, seed="x")
+    assert harness.error(ANA, refused)["code"] == "not_allowed"

@@ -289,3 +289,27 @@ def test_same_dice_in_2_vs_2_is_refused_at_creation() -> None:
 def test_parse_turn_of_a_malformed_line_says_so(text: str) -> None:
     with pytest.raises(ValueError, match="not a turn of a dice record"):
         fair_dice.parse_turn(text)
+
+
+def test_record_with_a_turn_left_out_is_not_whole() -> None:
+    # given a finished game's record with its 5th turn removed (every other die still matches)
+    session = _table(2, preset=1)
+    _play_to_end(session, random.Random(4))
+    record = _record(session)
+    del record["turns"][4]
+    # when checked / then the labels give it away
+    verdict = verify_record(record)
+    assert verdict["ok"] is False
+    assert verdict["error"].startswith("turn 5 is labelled 6, not 5")
+
+
+def test_dice_record_that_lost_stored_turns_is_refused() -> None:
+    # given a finished game whose first 12 turns were stored apart and are gone
+    session = _table(1, preset=1)
+    _play_to_end(session, random.Random(6))
+    assert session.fair is not None
+    session.fair.turns = session.fair.turns[12:]
+    session.fair.archived_chunks = 1
+    # when its record is asked for without them / then it is refused, not answered in part
+    with pytest.raises(GameActionError, match="no longer whole"):
+        dice_record(session, "r", archived=[])

@@ -61,6 +61,7 @@ def merged(first: Effects, then: Effects) -> Effects:
         disappeared=[*first.disappeared, *then.disappeared],
         players={**first.players, **then.players},
         ended=first.ended or then.ended,
+        result_changed=first.result_changed or then.result_changed,
         removed=first.removed or then.removed,
         turns_timed_out=first.turns_timed_out + then.turns_timed_out,
         returns_missed=first.returns_missed + then.returns_missed,

@@ -25,6 +25,8 @@ class Effects:
     disappeared: list[str] = field(default_factory=list)
     players: dict[str, PlayerChange] = field(default_factory=dict)
     ended: bool = False
+    # An ended game's result changed (a scorekeeping correction): its result item is rewritten.
+    result_changed: bool = False
     # The table is gone: left by its last player, or deleted by its creator.
     removed: bool = False
     # Deadlines that passed: turns ended by the clock, seats whose player did not come back.

@@ -44,7 +44,8 @@ def add_seed(session: GameSession, player_id: str, seed: str) -> None:
     require_status(session, "waiting")
     if session.seat_of(player_id) is None:
         raise GameActionError("you do not sit at this table", code="not_seated")
-    if session.fair is None:  # a table stored before verifiable dice existed
+    if session.fair is None or session.settings.physical_dice:
+        # Stored before verifiable dice existed, or real dice rolled at the table.
         raise GameActionError("this table's dice take no seeds", code="not_allowed")
     session.fair.client_seeds[player_id] = seed
 
@@ -123,6 +124,8 @@ def start(session: GameSession, player_id: str, now: datetime, dice: DiceSource)
             code="table_not_full",
         )
     session.status = "running"
+    if session.settings.physical_dice:
+        session.fair = None  # the dice are rolled at the table: nothing to verify
     for seat in session.seats:
         if not seat.present and session.settings.turn_type != "slow":
             seat.return_deadline = now + RETURN_WINDOW  # away when the game starts

@@ -74,7 +74,7 @@ def action_fingerprint(canonical_action: str) -> str:
 class FairPlay(BaseModel):
     """The game's verifiable dice (yamb.fair_dice): the secret seed, never in a frame or a log
     before the game ends, its commitment, the players' own seeds, and the dice record: per
-    turn `seat:label:dice` and per later roll `;kept:dice` (digits), e.g. `0:3:35126;02:35446`."""
+    turn `seat:label:dice` and per later roll `;kept:dice` (digits), e.g. `0:3:35126;02:35146`."""
 
     server_seed: str
     commitment: str

@@ -95,6 +95,7 @@ def correct(
     effects = Effects()
     if session.status == "finished":
         session.winners = game.winners()
+        effects.result_changed = True
     elif game.finished:  # pragma: no cover - the same number of writes fills the same cells
         finish(session, game, now, "completed", effects)
     return effects

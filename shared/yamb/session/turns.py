@@ -35,6 +35,9 @@ def begin_turn(session: GameSession, game: Game, now: datetime, dice: DiceSource
     session.turn += 1
     session.pending = None
     session.locks = []
+    # A turn that ended without a write (its player resigned or was given up) leaves nothing.
+    session.typed_rolls, session.typed_announcement = [], None
+    session.decision_from = None
     clock.start_full(session, game.seat, now)
     decisions.start(session, game.seat, now)
 

@@ -150,6 +150,11 @@ def dice_record(
         raise GameActionError("this game was played before verifiable dice", code="not_allowed")
     count = session.settings.dice
     lines = [*archived, *fair.turns]
+    if len(lines) != session.turn:  # chunks lost (expired): a partial record proves nothing
+        raise GameActionError(
+            f"the dice record is no longer whole: {len(lines)} of {session.turn} turns are kept",
+            code="not_allowed",
+        )
     turns = [fair_dice.parse_turn(text) for text in lines]
     mismatch = fair_dice.first_mismatch(fair.key(session.game_id), turns, count)
     return DiceRecordFrame(
@@ -157,6 +162,7 @@ def dice_record(
         game_id=session.game_id,
         scheme=fair_dice.SCHEME,
         dice_count=count,
+        same_dice=session.settings.same_dice,
         seed=fair.server_seed,
         commitment=fair.commitment,
         client_seeds=dict(fair.client_seeds),
