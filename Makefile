@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: test lint typecheck unit sam-check iac-check dev bench clean
+.PHONY: test lint typecheck unit sam-check iac-check asyncapi-check dev bench clean
 
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
@@ -32,7 +32,11 @@ sam-check:
 iac-check:
 	scripts/iac-check
 
-test: lint typecheck unit sam-check iac-check
+# docs/asyncapi.yaml against the official AsyncAPI 3.0.0 JSON schema (npm's @asyncapi/specs).
+asyncapi-check: $(STAMP)
+	scripts/asyncapi-check
+
+test: lint typecheck unit sam-check iac-check asyncapi-check
 
 dev: $(STAMP)
 	$(PY) -m devstack
@@ -44,4 +48,4 @@ bench: $(STAMP)
 	$(PY) bench/load_test.py
 
 clean:
-	rm -rf $(VENV) .venv-sam .venv-checkov .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .venv-sam .venv-checkov .cache .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis
