@@ -191,12 +191,7 @@ class GameWriter:
         cost a Step Functions execution and a clock call that finds nothing to do. They are
         named by this attempt's wake id, so no other write's wake is stopped. (A lane is named
         by the version it starts at, which the winner may have started too: it stays.)"""
-        for second, wake_id in timer_plan.start_wakes:
-
-            def stop(second: int = second, wake_id: int = wake_id) -> None:
-                self.timers.stop_wake(game_id, second, wake_id)
-
-            self._quietly(stop, "unwritten wake stop")
+        self._stop_wakes(game_id, timer_plan.start_wakes, "unwritten wake stop")
 
     def _stop_unless_counted_on(self, session: GameSession, lane: int) -> None:
         """A lane is named by the version whose write starts it, so the write that won the
@@ -231,12 +226,15 @@ class GameWriter:
         if timer_plan.stop_lane is not None:
             lane = timer_plan.stop_lane
             self._quietly(lambda: self.timers.stop_lane(game_id, lane), "lane stop")
-        for second, wake_id in timer_plan.stop_wakes:
+        self._stop_wakes(game_id, timer_plan.stop_wakes, "wake stop")
+
+    def _stop_wakes(self, game_id: str, wakes: list[tuple[int, int]], what: str) -> None:
+        for second, wake_id in wakes:
 
             def stop(second: int = second, wake_id: int = wake_id) -> None:
                 self.timers.stop_wake(game_id, second, wake_id)
 
-            self._quietly(stop, "wake stop")
+            self._quietly(stop, what)
 
     @staticmethod
     def _quietly(call: Callable[[], object], what: str) -> bool:
