@@ -56,9 +56,21 @@ type ErrorCode = Literal[
     "not_directed",
     "column_order",
     "bad_announcement",
+    # Game types (rules.md 7)
+    "sheet_full",
+    "round_not_over",
+    "wrong_game_type",
+    "dice_hidden",
+    "unknown_player",
+    "slow_games_limit",
     # Scorekeeping for real dice
     "type_the_dice",
     "correction_refused",
+    # The game chat (yamb.chat)
+    "chat_empty",
+    "chat_too_long",
+    "chat_indecent",
+    "chat_too_fast",
 ]
 
 

@@ -129,14 +129,23 @@ def first_mismatch(key: bytes, turns: Sequence[RecordedTurn], count: int) -> Mis
 
 
 def label_problem(turns: Sequence[RecordedTurn], same_dice: bool) -> str | None:
-    """Why the record's turn labels are not those of a whole game, or None: turn i (from 1) is
-    labelled i, or at a same-dice table the seat's own turn number. A record with a turn left
-    out or repeated fails here even when each of its dice matches."""
+    """Why the record's turn labels are not those of a whole game, or None: the turns are
+    labelled 1 to n, each once (in order turn by turn; in a game of own turns a turn joins the
+    record when it ends, so the order may differ), or at a same-dice table each seat's turns
+    1 to its count, in order. A record with a turn left out or repeated fails here even when
+    each of its dice matches."""
+    if not same_dice:
+        labels = sorted(turn.label for turn in turns)
+        for expected, label in enumerate(labels, start=1):
+            if label != expected:
+                what = "twice" if label < expected else "and no turn labelled " + str(expected)
+                return f"the record has turn {label} {what}: it is not whole"
+        return None
     seen: dict[int, int] = {}
     for index, turn in enumerate(turns, start=1):
         seen[turn.seat] = seen.get(turn.seat, 0) + 1
-        expected = seen[turn.seat] if same_dice else index
-        if turn.label != expected:
+        if turn.label != seen[turn.seat]:
+            expected = seen[turn.seat]
             return f"turn {index} is labelled {turn.label}, not {expected}: the record is not whole"
     return None
 

@@ -37,6 +37,10 @@ class WriteResult(NamedTuple):
 
 _new_tuple = tuple.__new__
 
+# A seat's turn while another seat is focused: (roll, dice, announcement).
+type OwnTurn = tuple[int, Dice, tuple[int, int] | None]
+_NO_TURN: OwnTurn = (0, (), None)
+
 
 class AutoMove(NamedTuple):
     column: int
@@ -53,6 +57,7 @@ class Game:
         "_index",
         "_lasts",
         "_open",
+        "_parked",
         "_picks",
         "_until",
         "announcement",
@@ -61,6 +66,7 @@ class Game:
         "layout",
         "left",
         "obligations",
+        "own_turns",
         "players",
         "roll",
         "seat",
@@ -68,7 +74,7 @@ class Game:
         "turns_played",
     )
 
-    def __init__(self, layout: Layout, players: Sequence[str]) -> None:
+    def __init__(self, layout: Layout, players: Sequence[str], *, own_turns: bool = False) -> None:
         if not 1 <= len(players) <= 4:
             raise ValueError("a game has 1 to 4 players")
         if len(set(players)) != len(players):
@@ -88,6 +94,11 @@ class Game:
         self.left: set[int] = set()
         self.turns_played = [0] * len(players)
         self.finished = False
+        # Own turns (simultaneous, each for themself, slow): every seat has a turn of its own,
+        # and the moves act on the focused one (`seat`); the others' wait here as
+        # (roll, dice, announcement), a roll of 0 when the seat has no turn under way.
+        self.own_turns = own_turns
+        self._parked: list[OwnTurn] = [_NO_TURN] * len(players) if own_turns else []
         # The turn's writable cells, worked out at its first question and forgotten whenever
         # they may change: per column the mask of writable rows, the last roll they may be
         # written after, and the last roll after which any cell is writable.
@@ -98,6 +109,38 @@ class Game:
         # Per roll number: the columns that count, and what picks the legal cells (see Layout).
         self._columns = layout.columns_by_roll
         self._picks: list[MaskPicker | None] = [None, None, None]
+
+    # -- own turns -------------------------------------------------------------------------
+
+    def focus(self, seat: int) -> None:
+        """In a game of own turns: the moves act on `seat`'s turn from now on."""
+        if seat == self.seat:
+            return
+        if not self.own_turns:
+            raise ValueError("only a game of own turns moves its focus")
+        self._parked[self.seat] = (self.roll, self.dice, self.announcement)
+        self.roll, self.dice, self.announcement = self._parked[seat]
+        self.seat = seat
+        self._open = None
+        self._index = -1
+
+    def turn_of(self, seat: int) -> OwnTurn:
+        """A seat's turn as (roll, dice, announcement); in turn by turn, only the seat in turn
+        has one."""
+        if seat == self.seat:
+            return (self.roll, self.dice, self.announcement)
+        return self._parked[seat] if self.own_turns else _NO_TURN
+
+    def park(self, seat: int, turn: OwnTurn) -> None:
+        """Restores the turn of a seat that is not focused (snapshot.load_game)."""
+        if seat == self.seat or not self.own_turns:
+            raise ValueError("only an unfocused seat's own turn is parked")
+        self._parked[seat] = turn
+
+    def _all_done(self) -> bool:
+        return all(
+            s in self.left or not self.sheets[s].empty_cells for s in range(len(self.players))
+        )
 
     # -- dice ------------------------------------------------------------------------------
 
@@ -429,7 +472,9 @@ class Game:
         self.roll = 0
         self.dice = ()
         self.announcement = None
-        if len(self.players) > 1 or self.left:
+        if self.own_turns:
+            self.finished = self._all_done()
+        elif len(self.players) > 1 or self.left:
             self._next_seat()
         elif not sheet.empty_cells:
             self.finished = True
@@ -496,7 +541,13 @@ class Game:
         self.left.add(seat)
         self.obligations[seat] = None
         self._open = None
-        if seat == self.seat and not self.finished:
+        if self.own_turns:
+            if seat == self.seat:
+                self.roll, self.dice, self.announcement = _NO_TURN
+            else:
+                self._parked[seat] = _NO_TURN
+            self.finished = self.finished or self._all_done()
+        elif seat == self.seat and not self.finished:
             self._end_turn()
         elif all(s in self.left or self.sheets[s].is_full() for s in range(len(self.players))):
             self.finished = True

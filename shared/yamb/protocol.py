@@ -80,8 +80,13 @@ class StartGame(Action):
 
 
 class WatchGame(Action):
+    """Watch a game (again, to follow another player): takes no seat. In simultaneous,
+    each-for-themself and slow games `follow` picks whose dice the spectator sees (default: the
+    first player still playing)."""
+
     action: Literal["watch_game"]
     game_id: GameId
+    follow: str | None = Field(default=None, min_length=1, max_length=64)
 
 
 class Sync(Action):
@@ -290,6 +295,13 @@ class SeatView(Frame):
     decision_ms: int | None = Field(
         default=None, description="time spent deciding, measured by the server; time bonus only"
     )
+    turns_played: int = Field(default=0, description="of the view's turnsPerSheet")
+    in_turn: bool | None = Field(
+        default=None, description="own turns only: the player has a turn under way"
+    )
+    turn_deadline: datetime | None = Field(
+        default=None, description="own turns only: when the player's turn clock runs out"
+    )
 
 
 class TurnView(Frame):
@@ -324,8 +336,19 @@ class GameView(Frame):
     creator: str
     settings: GameSettings
     seats: list[SeatView]
+    turns_per_sheet: int | None = Field(default=None, description="None before the start")
+    waiting_for: list[str] = Field(
+        default_factory=list,
+        description="simultaneous: the players still playing the round, whom the table waits for",
+    )
+    slow_deadline: datetime | None = Field(default=None, description="slow games: the end")
     sheets: list[SheetView] = Field(default_factory=list)
-    turn: TurnView | None = None
+    turn: TurnView | None = Field(
+        default=None,
+        description="the turn being played; in simultaneous, each-for-themself and slow games "
+        "the recipient's own (a spectator's: the followed player's), since each player sees "
+        "only their own dice",
+    )
     winners: list[str] = Field(default_factory=list)
     outcome: str | None = None
     # The player offered to finish their sheet alone (rules.md 8), until they answer.

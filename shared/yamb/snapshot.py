@@ -12,6 +12,9 @@ The stored form is compact, since it is part of every game item (version 2):
   "." while empty, a value 0-88 as one character of `ALPHABET` (0-9 as digits, then a-z, A-Z,
   punctuation), any other value as "(" its digits ")".
 - `dice`: the faces as digits, "" before roll 1. `turns`: the turns each seat played.
+- `own` (a game of own turns: simultaneous, each for themself, slow): every seat's turn as
+  "roll:dice:column,row" ("" while the seat has none under way, ":" before an empty
+  announcement); `seat`, `roll`, `dice` and `announced` are then the focused seat's.
 - Left out while they hold nothing: `extra` (Classic's Yahtzee bonuses, per seat and column),
   `announced` (the announced cell), `directed` (the directed row each seat must write next),
   `left` (the seats that left), `over` (the game is over).
@@ -97,7 +100,27 @@ def dump_game(game: Game) -> dict[str, Any]:
         data["left"] = sorted(game.left)
     if game.finished:
         data["over"] = True
+    if game.own_turns:
+        data["own"] = [_own_turn(*game.turn_of(seat)) for seat in range(len(game.players))]
     return data
+
+
+def _own_turn(roll: int, dice: tuple[int, ...], announced: tuple[int, int] | None) -> str:
+    if not roll:
+        return ""
+    cell = "" if announced is None else f"{announced[0]},{announced[1]}"
+    return f"{roll}:{''.join(map(str, dice))}:{cell}"
+
+
+def _load_own_turn(text: str) -> tuple[int, tuple[int, ...], tuple[int, int] | None]:
+    if not text:
+        return (0, (), None)
+    roll, dice, cell = text.split(":")
+    announced = None
+    if cell:
+        column, row = cell.split(",")
+        announced = (int(column), int(row))
+    return (int(roll), tuple(int(face) for face in dice), announced)
 
 
 def load_game(data: dict[str, Any]) -> Game:
@@ -105,7 +128,8 @@ def load_game(data: dict[str, Any]) -> Game:
         return _load_first_form(data)
     columns = [_BY_RANK[rank] for rank in data["columns"]]
     layout = layout_for(data["grid"], columns, data["n"])
-    game = Game(layout, data["players"])
+    own = data.get("own")
+    game = Game(layout, data["players"], own_turns=own is not None)
     extras = data.get("extra")
     for seat, (sheet, stored) in enumerate(zip(game.sheets, data["sheets"], strict=True)):
         for column, values in enumerate(decode_sheet(stored, layout)):
@@ -121,6 +145,10 @@ def load_game(data: dict[str, Any]) -> Game:
     game.left = set(data.get("left", ()))
     game.turns_played = list(data["turns"])
     game.finished = bool(data.get("over", False))
+    if own is not None:
+        for seat, text in enumerate(own):
+            if seat != game.seat:
+                game.park(seat, _load_own_turn(text))
     return game
 
 

@@ -138,6 +138,8 @@ class _Item(Model):
     seated_in = UnicodeAttribute(null=True)
     cooldown_day = UnicodeAttribute(null=True)
     disappearances = NumberAttribute(null=True)
+    # A spectator: whose own turn it follows.
+    follows = UnicodeAttribute(null=True)
     blocked_until = NumberAttribute(null=True)
     open_games = _OpenGames()
 
@@ -200,6 +202,7 @@ class DynamoGameRepository:
         """The game, its spectators and its lane's token, in one consistent query of the
         game's partition."""
         session, lane, spectators = None, None, []
+        follows: dict[str, str] = {}
         for item in self._item.query(
             _game_key(game_id), self._item.sk.between(_GAME, _LANE), consistent_read=True
         ):
@@ -207,19 +210,25 @@ class DynamoGameRepository:
                 session = decode_body(item.body)
             elif item.sk.startswith(_SPECTATOR) and item.connection_id is not None:
                 spectators.append(item.connection_id)
+                if item.follows is not None:
+                    follows[item.connection_id] = item.follows
             elif item.sk == _LANE and item.token is not None and item.lane is not None:
                 lane = LaneToken(lane=int(item.lane), token=item.token)
         if session is None:
             raise GameNotFoundError(f"no game {game_id}")
-        return LoadedGame(session, lane, spectators)
+        return LoadedGame(session, lane, spectators, follows)
 
     @_busy_when_transient
-    def watch(self, game_id: str, connection_id: str, now: datetime) -> None:
-        """The connection watches the game: one small item, the game itself untouched."""
+    def watch(
+        self, game_id: str, connection_id: str, now: datetime, follows: str | None = None
+    ) -> None:
+        """The connection watches the game (following `follows`' own turn): one small item,
+        the game itself untouched."""
         self._item(
             _game_key(game_id),
             f"{_SPECTATOR}{connection_id}",
             connection_id=connection_id,
+            follows=follows,
             expires_at=_epoch(now + SPECTATOR_TTL),
         ).save(add_version_condition=False)
 

@@ -75,6 +75,8 @@ class LoadedGame:
     lane_token: LaneToken | None = None
     # The connections watching the game (items of their own: watching never writes the game).
     spectators: list[str] = field(default_factory=list)
+    # Whose own turn each spectator follows, where the game type hides dice (else absent).
+    follows: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +108,9 @@ class GameRepository(Protocol):
         ...
 
     def list_open(self, limit: int) -> list[GameSummary]: ...
-    def watch(self, game_id: str, connection_id: str, now: datetime) -> None: ...
+    def watch(
+        self, game_id: str, connection_id: str, now: datetime, follows: str | None = None
+    ) -> None: ...
     def forget_spectators(self, game_id: str, connection_ids: list[str]) -> None: ...
     def result(self, game_id: str) -> GameResult | None: ...
 

@@ -54,7 +54,7 @@ from yamb.session.views import dice_record, game_view
 from yamb.settings import validate_settings
 
 from yamb_service.caller import Caller
-from yamb_service.delivery import Delivery
+from yamb_service.delivery import Delivery, spectator_shows
 from yamb_service.notifier import Notifier
 from yamb_service.observability import MetricUnit, logger, metrics
 from yamb_service.ports import (
@@ -396,14 +396,20 @@ class GameService:
         session = loaded.session
         if session.seat_of(caller.player_id) is not None:
             raise GameActionError("players do not watch their own game", code="already_seated")
-        if caller.connection_id not in loaded.spectators:
-            # A bound on what each broadcast sends; racing watchers may pass it by a few.
-            if len(loaded.spectators) >= MAX_SPECTATORS:
-                raise GameActionError("this game has as many spectators as it takes", code="full")
-            self.games.watch(action.game_id, caller.connection_id, now)
-        frame = GameFrame(
-            request_id=action.request_id, action=action.action, game=game_view(session)
-        )
+        follows = _followed(session, action.follow)
+        # A bound on what each broadcast sends; racing watchers may pass it by a few.
+        if (
+            caller.connection_id not in loaded.spectators
+            and len(loaded.spectators) >= MAX_SPECTATORS
+        ):
+            raise GameActionError("this game has as many spectators as it takes", code="full")
+        if (
+            caller.connection_id not in loaded.spectators
+            or loaded.follows.get(caller.connection_id) != follows
+        ):
+            self.games.watch(action.game_id, caller.connection_id, now, follows)
+        view = game_view(session, spectator_shows(session, follows))
+        frame = GameFrame(request_id=action.request_id, action=action.action, game=view)
         self.delivery.send(caller, frame)
 
     def _sync(self, caller: Caller, request_id: str) -> None:
@@ -418,7 +424,7 @@ class GameService:
                 session = None
         if session is not None and _needs_rejoin(session, caller):
             session = self._rejoin(session.game_id, caller, skip=caller.connection_id) or session
-        view = game_view(session) if session is not None else None
+        view = game_view(session, caller.player_id) if session is not None else None
         self.delivery.send(caller, GameFrame(request_id=request_id, game=view))
 
     # ------------------------------------------------------------------------ the write path
@@ -530,7 +536,12 @@ class GameService:
     ) -> None:
         session = applied.session
         gone = self.delivery.broadcast(
-            session, applied.spectators, now=self.now(), answer=answer, skip=skip
+            session,
+            applied.spectators,
+            now=self.now(),
+            answer=answer,
+            skip=skip,
+            follows=applied.follows,
         )
         if gone.spectators:
             try:
@@ -636,6 +647,24 @@ class GameService:
         if not plan.rearm or plan.lane_seconds is None:
             return _lane_ends(game_id, lane, now)
         return lane_input(game_id, lane, plan.lane_seconds, now)
+
+
+def _followed(session: GameSession, follow: str | None) -> str | None:
+    """The player a spectator asks to follow, checked: only where each player sees only their
+    own dice is there a choice (turn by turn everyone sees the turn being played)."""
+    if follow is None:
+        return None
+    if not session.own_turns:
+        raise GameActionError(
+            "turn by turn every spectator sees the dice of the player in turn: there is no one "
+            "to pick",
+            code="wrong_game_type",
+        )
+    if session.seat_of(follow) is None:
+        raise GameActionError(
+            f"{clip(follow, 64)} does not play in this game", code="unknown_player"
+        )
+    return follow
 
 
 def _needs_rejoin(session: GameSession, caller: Caller) -> bool:

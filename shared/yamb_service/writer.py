@@ -51,8 +51,9 @@ class Applied:
     # The change was refused, after the deadlines passed before it were written: the caller
     # shows the table those, then answers the refusal.
     refusal: YambError | None = None
-    # The connections watching the game, as read with it.
+    # The connections watching the game, as read with it, and whom they follow.
     spectators: list[str] = field(default_factory=list)
+    follows: dict[str, str] = field(default_factory=dict)
 
 
 def _dice_chunk(session: GameSession) -> DiceChunk | None:
@@ -126,6 +127,7 @@ class GameWriter:
                     changed=False,
                     written=False,
                     spectators=loaded.spectators,
+                    follows=loaded.follows,
                 )
             effects = effects or Effects()
             self._before_write(session, timer_plan)
@@ -150,6 +152,7 @@ class GameWriter:
                 changed=changed,
                 refusal=refusal,
                 spectators=loaded.spectators,
+                follows=loaded.follows,
             )
         raise AssertionError("unreachable")  # pragma: no cover
 

@@ -300,7 +300,7 @@ def test_record_with_a_turn_left_out_is_not_whole() -> None:
     # when checked / then the labels give it away
     verdict = verify_record(record)
     assert verdict["ok"] is False
-    assert verdict["error"].startswith("turn 5 is labelled 6, not 5")
+    assert verdict["error"].startswith("the record has turn 6 and no turn labelled 5")
 
 
 def test_dice_record_that_lost_stored_turns_is_refused() -> None:

@@ -5,13 +5,17 @@ wakes the game (a timer, on time, early, late or twice) applies what is due by t
 else, so a timer needs to know nothing but the game it wakes.
 """
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import partial
 
 from yamb.dice import DiceSource
+from yamb.session import clock
 from yamb.session.effects import Effects
 from yamb.session.leaving import expire_return, returns_due
 from yamb.session.model import GameSession
-from yamb.session.turns import DUE_TOLERANCE, expire_turn, turn_is_due
+from yamb.session.slow import expire_slow_game, slow_game_is_due
+from yamb.session.turns import DUE_TOLERANCE, due_turns, expire_turn
 
 
 def pending(session: GameSession) -> list[datetime]:
@@ -23,8 +27,9 @@ def pending(session: GameSession) -> list[datetime]:
         for seat in session.seats
         if seat.return_deadline is not None and not seat.present and not seat.left
     ]
-    if session.clock.deadline is not None:
-        moments.append(session.clock.deadline)
+    moments.extend(deadline for deadline, _ in clock.deadlines(session))
+    if session.slow_deadline is not None:
+        moments.append(session.slow_deadline)
     return sorted(moments)
 
 
@@ -34,22 +39,28 @@ def apply_due(
     """Applies every deadline due by `now`, in the order they fell due; None when none is.
     A timer's wake allows `tolerance` (it may come a moment early); before an action, none."""
     applied: Effects | None = None
-    # Each step ends a turn or removes a seat, so the loop is bounded by the seats.
-    for _ in range(len(session.seats) + 1):
+    # Each step ends a turn, removes a seat or ends the game, so the loop is bounded.
+    for _ in range(2 * len(session.seats) + 2):
+        due: list[tuple[datetime, int, Callable[[], Effects | None]]] = []
         returns = returns_due(session, now, tolerance)
-        turn_due = turn_is_due(session, now, tolerance)
-        if not returns and not turn_due:
+        if returns:
+            seat = returns[0]
+            moment = session.seats[seat].return_deadline
+            assert moment is not None
+            due.append((moment, 0, partial(expire_return, session, seat, now, dice)))
+        turns = due_turns(session, now, tolerance)
+        if turns:
+            moment, seat = turns[0]
+            due.append((moment, 1, partial(expire_turn, session, now, dice, tolerance, seat)))
+        if slow_game_is_due(session, now, tolerance):
+            assert session.slow_deadline is not None
+            due.append((session.slow_deadline, 2, partial(expire_slow_game, session, now)))
+        if not due:
             break
-        first_return = session.seats[returns[0]].return_deadline if returns else None
-        turn_deadline = session.clock.deadline
-        effects: Effects | None
-        if first_return is not None and (
-            not turn_due or turn_deadline is None or first_return <= turn_deadline
-        ):
-            effects = expire_return(session, returns[0], now, dice)
-        else:
-            effects = expire_turn(session, now, dice, tolerance)
-        if effects is None:  # pragma: no cover - turn_is_due said it was due
+        # The earliest first; at the same moment a missed return before a clock before the end.
+        _, _, apply = min(due, key=lambda entry: entry[:2])
+        effects = apply()
+        if effects is None:  # pragma: no cover - each was found due
             break
         applied = effects if applied is None else merged(applied, effects)
     return applied

@@ -18,16 +18,17 @@ BONUS_SECONDS = 1000
 def start(session: GameSession, seat: int, now: datetime) -> None:
     """The seat in turn has dice in front of it (a new turn, or back from being away)."""
     if session.settings.time_bonus and session.seats[seat].present:
-        session.decision_from = now
+        session.slot(seat).decision_from = now
 
 
 def charge(session: GameSession, seat: int, now: datetime) -> None:
     """The time since the dice were given goes to the seat; the measure stops."""
-    started = session.decision_from
+    slot = session.slot(seat)
+    started = slot.decision_from
     if session.settings.time_bonus and started is not None:
         elapsed = max(0, int((now - started).total_seconds() * 1000))
         session.seats[seat].decision_ms += elapsed
-    session.decision_from = None
+    slot.decision_from = None
 
 
 def bonus(decision_ms: int) -> int:

@@ -39,6 +39,8 @@ def end(
     session.finish_offer = None
     session.pending = None
     clock.stop(session)
+    for index in range(len(session.seats)):
+        session.close_own_turn(index)
     for seat in session.seats:
         seat.return_deadline = None
         if not seat.left:

@@ -8,7 +8,7 @@ from yamb.session import clock
 from yamb.session.effects import Effects, GameActionError, require_status
 from yamb.session.endings import end, finish
 from yamb.session.model import GameSession, Outcome
-from yamb.session.turns import DUE_TOLERANCE, begin_turn
+from yamb.session.turns import DUE_TOLERANCE, begin_turn, next_own_turns
 
 
 def resign(session: GameSession, player_id: str, now: datetime, dice: DiceSource) -> Effects:
@@ -79,6 +79,7 @@ def _seat_leaves(
     seat = session.seats[seat_index]
     seat.left, seat.present, seat.return_deadline = True, False, None
     effects.players[seat.player_id] = "release"
+    session.close_own_turn(seat_index)
     game.leave(seat_index)
     remaining = session.remaining_seats()
     if not remaining:
@@ -99,6 +100,8 @@ def _seat_leaves(
         return
     if game.finished:
         finish(session, game, now, outcome, effects)
+    elif session.own_turns:
+        next_own_turns(session, game, now, dice)  # the round may have waited for this seat
     elif was_current:
         begin_turn(session, game, now, dice)
     session.store(game)
@@ -119,8 +122,9 @@ def answer_finish_offer(
         finish(session, game, now, "declined_finish", effects)
         return effects
     session.solo_finish = True
-    if not game.roll:
-        begin_turn(session, game, now, dice)
+    seat = session.player_ids.index(player_id)
+    if not game.turn_of(seat)[0]:
+        begin_turn(session, game, now, dice, seat if session.own_turns else None)
     else:
         clock.stop(session)  # the rest of the sheet is played without a clock
     session.store(game)

@@ -5,6 +5,7 @@ from typing import Any, Literal
 
 from yamb import fair_dice
 from yamb.dice import DiceSource
+from yamb.session import slow
 from yamb.session.effects import (
     Effects,
     GameActionError,
@@ -14,7 +15,7 @@ from yamb.session.effects import (
 )
 from yamb.session.model import FairPlay, GameSession, Seat
 from yamb.session.presence import RETURN_WINDOW
-from yamb.session.turns import begin_turn
+from yamb.session.turns import begin_turn, next_own_turns
 from yamb.settings import GameSettings, validate_settings
 
 
@@ -130,5 +131,9 @@ def start(session: GameSession, player_id: str, now: datetime, dice: DiceSource)
         if not seat.present and session.settings.turn_type != "slow":
             seat.return_deadline = now + RETURN_WINDOW  # away when the game starts
     game = session.new_game()
-    begin_turn(session, game, now, dice)
+    slow.schedule(session, now)
+    if session.own_turns:
+        next_own_turns(session, game, now, dice)  # every seat's first turn at once
+    else:
+        begin_turn(session, game, now, dice)
     session.store(game)

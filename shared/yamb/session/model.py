@@ -4,7 +4,7 @@ import base64
 import hashlib
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,13 +16,51 @@ from yamb.snapshot import dump_game, load_game
 
 # "deleted": a table removed before its start, kept a day so that a repeated request finds it.
 type Status = Literal["waiting", "running", "finished", "cancelled", "deleted"]
-type Outcome = Literal["completed", "resigned", "abandoned", "cancelled", "declined_finish"]
+# "deadline": a slow game's deadline passed with at least one sheet finished.
+type Outcome = Literal[
+    "completed", "resigned", "abandoned", "cancelled", "declined_finish", "deadline"
+]
 
 # A client repeats only its last few requests; each kept one costs bytes on every write.
 RECENT_REQUESTS_KEPT = 16
 # 72-bit keys and 48-bit fingerprints: a collision among 16 kept requests is out of reach.
 _KEY_BYTES = 9
 _FINGERPRINT_BYTES = 6
+
+
+class TurnClock(BaseModel):
+    """The clock of a turn: running until `deadline`, or frozen with `frozen_ms` left while its
+    player is away. Neither is set when the turn has no clock."""
+
+    deadline: datetime | None = None
+    frozen_ms: int | None = None
+    # The turn in which the clock was already resumed with the 5-second floor.
+    floor_used_in_turn: int | None = None
+
+
+class TurnSlot(Protocol):
+    """What a turn keeps beside the engine's dice: its clock, the locked dice, the pending
+    choice and when its player was given the dice (the time bonus). Turn by turn the game
+    keeps one for the seat in turn; in a game of own turns every seat keeps its own (OwnTurn)."""
+
+    clock: TurnClock
+    locks: list[int]
+    pending: tuple[int, int] | None
+    decision_from: datetime | None
+
+
+class OwnTurn(BaseModel):
+    """A seat's own turn in simultaneous, each-for-themself and slow games (a TurnSlot)."""
+
+    # The seat's turn number (its own count) while a turn is under way; 0 between turns.
+    number: int = 0
+    clock: TurnClock = Field(default_factory=TurnClock)
+    locks: list[int] = Field(default_factory=list)
+    pending: tuple[int, int] | None = None
+    decision_from: datetime | None = None
+    # The dice record of the turn under way (FairPlay's turn form), added to the game's record
+    # when the turn ends, so that the record holds whole turns whatever the others do meanwhile.
+    dice_line: str | None = None
 
 
 class Seat(BaseModel):
@@ -34,16 +72,8 @@ class Seat(BaseModel):
     return_deadline: datetime | None = None
     # Milliseconds spent deciding, at a table with the time bonus (yamb.session.decisions).
     decision_ms: int = 0
-
-
-class TurnClock(BaseModel):
-    """The clock of the seat in turn: running until `deadline`, or frozen with `frozen_ms` left
-    while its player is away. Neither is set when the turn has no clock."""
-
-    deadline: datetime | None = None
-    frozen_ms: int | None = None
-    # The turn in which the clock was already resumed with the 5-second floor.
-    floor_used_in_turn: int | None = None
+    # The seat's own turn, in a game of own turns once it has started.
+    own: OwnTurn | None = None
 
 
 class Timers(BaseModel):
@@ -86,14 +116,17 @@ class FairPlay(BaseModel):
     def key(self, game_id: str) -> bytes:
         return fair_dice.game_key(self.server_seed, game_id, self.client_seeds)
 
-    def record_first_roll(self, seat: int, label: int, dice: tuple[int, ...]) -> None:
-        self.turns.append(f"{seat}:{label}:{_digits(dice)}")
+    @staticmethod
+    def first_roll(seat: int, label: int, dice: tuple[int, ...]) -> str:
+        return f"{seat}:{label}:{_digits(dice)}"
 
-    def record_roll(self, kept: list[int], dice: tuple[int, ...]) -> None:
-        self.turns[-1] += f";{_digits(kept)}:{_digits(dice)}"
+    @staticmethod
+    def next_roll(line: str, kept: list[int], dice: tuple[int, ...]) -> str:
+        return f"{line};{_digits(kept)}:{_digits(dice)}"
 
-    def current_label(self) -> int:
-        return int(self.turns[-1].split(":", 2)[1])
+    @staticmethod
+    def label_of(line: str) -> int:
+        return int(line.split(":", 2)[1])
 
 
 def _digits(values: Iterable[int]) -> str:
@@ -138,6 +171,32 @@ class GameSession(BaseModel):
     decision_from: datetime | None = None
     # Verifiable dice; None for a game stored before they existed (its dice came from secrets).
     fair: FairPlay | None = None
+    # A slow game's end, set when it starts (rules.md 7).
+    slow_deadline: datetime | None = None
+
+    @property
+    def own_turns(self) -> bool:
+        """Every seat plays turns of its own (simultaneous, each for themself, slow)."""
+        return self.settings.turn_type != "turn_by_turn"
+
+    def slot(self, seat: int) -> TurnSlot:
+        """What the turn of `seat` keeps beside its dice (see TurnSlot)."""
+        if not self.own_turns:
+            return self
+        held = self.seats[seat]
+        if held.own is None:
+            held.own = OwnTurn()
+        return held.own
+
+    def close_own_turn(self, seat: int) -> None:
+        """A seat's own turn ended (written, given up, or the game ended): its dice record
+        joins the game's and its clock stops. Turn by turn the record is the game's all along."""
+        own = self.seats[seat].own
+        if not self.own_turns or own is None:
+            return
+        if own.dice_line is not None and self.fair is not None:
+            self.fair.turns.append(own.dice_line)
+        self.seats[seat].own = OwnTurn()
 
     # -- seats -----------------------------------------------------------------------------
 
@@ -163,7 +222,7 @@ class GameSession(BaseModel):
     def new_game(self) -> Game:
         settings = self.settings
         layout = layout_for(settings.grid, settings.column_ids, settings.dice)
-        return Game(layout, self.player_ids)
+        return Game(layout, self.player_ids, own_turns=self.own_turns)
 
     def game(self) -> Game:
         if self.engine is None:

@@ -11,7 +11,10 @@ RETURN_WINDOW = timedelta(minutes=3)
 
 
 def _in_turn(session: GameSession, seat: int) -> bool:
-    return session.engine is not None and session.game().seat == seat
+    if session.engine is None:
+        return False
+    game = session.game()
+    return bool(game.turn_of(seat)[0]) if session.own_turns else game.seat == seat
 
 
 def disconnect(session: GameSession, player_id: str, connection_id: str, now: datetime) -> bool:
@@ -33,7 +36,7 @@ def disconnect(session: GameSession, player_id: str, connection_id: str, now: da
     if session.settings.turn_type != "slow":
         seat.return_deadline = now + RETURN_WINDOW
     if _in_turn(session, seat_index):
-        clock.freeze(session, now)
+        clock.freeze(session, seat_index, now)
         decisions.charge(session, seat_index, now)  # away is not deciding
     return True
 
@@ -52,6 +55,6 @@ def reconnect(session: GameSession, player_id: str, connection_id: str, now: dat
     elif not seat.present:
         seat.present, seat.return_deadline = True, None
         if _in_turn(session, seat_index) and session.finish_offer is None:
-            clock.resume(session, now)
+            clock.resume(session, seat_index, now)
             decisions.start(session, seat_index, now)
     return True

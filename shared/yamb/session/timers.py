@@ -68,7 +68,9 @@ def plan(
     timers = session.timers
     before = timers.model_copy(deep=True)
     seconds = clock.turn_seconds(session)
-    deadline = session.clock.deadline if session.status == "running" else None
+    # Own turns run a clock per seat at once: one-shot wakes serve them all, no lane.
+    shared_clock = session.status == "running" and not session.own_turns
+    deadline = session.clock.deadline if shared_clock else None
     lane_wanted = seconds is not None and deadline is not None
     result = TimerPlan(lane_seconds=seconds)
     full_clock = lane_wanted and deadline == now + timedelta(seconds=seconds or 0)

@@ -10,65 +10,158 @@ from yamb.game import Game
 from yamb.session import clock, decisions, scorekeeping
 from yamb.session.effects import Effects, GameActionError, require_status
 from yamb.session.endings import finish
-from yamb.session.model import GameSession
+from yamb.session.model import GameSession, OwnTurn
 
 # A deadline this close is met when a timer wakes the game: a wake a moment early still ends the
 # turn it was started for. Before a player's own action no tolerance applies.
 DUE_TOLERANCE = timedelta(milliseconds=500)
 
 
-def begin_turn(session: GameSession, game: Game, now: datetime, dice: DiceSource) -> None:
-    """The server's roll 1 for the seat in turn, and its clock."""
+def begin_turn(
+    session: GameSession, game: Game, now: datetime, dice: DiceSource, seat: int | None = None
+) -> None:
+    """The server's roll 1 and the clock of a new turn: the seat in turn's, or in a game of own
+    turns the turn of `seat`."""
+    if seat is None:
+        seat = game.seat
+    else:
+        game.focus(seat)
     count = game.layout.dice_count
     fair = session.fair
+    slot = session.slot(seat)
     if session.settings.physical_dice:
         pass  # the player rolls at the table and types the dice (scorekeeping.enter_dice)
     elif fair is None:
         game.start_turn(roll_all(dice, count))
     else:
-        seat = game.seat
         # Same dice: a player's own k-th turn; else the table's turn number.
         label = game.turns_played[seat] + 1 if session.settings.same_dice else session.turn + 1
         rolled = fair_dice.roll_dice(fair.key(session.game_id), label, 1, (), (), count)
         game.start_turn(rolled)
-        fair.record_first_roll(seat, label, rolled)
+        _record(session, seat, fair.first_roll(seat, label, rolled), first=True)
     session.turn += 1
-    session.pending = None
-    session.locks = []
+    slot.pending = None
+    slot.locks = []
+    if isinstance(slot, OwnTurn):
+        slot.number = game.turns_played[seat] + 1
     # A turn that ended without a write (its player resigned or was given up) leaves nothing.
     session.typed_rolls, session.typed_announcement = [], None
-    session.decision_from = None
-    clock.start_full(session, game.seat, now)
-    decisions.start(session, game.seat, now)
+    slot.decision_from = None
+    clock.start_full(session, seat, now)
+    decisions.start(session, seat, now)
 
 
-def after_write(session: GameSession, game: Game, now: datetime, dice: DiceSource) -> Effects:
+def _record(session: GameSession, seat: int, line: str, *, first: bool = False) -> None:
+    """The dice record of the turn under way, as it grows roll by roll."""
+    fair = session.fair
+    assert fair is not None
+    if not session.own_turns:
+        if first:
+            fair.turns.append(line)
+        else:
+            fair.turns[-1] = line
+        return
+    own = session.seats[seat].own
+    assert own is not None
+    own.dice_line = line
+
+
+def _line_under_way(session: GameSession, seat: int) -> str:
+    fair = session.fair
+    assert fair is not None
+    if not session.own_turns:
+        return fair.turns[-1]
+    own = session.seats[seat].own
+    assert own is not None and own.dice_line is not None
+    return own.dice_line
+
+
+def after_write(
+    session: GameSession, game: Game, now: datetime, dice: DiceSource, seat: int | None = None
+) -> Effects:
+    """The turn of `seat` (the seat in turn, by default) was written: the next turn, or the end."""
     effects = Effects()
+    written = game.seat if seat is None else seat
+    if session.own_turns:
+        session.close_own_turn(written)
     if game.finished:
         finish(session, game, now, "completed", effects)
+    elif session.own_turns:
+        next_own_turns(session, game, now, dice)
     else:
         begin_turn(session, game, now, dice)
     session.store(game)
     return effects
 
 
+def next_own_turns(session: GameSession, game: Game, now: datetime, dice: DiceSource) -> None:
+    """Starts the own turns that may start now: each for themself and slow, every seat's next
+    turn at once; simultaneous, the next round once every seat still playing has played this
+    one (rules.md 7)."""
+    playing = [
+        seat
+        for seat in session.remaining_seats()
+        if game.sheets[seat].empty_cells and not game.turn_of(seat)[0]
+    ]
+    if session.settings.turn_type == "simultaneous":
+        remaining = session.remaining_seats()
+        if any(game.turn_of(seat)[0] for seat in remaining):
+            return  # the round is still being played
+        played = {game.turns_played[seat] for seat in remaining if game.sheets[seat].empty_cells}
+        if len(played) > 1:  # pragma: no cover - a round starts for every seat at once
+            playing = [s for s in playing if game.turns_played[s] == min(played)]
+    for seat in playing:
+        begin_turn(session, game, now, dice, seat)
+
+
+def round_waits_for(session: GameSession, game: Game) -> list[str]:
+    """Simultaneous: the players the table waits for to end the round (rules.md 7)."""
+    if session.settings.turn_type != "simultaneous" or session.status != "running":
+        return []
+    return [game.players[seat] for seat in session.remaining_seats() if game.turn_of(seat)[0]]
+
+
 def current(session: GameSession, player_id: str, turn: int | None = None) -> Game:
-    """The game, if `player_id` is the one to move now (in turn `turn`, when it is named)."""
+    """The game, focused on the player's turn, if `player_id` is the one to move now (in turn
+    `turn`, when it is named)."""
     require_status(session, "running")
     if session.finish_offer is not None:
         raise GameActionError("waiting for the answer to the finish offer", code="finish_offer")
     seat = session.seat_of(player_id)
     if seat is None or session.seats[seat].left:
         raise GameActionError("you do not play in this game", code="not_seated")
+    game = session.game()
+    if session.own_turns:
+        return _own_turn(session, game, seat, turn)
     if turn is not None and turn != session.turn:
         raise GameActionError(
             f"turn {turn} is over; turn {session.turn} is being played", code="turn_over"
         )
-    game = session.game()
     # At a scorekeeping table the creator types for whoever is in turn.
     host = session.settings.physical_dice and player_id == session.creator
     if seat != game.seat and not host:
         raise GameActionError("it is not your turn", code="not_your_turn")
+    return game
+
+
+def _own_turn(session: GameSession, game: Game, seat: int, turn: int | None) -> Game:
+    number = clock.turn_number(session, seat)
+    if not game.turn_of(seat)[0]:
+        if not game.sheets[seat].empty_cells:
+            raise GameActionError(
+                "your sheet is full: the game ends when everyone has finished", code="sheet_full"
+            )
+        waiting = ", ".join(round_waits_for(session, game))
+        raise GameActionError(
+            f"the next round starts when {waiting} {'has' if ',' not in waiting else 'have'} "
+            "played this one",
+            code="round_not_over",
+        )
+    if turn is not None and turn != number:
+        raise GameActionError(
+            f"your turn {turn} is over; you are playing your turn {number}", code="turn_over"
+        )
+    game.focus(seat)
     return game
 
 
@@ -86,7 +179,7 @@ def lock(session: GameSession, player_id: str, keep: list[int], turn: int | None
     game = current(session, player_id, turn)
     if not game.can_reroll():
         raise IllegalMoveError("no roll is left to lock dice for", code="no_rolls_left")
-    session.locks = _check_locks(game, keep)
+    session.slot(game.seat).locks = _check_locks(game, keep)
 
 
 def roll(
@@ -103,20 +196,22 @@ def roll(
             "at a scorekeeping table the dice are rolled at the table: type them (enter_dice)",
             code="type_the_dice",
         )
-    locks = session.locks if keep is None else _check_locks(game, keep)
+    slot = session.slot(game.seat)
+    locks = slot.locks if keep is None else _check_locks(game, keep)
     fair = session.fair
     if fair is None:
         game.reroll(roll_unlocked(dice, game.dice, locks))
     else:
         key = fair.key(session.game_id)
         count = game.layout.dice_count
+        line = _line_under_way(session, game.seat)
         rolled = fair_dice.roll_dice(
-            key, fair.current_label(), game.roll + 1, game.dice, locks, count
+            key, fair.label_of(line), game.roll + 1, game.dice, locks, count
         )
         game.reroll(rolled)  # refused before any change when no roll is left
-        fair.record_roll(locks, rolled)
-    session.locks = locks
-    session.pending = None
+        _record(session, game.seat, fair.next_roll(line, locks, rolled))
+    slot.locks = locks
+    slot.pending = None
     session.store(game)
 
 
@@ -152,12 +247,13 @@ def select(
 ) -> None:
     """The pending choice: a legal cell the client chose before the deadline (rules.md 8)."""
     game = current(session, player_id, turn)
+    slot = session.slot(game.seat)
     if column_id is None or row_id is None:
-        session.pending = None
+        slot.pending = None
         return
     column, row = _cell(game, column_id, row_id)
     game.score_of(column, row)  # raises when the cell is not legal now
-    session.pending = (column, row)
+    slot.pending = (column, row)
 
 
 def write(
@@ -176,28 +272,49 @@ def write(
     decisions.charge(session, seat, now)
     if scorekeeping.is_scorekeeping(session):
         scorekeeping.written(session, game.players[seat], column_id, row_id)
-    return after_write(session, game, now, dice)
+    return after_write(session, game, now, dice, seat)
 
 
-def turn_is_due(session: GameSession, now: datetime, tolerance: timedelta = DUE_TOLERANCE) -> bool:
-    deadline = session.clock.deadline
-    return session.status == "running" and deadline is not None and deadline <= now + tolerance
+def due_turns(
+    session: GameSession, now: datetime, tolerance: timedelta = DUE_TOLERANCE
+) -> list[tuple[datetime, int]]:
+    """The turns whose clock has run out, as (deadline, seat), earliest first."""
+    if session.status != "running":
+        return []
+    return [
+        (deadline, seat)
+        for deadline, seat in clock.deadlines(session)
+        if deadline <= now + tolerance
+    ]
 
 
 def expire_turn(
-    session: GameSession, now: datetime, dice: DiceSource, tolerance: timedelta = DUE_TOLERANCE
+    session: GameSession,
+    now: datetime,
+    dice: DiceSource,
+    tolerance: timedelta = DUE_TOLERANCE,
+    seat: int | None = None,
 ) -> Effects | None:
-    """The turn clock ran out: the pending choice, else the auto-move. None when not due."""
-    if not turn_is_due(session, now, tolerance):
+    """A turn clock ran out (the earliest, or that of `seat`): the pending choice, else the
+    auto-move. None when not due."""
+    due = dict((s, d) for d, s in due_turns(session, now, tolerance))
+    if not due:
         return None
+    if seat is None:
+        seat = min(due, key=lambda s: due[s])
+    elif seat not in due:
+        return None
+    deadline = due[seat]
     game = session.game()
-    seat, deadline = game.seat, session.clock.deadline
-    if session.pending is not None and game.is_legal(*session.pending):
-        game.write(*session.pending)
+    if session.own_turns:
+        game.focus(seat)
+    pending = session.slot(seat).pending
+    if pending is not None and game.is_legal(*pending):
+        game.write(*pending)
     else:
         game.play_auto_move()
     # The whole clock was spent deciding, however late the timer came.
-    decisions.charge(session, seat, min(now, deadline) if deadline is not None else now)
-    effects = after_write(session, game, now, dice)
+    decisions.charge(session, seat, min(now, deadline))
+    effects = after_write(session, game, now, dice, seat)
     effects.turns_timed_out = 1
     return effects

@@ -2,6 +2,7 @@
 
 from collections.abc import Sequence
 from dataclasses import asdict
+from datetime import datetime
 
 from yamb import fair_dice
 from yamb.game import Game
@@ -17,8 +18,10 @@ from yamb.protocol import (
     SheetView,
     TurnView,
 )
+from yamb.session import clock
 from yamb.session.effects import GameActionError
 from yamb.session.model import GameSession
+from yamb.session.turns import round_waits_for
 
 
 def _cell_view(game: Game, column: int, row: int, score: int) -> LegalCellView:
@@ -55,23 +58,31 @@ def _sheets(game: Game) -> list[SheetView]:
     return views
 
 
-def _turn(session: GameSession, game: Game) -> TurnView | None:
-    """The turn being played; None when none is (nor is one until the finish offer's answer)."""
+def _turn(session: GameSession, game: Game, shows: str | None) -> TurnView | None:
+    """The turn being played (in a game of own turns: that of the player `shows`, if any); None
+    when none is (nor is one until the finish offer's answer)."""
     if game.finished or session.finish_offer is not None:
         return None
+    if session.own_turns:
+        seat = session.seat_of(shows) if shows is not None else None
+        if seat is None or not game.turn_of(seat)[0]:
+            return None
+        game.focus(seat)
+    seat = game.seat
     if not game.roll:
         if not session.settings.physical_dice:
             return None
         # A scorekeeping turn before its first typed roll: whose dice the table waits for.
         return TurnView(
             number=session.turn,
-            player_id=game.players[game.seat],
+            player_id=game.players[seat],
             roll=0,
             dice=[],
             legal=[],
             can_roll=True,
         )
     layout = game.layout
+    slot = session.slot(seat)
     legal = game.legal_cells()
     scores = {(c, r): s for c, r, s in legal}
     announcement = None
@@ -79,27 +90,31 @@ def _turn(session: GameSession, game: Game) -> TurnView | None:
         column, row = game.announcement
         announcement = _cell_view(game, column, row, scores.get((column, row), 0))
     pending = None
-    if session.pending is not None and session.pending in scores:
-        pending = _cell_view(game, *session.pending, scores[session.pending])
-    obligation = game.obligations[game.seat]
+    if slot.pending is not None and slot.pending in scores:
+        pending = _cell_view(game, *slot.pending, scores[slot.pending])
+    obligation = game.obligations[seat]
     return TurnView(
-        number=session.turn,
-        player_id=game.players[game.seat],
+        number=clock.turn_number(session, seat),
+        player_id=game.players[seat],
         roll=game.roll,
         dice=list(game.dice),
-        locks=list(session.locks),
+        locks=list(slot.locks),
         announcement=announcement,
         directed_row=None if obligation is None else layout.grid.rows[obligation].id,
         pending=pending,
         legal=[_cell_view(game, c, r, s) for c, r, s in legal],
         can_roll=game.can_reroll(),
-        deadline=session.clock.deadline,
-        frozen_ms=session.clock.frozen_ms,
+        deadline=slot.clock.deadline,
+        frozen_ms=slot.clock.frozen_ms,
     )
 
 
-def game_view(session: GameSession) -> GameView:
+def game_view(session: GameSession, shows: str | None = None) -> GameView:
+    """The game as one recipient sees it. Turn by turn everyone sees the turn being played; in
+    a game of own turns each player sees only their own (rules.md 7) and a spectator the turn
+    of the player they follow: `shows` names that player (None: no turn is shown)."""
     game = session.game() if session.engine is not None else None
+    own = session.own_turns and game is not None
     return GameView(
         game_id=session.game_id,
         version=session.version,
@@ -113,16 +128,30 @@ def game_view(session: GameSession) -> GameView:
                 left=seat.left,
                 return_deadline=seat.return_deadline,
                 decision_ms=seat.decision_ms if session.settings.time_bonus else None,
+                turns_played=game.turns_played[index] if game is not None else 0,
+                in_turn=bool(game.turn_of(index)[0]) if own and game is not None else None,
+                turn_deadline=_own_deadline(session, index) if own else None,
             )
-            for seat in session.seats
+            for index, seat in enumerate(session.seats)
         ],
+        turns_per_sheet=game.layout.cells_per_sheet if game is not None else None,
+        waiting_for=round_waits_for(session, game) if game is not None else [],
+        slow_deadline=session.slow_deadline,
         sheets=_sheets(game) if game is not None else [],
-        turn=_turn(session, game) if game is not None and session.status == "running" else None,
+        turn=_turn(session, game, shows)
+        if game is not None and session.status == "running"
+        else None,
         winners=session.winners,
         outcome=session.outcome,
         finish_offer=session.finish_offer,
         fairness=_fairness(session),
     )
+
+
+def _own_deadline(session: GameSession, seat: int) -> datetime | None:
+    """When a seat's own turn clock runs out: public, like the clock beside a name."""
+    own = session.seats[seat].own
+    return None if own is None else own.clock.deadline
 
 
 def _fairness(session: GameSession) -> FairnessView | None:

@@ -1,0 +1,145 @@
+"""End to end over real WebSockets: a simultaneous game of four played to the end, one player
+losing the connection and coming back, another timing out, and a spectator switching whom it
+follows; every frame each of them receives is recorded and checked for hidden dice."""
+
+import json
+from typing import Any
+
+from devstack.stack import LocalStack
+
+SIMULTANEOUS_FOUR = {
+    "players": 4,
+    "columns": ["free"],
+    "turnType": "simultaneous",
+    "turnSeconds": 60,
+}
+ROUNDS = 13  # one free column
+
+
+def _record(player: Any) -> list[dict[str, Any]]:
+    """Every frame the player's connections receive from now on, in order."""
+    seen: list[dict[str, Any]] = []
+
+    def wrap() -> None:
+        socket = player.socket
+        receive = socket.recv
+
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            text = receive(*args, **kwargs)
+            seen.append(json.loads(text))
+            return text
+
+        socket.recv = recorded
+
+    reconnect = player.reconnect
+
+    def reconnect_recorded() -> None:
+        reconnect()
+        wrap()
+
+    player.reconnect = reconnect_recorded
+    wrap()
+    return seen
+
+
+def _own_turn(player: Any, number: int) -> dict[str, Any]:
+    """The player's own turn `number`: in a frame already received (the answer to their last
+    action, or one read while waiting for something else), or in a frame to come (a round
+    starts when its last player writes)."""
+
+    def found(game: dict[str, Any] | None) -> bool:
+        return bool(game) and (game["turn"] or {}).get("number") == number  # type: ignore[index]
+
+    for frame in reversed(player.record):
+        if frame.get("type") == "game" and found(frame.get("game")):
+            return frame["game"]["turn"]  # type: ignore[no-any-return]
+    turn: dict[str, Any] = player.game_until(found)["turn"]
+    return turn
+
+
+def _write(player: Any, game_id: str, turn: dict[str, Any]) -> dict[str, Any]:
+    cell = turn["legal"][0]
+    game: dict[str, Any] = player.act(
+        "write", gameId=game_id, column=cell["column"], row=cell["row"]
+    )
+    return game
+
+
+def _hidden_values_leaked(frames: list[dict[str, Any]], shown: set[str]) -> list[Any]:
+    """The turns in `frames` of players other than those in `shown`."""
+    return [
+        frame["game"]["turn"]
+        for frame in frames
+        if frame.get("type") == "game"
+        and frame.get("game")
+        and frame["game"]["turn"] is not None
+        and frame["game"]["turn"]["playerId"] not in shown
+    ]
+
+
+def test_simultaneous_four_players_to_the_end_with_a_return_and_a_time_out(
+    stack: LocalStack, players: Any
+) -> None:
+    # given four players at a simultaneous table, and a spectator following the second
+    names = ["sim-ana", "sim-ben", "sim-cleo", "sim-dee"]
+    table = [players(name) for name in names]
+    ana, ben, cleo, dee = table
+    records = [_record(player) for player in table]
+    for player, record in zip(table, records, strict=True):
+        player.record = record
+    game_id = ana.act("create_game", settings=SIMULTANEOUS_FOUR)["gameId"]
+    for player in table[1:]:
+        player.act("join_game", gameId=game_id)
+    started = ana.act("start_game", gameId=game_id)
+    ids = [seat["playerId"] for seat in started["seats"]]
+    for player, player_id in zip(table, ids, strict=True):
+        player.player_id = player_id
+    watcher = players("sim-watcher")
+    watched = _record(watcher)
+    view = watcher.act("watch_game", gameId=game_id, follow=ids[1])
+    assert view["turn"]["playerId"] == ids[1]
+
+    # when round 1 is written by three of them and the fourth lets the clock run out
+    for player in (ana, ben, cleo):
+        _write(player, game_id, _own_turn(player, 1))
+    waiting = ana.game_until(lambda g: g["waitingFor"] == [ids[3]])
+    assert [seat["turnsPlayed"] for seat in waiting["seats"]] == [1, 1, 1, 0]
+    stack.aws.advance(seconds=61)
+    timed_out = ana.game_until(lambda g: g["seats"][3]["turnsPlayed"] == 1, timeout=20)
+    assert timed_out["waitingFor"] == ids
+
+    # and in round 2 ben loses his connection, the others write, and he comes back to his turn
+    before = _own_turn(ben, 2)
+    ben.close()
+    away = ana.game_until(lambda g: not g["seats"][1]["present"])
+    assert away["seats"][1]["returnDeadline"] is not None
+    for player in (ana, cleo, dee):
+        _write(player, game_id, _own_turn(player, 2))
+    ben.reconnect()
+    synced = ben.answer(ben.send("sync"))["game"]
+    assert synced["turn"]["number"] == 2 and synced["turn"]["dice"] == before["dice"]
+    _write(ben, game_id, synced["turn"])
+
+    # and the spectator switches to the fourth player
+    switched = watcher.act("watch_game", gameId=game_id, follow=ids[3])
+    assert switched["turn"]["playerId"] == ids[3]
+
+    # and the remaining rounds are played by everyone
+    last: dict[str, Any] = {}
+    for number in range(3, ROUNDS + 1):
+        for player in table:
+            last = _write(player, game_id, _own_turn(player, number))
+
+    # then the game is over for everyone, with every sheet full
+    final = (
+        ana.game_until(lambda g: g["status"] == "finished")
+        if last["status"] != "finished"
+        else last
+    )
+    assert all(seat["turnsPlayed"] == ROUNDS for seat in final["seats"])
+    assert final["winners"]
+    # and no player ever received another's turn, nor the spectator one it did not follow
+    for record, player_id in zip(records, ids, strict=True):
+        assert _hidden_values_leaked(record, {player_id}) == []
+        assert any(frame.get("type") == "game" for frame in record)
+    assert _hidden_values_leaked(watched, {ids[1], ids[3]}) == []

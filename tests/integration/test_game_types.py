@@ -1,0 +1,163 @@
+"""Simultaneous, each-for-themself and slow games through the service on moto: own turns and
+clocks, per-recipient views (no frame carries another player's hidden dice), spectators who
+pick whom to follow."""
+
+from typing import Any
+
+from yamb_service.caller import Caller
+
+ANA = Caller("ana", "conn-ana")
+BEN = Caller("ben", "conn-ben")
+CLEO = Caller("cleo", "conn-cleo")
+DAN = Caller("dan", "conn-dan")
+EVE = Caller("eve", "conn-eve")
+FREE = {"columns": ["free"], "preset": None}
+
+
+def own_turn(harness: Any, caller: Caller) -> dict[str, Any] | None:
+    turn: dict[str, Any] | None = harness.last_game(caller)["turn"]
+    return turn
+
+
+def write_first(harness: Any, caller: Caller, game_id: str) -> str:
+    """The player writes the first legal cell their own view offers."""
+    turn = own_turn(harness, caller)
+    assert turn is not None and turn["playerId"] == caller.player_id
+    cell = turn["legal"][0]
+    return str(harness.act(caller, "write", gameId=game_id, column=cell["column"], row=cell["row"]))
+
+
+def assert_nothing_hidden(harness: Any, recipient: Caller, shown: str | None) -> None:
+    """Every game frame the recipient got shows at most the turn of `shown` (themself, or the
+    player they follow): no other player's dice, locks, announcement or pending choice."""
+    for view in harness.broadcasts(recipient):
+        turn = view["turn"]
+        assert turn is None or turn["playerId"] == shown, (recipient, turn)
+
+
+def test_simultaneous_round_plays_through_the_service_with_views_per_player(
+    harness: Any,
+) -> None:
+    # given a simultaneous game of three, watched by dan
+    game_id = harness.running_game(ANA, BEN, CLEO, turnType="simultaneous", **FREE)
+    harness.connect(DAN)
+    harness.ack(DAN, harness.act(DAN, "watch_game", gameId=game_id))
+
+    # when ana and ben write, and cleo locks and rolls
+    harness.ack(ANA, write_first(harness, ANA, game_id))
+    harness.ack(BEN, write_first(harness, BEN, game_id))
+    harness.ack(CLEO, harness.act(CLEO, "roll", gameId=game_id, keep=[0, 1]))
+
+    # then the table waits for cleo; ana sees no turn of her own, cleo sees hers
+    view = harness.last_game(ANA)
+    assert view["waitingFor"] == ["cleo"]
+    assert view["turn"] is None
+    assert [seat["turnsPlayed"] for seat in view["seats"]] == [1, 1, 0]
+    assert own_turn(harness, CLEO)["locks"] == [0, 1]  # type: ignore[index]
+    # and dan follows the first player by default
+    assert harness.last_game(DAN)["turn"] is None
+
+    # when cleo writes, round 2 starts for everyone
+    harness.ack(CLEO, write_first(harness, CLEO, game_id))
+    for caller in (ANA, BEN, CLEO):
+        assert own_turn(harness, caller)["number"] == 2  # type: ignore[index]
+
+    # and no frame ever carried another player's turn
+    for caller in (ANA, BEN, CLEO):
+        assert_nothing_hidden(harness, caller, caller.player_id)
+    assert_nothing_hidden(harness, DAN, "ana")
+
+
+def test_simultaneous_refuses_a_second_turn_before_the_round_ends(harness: Any) -> None:
+    # given ana has written round 1 of a simultaneous game
+    game_id = harness.running_game(ANA, BEN, turnType="simultaneous", **FREE)
+    harness.ack(ANA, write_first(harness, ANA, game_id))
+    stored = harness.session(game_id).version
+
+    # when she rolls
+    request = harness.act(ANA, "roll", gameId=game_id)
+
+    # then she is refused with a clear code, and nothing is written
+    error = harness.error(ANA, request)
+    assert error["code"] == "round_not_over"
+    assert "ben" in error["message"]
+    assert harness.session(game_id).version == stored
+
+
+def test_watch_game_spectator_picks_whom_to_follow_and_switches(harness: Any) -> None:
+    # given an each-for-themself game where ben has locked two dice
+    game_id = harness.running_game(ANA, BEN, turnType="each_for_themself", **FREE)
+    harness.ack(BEN, harness.act(BEN, "lock", gameId=game_id, keep=[3, 4]))
+
+    # when dan watches following ben
+    harness.connect(DAN)
+    watch = harness.game_answer(DAN, harness.act(DAN, "watch_game", gameId=game_id, follow="ben"))
+
+    # then he sees ben's turn with its locks
+    assert watch["turn"]["playerId"] == "ben" and watch["turn"]["locks"] == [3, 4]
+
+    # when ana writes, dan still sees ben's turn; when he switches to ana, he sees hers
+    harness.ack(ANA, write_first(harness, ANA, game_id))
+    assert harness.last_game(DAN)["turn"]["playerId"] == "ben"
+    switched = harness.game_answer(
+        DAN, harness.act(DAN, "watch_game", gameId=game_id, follow="ana")
+    )
+    assert switched["turn"]["playerId"] == "ana" and switched["turn"]["number"] == 2
+    harness.ack(BEN, write_first(harness, BEN, game_id))
+    assert harness.last_game(DAN)["turn"]["playerId"] == "ana"
+    assert harness.games.load(game_id).spectators == [DAN.connection_id]
+
+
+def test_watch_game_follow_refusals(harness: Any) -> None:
+    # given a turn-by-turn game and an each-for-themself game
+    by_turn = harness.running_game(ANA, BEN, **FREE)
+    own = harness.running_game(CLEO, EVE, turnType="each_for_themself", **FREE)
+    harness.connect(DAN)
+
+    # when dan asks to follow a player in each, or someone who does not play
+    turn_by_turn = harness.act(DAN, "watch_game", gameId=by_turn, follow="ben")
+    stranger = harness.act(DAN, "watch_game", gameId=own, follow="zed")
+    # and a player asks to watch their own game following another
+    seated = harness.act(CLEO, "watch_game", gameId=own, follow="eve")
+
+    # then each is refused with its code, and dan watches nothing
+    assert harness.error(DAN, turn_by_turn)["code"] == "wrong_game_type"
+    assert harness.error(DAN, stranger)["code"] == "unknown_player"
+    assert harness.error(CLEO, seated)["code"] == "already_seated"
+    assert harness.games.load(own).spectators == []
+
+
+def test_own_turns_clock_runs_out_per_player_on_wakes(harness: Any) -> None:
+    # given a simultaneous game where ana writes 10 s in
+    game_id = harness.running_game(ANA, BEN, turnType="simultaneous", turnSeconds=30, **FREE)
+    harness.advance(seconds=10)
+    harness.ack(ANA, write_first(harness, ANA, game_id))
+
+    # when ben's 30 s run out (a one-shot wake: own turns need no lane)
+    harness.advance(seconds=21)
+
+    # then his turn is written for him and round 2 starts for both, each with a full clock
+    session = harness.session(game_id)
+    assert session.game().turns_played == [1, 1]
+    assert harness.timers.running_lanes(game_id) == []
+    for caller in (ANA, BEN):
+        turn = own_turn(harness, caller)
+        assert turn is not None and turn["number"] == 2
+        assert turn["deadline"] is not None
+
+
+def test_each_for_themself_plays_to_the_end_through_the_service(harness: Any) -> None:
+    # given an each-for-themself game of two
+    game_id = harness.running_game(ANA, BEN, turnType="each_for_themself", **FREE)
+    cells = harness.session(game_id).game().layout.cells_per_sheet
+
+    # when ana plays her whole sheet, then ben his
+    for caller in (ANA, BEN):
+        for _ in range(cells):
+            harness.ack(caller, write_first(harness, caller, game_id))
+
+    # then the game is over with its winners, and nothing hidden was ever sent
+    view = harness.last_game(ANA)
+    assert view["status"] == "finished" and view["winners"]
+    for caller in (ANA, BEN):
+        assert_nothing_hidden(harness, caller, caller.player_id)
