@@ -90,7 +90,11 @@ class WatchGame(Action):
 
 
 class Sync(Action):
+    """The player's game as it is now; `gameId` names another game they sit at (a slow game
+    played beside a regular one)."""
+
     action: Literal["sync"]
+    game_id: GameId | None = None
 
 
 TurnNumber = Annotated[
@@ -388,6 +392,10 @@ class GameFrame(Frame):
     action: str | None = None
     # None (absent on the wire) answers a sync from a player who is in no game.
     game: GameView | None = None
+    slow_games: list[str] | None = Field(
+        default=None,
+        description="the answer to sync: the slow games the player sits at (sync each by gameId)",
+    )
 
 
 class MismatchView(Frame):

@@ -14,7 +14,13 @@ from datetime import UTC, datetime, timedelta
 from functools import wraps
 from typing import Any
 
-from pynamodb.attributes import BinaryAttribute, NumberAttribute, UnicodeAttribute
+from pynamodb.attributes import (
+    BinaryAttribute,
+    BooleanAttribute,
+    NumberAttribute,
+    UnicodeAttribute,
+    UnicodeSetAttribute,
+)
 from pynamodb.connection import Connection
 from pynamodb.constants import ALL_OLD
 from pynamodb.exceptions import (
@@ -25,7 +31,7 @@ from pynamodb.exceptions import (
     TransactWriteError,
     UpdateError,
 )
-from pynamodb.expressions.condition import Condition
+from pynamodb.expressions.condition import Condition, size
 from pynamodb.expressions.update import Action
 from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection
 from pynamodb.models import Model
@@ -35,6 +41,7 @@ from yamb.session.cooldown import Cooldown
 from yamb.session.effects import PlayerChange
 from yamb.session.model import GameSession
 from yamb.session.results import GameResult
+from yamb.session.slow import FREE_SLOW_GAMES, PREMIUM_SLOW_GAMES
 from yamb.session.views import game_summary
 
 from yamb_service.ports import (
@@ -63,6 +70,7 @@ _DICE = "DICE#"
 DICE_RECORD_TTL = timedelta(days=400)
 # API Gateway closes a connection after two hours: a spectator's item is gone by then too.
 SPECTATOR_TTL = timedelta(hours=2)
+
 _CONDITION_FAILED = "ConditionalCheckFailed"
 # Another transaction held one of the items: a lost race like any other, tried again.
 _TRANSACTION_CONFLICT = "TransactionConflict"
@@ -138,6 +146,10 @@ class _Item(Model):
     seated_in = UnicodeAttribute(null=True)
     cooldown_day = UnicodeAttribute(null=True)
     disappearances = NumberAttribute(null=True)
+    # The slow games the player sits at (beside one regular seat), and the premium flag that
+    # allows more of them.
+    slow_games = UnicodeSetAttribute(null=True)
+    premium = BooleanAttribute(null=True)
     # A spectator: whose own turn it follows.
     follows = UnicodeAttribute(null=True)
     blocked_until = NumberAttribute(null=True)
@@ -248,7 +260,13 @@ class DynamoGameRepository:
         session.version = 1
         try:
             self._transact(
-                self._to_item(session), self._item.pk.does_not_exist(), players, {}, [], now
+                self._to_item(session),
+                self._item.pk.does_not_exist(),
+                players,
+                {},
+                [],
+                now,
+                slow=_is_slow(session),
             )
         except _ConditionFailedError as failure:
             session.version = 0
@@ -283,7 +301,15 @@ class DynamoGameRepository:
             if not players and not cooldowns and not extra:
                 self._put(item, condition)
             else:
-                self._transact(item, condition, players or {}, cooldowns or {}, extra, now)
+                self._transact(
+                    item,
+                    condition,
+                    players or {},
+                    cooldowns or {},
+                    extra,
+                    now,
+                    slow=_is_slow(session),
+                )
         except _ConditionFailedError as failure:
             session.version = expected
             if failure.game:
@@ -302,10 +328,18 @@ class DynamoGameRepository:
             raise
 
     def _player_action(
-        self, player_id: str, change: PlayerChange, game_id: str, now: datetime | None
+        self,
+        player_id: str,
+        change: PlayerChange,
+        game_id: str,
+        now: datetime | None,
+        *,
+        slow: bool = False,
     ) -> tuple[_Item, list[Action], Condition | None]:
         item = self._item
         key = item(_player_key(player_id), _PLAYER)
+        if slow:
+            return key, *self._slow_seat_action(change, game_id, now)
         if change == "seat":
             assert now is not None, "taking a seat checks the cooldown against now"
             free = item.seated_in.does_not_exist() & (
@@ -316,6 +350,26 @@ class DynamoGameRepository:
             return key, [item.seated_in.remove()], None
         return key, [item.game_id.remove(), item.seated_in.remove()], None
 
+    def _slow_seat_action(
+        self, change: PlayerChange, game_id: str, now: datetime | None
+    ) -> tuple[list[Action], Condition | None]:
+        """A slow game's seat is one of the player's slow seats, beside the regular one: at most
+        FREE_SLOW_GAMES of them, PREMIUM_SLOW_GAMES with premium (rules.md 7)."""
+        item = self._item
+        if change != "seat":
+            return [item.slow_games.delete({game_id})], None
+        assert now is not None, "taking a seat checks the cooldown against now"
+        room = (
+            item.slow_games.does_not_exist()
+            | (size(item.slow_games) < FREE_SLOW_GAMES)  # type: ignore[no-untyped-call]
+            | (
+                (item.premium == True)  # noqa: E712 - a condition, not a comparison
+                & (size(item.slow_games) < PREMIUM_SLOW_GAMES)  # type: ignore[no-untyped-call]
+            )
+        )
+        not_blocked = item.blocked_until.does_not_exist() | (item.blocked_until <= now.timestamp())
+        return [item.slow_games.add({game_id})], room & not_blocked
+
     def _transact(  # noqa: PLR0917 - the parts of one transaction
         self,
         item: _Item,
@@ -324,10 +378,12 @@ class DynamoGameRepository:
         cooldowns: Mapping[str, Cooldown],
         extra: list[_Item],
         now: datetime,
+        *,
+        slow: bool = False,
     ) -> None:
         game_id = item.pk.removeprefix("GAME#")
         updates: list[tuple[str, _Item, list[Action], Condition | None]] = [
-            (player_id, *self._player_action(player_id, change, game_id, now))
+            (player_id, *self._player_action(player_id, change, game_id, now, slow=slow))
             for player_id, change in players.items()
         ]
         for player_id, cooldown in cooldowns.items():
@@ -421,6 +477,10 @@ class DynamoGameRepository:
         return summaries
 
 
+def _is_slow(session: GameSession) -> bool:
+    return session.settings.turn_type == "slow"
+
+
 class _ConditionFailedError(Exception):
     """A write's condition did not hold: on the game item, or on these players' records."""
 
@@ -442,6 +502,8 @@ def _player_record(player_id: str, attributes: Mapping[str, Any]) -> PlayerRecor
         return None if value is None else float(value["N"])
 
     blocked = number("blocked_until")
+    slow_games = attributes.get("slow_games")
+    premium = attributes.get("premium")
     return PlayerRecord(
         player_id=player_id,
         connection_id=text("connection_id"),
@@ -450,6 +512,8 @@ def _player_record(player_id: str, attributes: Mapping[str, Any]) -> PlayerRecor
         cooldown_day=text("cooldown_day"),
         disappearances=int(number("disappearances") or 0),
         blocked_until=None if blocked is None else datetime.fromtimestamp(blocked, UTC),
+        slow_games=frozenset(slow_games["SS"]) if slow_games else frozenset(),
+        premium=bool(premium and premium.get("BOOL")),
     )
 
 
@@ -509,6 +573,13 @@ class DynamoPlayerRepository:
             if error.cause_response_code == "ConditionalCheckFailedException":
                 return None
             raise
+
+    @_busy_when_transient
+    def set_premium(self, player_id: str, premium: bool) -> None:
+        """The premium flag (until the economy's wallet sells it): more slow games."""
+        self._item(_player_key(player_id), _PLAYER).update(
+            actions=[self._item.premium.set(premium)]
+        )
 
     @_busy_when_transient
     def release_seat(self, player_id: str, game_id: str) -> bool:

@@ -59,6 +59,9 @@ class PlayerRecord:
     cooldown_day: str | None = None
     disappearances: int = 0
     blocked_until: datetime | None = None
+    # The slow games the player sits at, beside `seated_in`; premium allows more of them.
+    slow_games: frozenset[str] = frozenset()
+    premium: bool = False
 
 
 @dataclass(frozen=True, slots=True)

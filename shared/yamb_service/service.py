@@ -50,6 +50,7 @@ from yamb.session import leaving, lobby, presence, scorekeeping, turns
 from yamb.session.deadlines import apply_due
 from yamb.session.effects import Effects, GameActionError
 from yamb.session.model import GameSession, action_fingerprint
+from yamb.session.slow import FREE_SLOW_GAMES, PREMIUM_SLOW_GAMES
 from yamb.session.views import dice_record, game_view
 from yamb.settings import validate_settings
 
@@ -183,7 +184,7 @@ class GameService:
                 games = self.games.list_open(LISTED_GAMES)
                 self.delivery.send(caller, GameListFrame(request_id=action.request_id, games=games))
             case Sync():
-                self._sync(caller, action.request_id)
+                self._sync(caller, action.request_id, action.game_id)
             case JoinGame():
                 self._mutate(
                     caller,
@@ -350,14 +351,17 @@ class GameService:
                 self._answer_repeat(caller, action, existing, fingerprint)
                 return
             except SeatTakenError:
-                if attempt == 2 or not self._freed_stale_seat(caller.player_id, now):
+                slow = settings.turn_type == "slow"
+                if attempt == 2 or not self._freed_stale_seat(caller.player_id, now, slow=slow):
                     raise
                 continue
             break
         metrics.add_metric(name="GameCreated", unit=MetricUnit.Count, value=1)
         self.delivery.broadcast(session, [], now=self.now(), answer=(caller, action))
 
-    def _seat_refusal(self, player_id: str, now: datetime) -> GameActionError | None:
+    def _seat_refusal(
+        self, player_id: str, now: datetime, *, slow: bool = False
+    ) -> GameActionError | None:
         """Why a player may not take a seat, or None when the seat they hold is stale."""
         record = self.players.get(player_id)
         if record.blocked_until is not None and record.blocked_until > now:
@@ -365,6 +369,16 @@ class GameService:
                 f"you left a game: joining is blocked until {record.blocked_until:%H:%M} UTC",
                 code="cooldown",
             )
+        if slow:
+            allowed = PREMIUM_SLOW_GAMES if record.premium else FREE_SLOW_GAMES
+            if len(record.slow_games) >= allowed:
+                return GameActionError(
+                    f"you already play {len(record.slow_games)} slow game"
+                    f"{'s' if len(record.slow_games) > 1 else ''}: a player has "
+                    f"{FREE_SLOW_GAMES} beside a regular game, {PREMIUM_SLOW_GAMES} with premium",
+                    code="slow_games_limit",
+                )
+            return None
         if record.seated_in is None:
             return None
         try:
@@ -378,12 +392,14 @@ class GameService:
             )
         return None
 
-    def _freed_stale_seat(self, player_id: str, now: datetime) -> bool:
+    def _freed_stale_seat(self, player_id: str, now: datetime, *, slow: bool = False) -> bool:
         """A refused seat: raises the reason, or frees a seat held for a game that no longer
         holds it (then the write is tried again)."""
-        refusal = self._seat_refusal(player_id, now)
+        refusal = self._seat_refusal(player_id, now, slow=slow)
         if refusal is not None:
             raise refusal
+        if slow:
+            return False  # the limit was met a moment ago, by a racing join: refused as taken
         record = self.players.get(player_id)
         return record.seated_in is not None and self.players.release_seat(
             player_id, record.seated_in
@@ -412,12 +428,17 @@ class GameService:
         frame = GameFrame(request_id=action.request_id, action=action.action, game=view)
         self.delivery.send(caller, frame)
 
-    def _sync(self, caller: Caller, request_id: str) -> None:
-        """The player's game; a seat that does not hold this connection yet (its handshake
-        lost a race) takes it now."""
-        record = self.players.get(caller.player_id)
+    def _sync(self, caller: Caller, request_id: str, game_id: str | None = None) -> None:
+        """The player's game (or the one named, such as a slow game played beside it), with
+        the slow games they sit at; a seat that does not hold this connection yet (its
+        handshake lost a race) takes it now."""
         session = None
-        if record.game_id is not None:
+        record = self.players.get(caller.player_id)
+        if game_id is not None:
+            session = self.games.load(game_id).session
+            if session.seat_of(caller.player_id) is None:
+                raise GameActionError("you do not play in this game", code="not_seated")
+        elif record.game_id is not None:
             try:
                 session = self.games.load(record.game_id).session
             except GameNotFoundError:
@@ -425,7 +446,8 @@ class GameService:
         if session is not None and _needs_rejoin(session, caller):
             session = self._rejoin(session.game_id, caller, skip=caller.connection_id) or session
         view = game_view(session, caller.player_id) if session is not None else None
-        self.delivery.send(caller, GameFrame(request_id=request_id, game=view))
+        frame = GameFrame(request_id=request_id, game=view, slow_games=sorted(record.slow_games))
+        self.delivery.send(caller, frame)
 
     # ------------------------------------------------------------------------ the write path
 
@@ -457,7 +479,8 @@ class GameService:
             try:
                 applied = self.writer.apply(game_id, guarded, now)
             except SeatTakenError:
-                if attempt == 2 or not self._freed_stale_seat(player, now):
+                slow = self.games.load(game_id).session.settings.turn_type == "slow"
+                if attempt == 2 or not self._freed_stale_seat(player, now, slow=slow):
                     raise
                 continue
             break

@@ -143,3 +143,38 @@ def test_simultaneous_four_players_to_the_end_with_a_return_and_a_time_out(
         assert _hidden_values_leaked(record, {player_id}) == []
         assert any(frame.get("type") == "game" for frame in record)
     assert _hidden_values_leaked(watched, {ids[1], ids[3]}) == []
+
+
+def test_slow_game_deadline_passes_with_one_sheet_finished(stack: LocalStack, players: Any) -> None:
+    # given a slow game of two: no turn clock, a deadline in an hour
+    ana, ben = players("slow-ana"), players("slow-ben")
+    settings = {
+        "players": 2,
+        "columns": ["free"],
+        "turnType": "slow",
+        "turnSeconds": None,
+        "slowDeadlineHours": 1,
+    }
+    game_id = ana.act("create_game", settings=settings)["gameId"]
+    ben.act("join_game", gameId=game_id)
+    game = ana.act("start_game", gameId=game_id)
+    assert game["turn"]["deadline"] is None and game["slowDeadline"] is not None
+
+    # when ana fills her sheet, ben plays one turn and goes offline, and the hour passes
+    for _ in range(ROUNDS):
+        game = _write(ana, game_id, game["turn"])
+    synced = ben.answer(ben.send("sync"))
+    assert synced["game"] is None and synced["slowGames"] == [game_id]
+    ben_turn = ben.answer(ben.send("sync", gameId=game_id))["game"]["turn"]
+    _write(ben, game_id, ben_turn)
+    ben.close()
+    stack.aws.advance(hours=1, seconds=1)
+
+    # then the game ends at its deadline: ana, the one finished sheet, wins
+    final = ana.game_until(lambda g: g["status"] != "running", timeout=20)
+    assert (final["status"], final["outcome"], final["winners"]) == (
+        "finished",
+        "deadline",
+        [game["seats"][0]["playerId"]],
+    )
+    assert final["seats"][1]["returnDeadline"] is None

@@ -161,3 +161,87 @@ def test_each_for_themself_plays_to_the_end_through_the_service(harness: Any) ->
     assert view["status"] == "finished" and view["winners"]
     for caller in (ANA, BEN):
         assert_nothing_hidden(harness, caller, caller.player_id)
+
+
+SLOW = {**FREE, "turnType": "slow", "turnSeconds": None, "slowDeadlineHours": 48}
+
+
+def test_slow_game_is_played_beside_a_regular_game_and_one_more_is_refused(harness: Any) -> None:
+    # given ana plays a regular game and sits at a slow game
+    harness.running_game(ANA, BEN, **FREE)
+    harness.create_game(ANA, players=2, **SLOW)
+
+    # when she creates a second slow game
+    second = harness.act(ANA, "create_game", settings={"players": 2, **SLOW})
+
+    # then she is refused with the limit, and still sits at exactly one slow game
+    error = harness.error(ANA, second)
+    assert error["code"] == "slow_games_limit"
+    assert "premium" in error["message"]
+    assert len(harness.players.get("ana").slow_games) == 1
+
+
+def test_slow_games_premium_player_sits_at_three(harness: Any) -> None:
+    # given ana has premium
+    harness.connect(ANA)
+    harness.players.set_premium("ana", True)
+
+    # when she creates four slow games
+    created = [harness.act(ANA, "create_game", settings={"players": 2, **SLOW}) for _ in range(4)]
+
+    # then three are created and the fourth is refused
+    assert [harness.answer(ANA, r)["type"] for r in created[:3]] == ["game"] * 3
+    assert harness.error(ANA, created[3])["code"] == "slow_games_limit"
+    assert len(harness.players.get("ana").slow_games) == 3
+
+
+def test_slow_game_joining_past_the_limit_is_refused_and_the_table_unchanged(
+    harness: Any,
+) -> None:
+    # given ben sits at a slow game, and ana created another
+    harness.connect(ANA, BEN)
+    harness.create_game(BEN, players=2, **SLOW)
+    table = harness.create_game(ANA, players=2, **SLOW)
+
+    # when ben joins ana's
+    request = harness.act(BEN, "join_game", gameId=table)
+
+    # then he is refused and the table still waits with ana alone
+    assert harness.error(BEN, request)["code"] == "slow_games_limit"
+    assert harness.session(table).player_ids == ["ana"]
+
+
+def test_slow_game_deadline_ends_the_game_and_frees_the_slow_seats(harness: Any) -> None:
+    # given a slow game where ana fills her sheet and ben plays one turn
+    game_id = harness.running_game(ANA, BEN, **SLOW)
+    cells = harness.session(game_id).game().layout.cells_per_sheet
+    for _ in range(cells):
+        harness.ack(ANA, write_first(harness, ANA, game_id))
+    harness.ack(BEN, write_first(harness, BEN, game_id))
+    assert harness.last_game(BEN)["slowDeadline"] is not None
+
+    # when 48 hours pass
+    harness.advance(hours=48, seconds=1)
+
+    # then ana wins, ben's unfinished sheet loses, and both may sit at a slow game again
+    view = harness.last_game(BEN)
+    assert (view["status"], view["outcome"], view["winners"]) == ("finished", "deadline", ["ana"])
+    assert harness.players.get("ana").slow_games == frozenset()
+    assert harness.players.get("ben").slow_games == frozenset()
+
+
+def test_sync_names_a_slow_game_played_beside_the_regular_one(harness: Any) -> None:
+    # given ana plays a regular game and a slow one
+    harness.running_game(ANA, BEN, **FREE)
+    harness.connect(CLEO)
+    slow = harness.running_game(ANA, CLEO, connect=False, **SLOW)
+
+    # when she syncs naming the slow game, and dan does the same
+    mine = harness.answer(ANA, harness.act(ANA, "sync", gameId=slow))
+    harness.connect(DAN)
+    stranger = harness.act(DAN, "sync", gameId=slow)
+
+    # then she gets the slow game with her own turn; dan is refused
+    assert mine["game"]["gameId"] == slow
+    assert mine["game"]["turn"]["playerId"] == "ana"
+    assert harness.error(DAN, stranger)["code"] == "not_seated"

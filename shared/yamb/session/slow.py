@@ -9,6 +9,10 @@ from yamb.session.effects import Effects
 from yamb.session.endings import end
 from yamb.session.model import GameSession
 
+# Slow games a player may sit at beside a regular game, free and with premium.
+FREE_SLOW_GAMES = 1
+PREMIUM_SLOW_GAMES = 3
+
 
 def schedule(session: GameSession, started: datetime) -> None:
     hours = session.settings.slow_deadline_hours
