@@ -35,6 +35,7 @@ CLIENT_MODELS: list[type[BaseModel]] = [
     protocol.EnterDice,
     protocol.CorrectTurn,
     protocol.History,
+    protocol.Chat,
 ]
 SERVER_MODELS: list[type[BaseModel]] = [
     protocol.Ack,
@@ -45,6 +46,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
     protocol.GameDeletedFrame,
     protocol.DiceRecordFrame,
     protocol.HistoryFrame,
+    protocol.ChatFrame,
 ]
 
 

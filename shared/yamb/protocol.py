@@ -221,6 +221,15 @@ class History(Action):
     start: StrictInt = Field(default=0, ge=0, le=10_000)
 
 
+class Chat(Action):
+    """A game-chat message from a player or a spectator of the game (yamb.chat: at most 200
+    characters once cleaned, decent, at most 5 in 10 s and 1 a second per connection)."""
+
+    action: Literal["chat"]
+    game_id: GameId
+    text: str = Field(max_length=2_000)
+
+
 class Verify(Action):
     """The dice record of an ended game with its revealed seed, every roll recomputed."""
 
@@ -249,7 +258,8 @@ ClientAction = Annotated[
     | Verify
     | EnterDice
     | CorrectTurn
-    | History,
+    | History
+    | Chat,
     Field(discriminator="action"),
 ]
 CLIENT_ACTIONS: TypeAdapter[ClientAction] = TypeAdapter(
@@ -473,6 +483,19 @@ class DisconnectedFrame(Frame):
     reason: str
 
 
+class ChatFrame(Frame):
+    """A game-chat message, to every player and spectator at the table (the sender's copy
+    carries their requestId: the answer to their `chat`)."""
+
+    type: Literal["chat"] = "chat"
+    request_id: str | None = None
+    game_id: str
+    sender: str
+    spectator: bool = Field(description="the sender watches the game rather than plays in it")
+    text: str
+    sent_at: datetime
+
+
 class GameDeletedFrame(Frame):
     type: Literal["game_deleted"] = "game_deleted"
     game_id: str
@@ -486,7 +509,8 @@ ServerFrame = Annotated[
     | DisconnectedFrame
     | GameDeletedFrame
     | DiceRecordFrame
-    | HistoryFrame,
+    | HistoryFrame
+    | ChatFrame,
     Field(discriminator="type"),
 ]
 SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(

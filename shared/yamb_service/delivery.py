@@ -38,6 +38,10 @@ class Delivery:
         self.players.unbind_connection(caller.player_id, caller.connection_id)
         return False
 
+    def deliver(self, connection_id: str, frame: Frame) -> bool:
+        """Sends one frame to a connection that is no seat's (a spectator); False when gone."""
+        return self._sent(connection_id, frame)
+
     def _sent(self, connection_id: str, frame: Frame) -> bool:
         """Sends one frame; a failure (throttled, unreachable) is logged and counted, and the
         others are still sent: the change is stored, and the client can sync."""

@@ -36,6 +36,7 @@ from pynamodb.expressions.update import Action
 from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection
 from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
+from yamb.chat import ChatRate
 from yamb.protocol import GameSummary
 from yamb.session.cooldown import Cooldown
 from yamb.session.effects import PlayerChange
@@ -61,6 +62,8 @@ CLOSED_GAME_TTL = timedelta(days=30)
 # A table removed before its start is kept just long enough for a repeated request.
 DELETED_GAME_TTL = timedelta(days=1)
 _GAME, _LANE, _RESULT, _PLAYER = "GAME", "LANE", "RESULT", "PLAYER"
+# A connection's recent chat messages (its rate limit), under `CONN#<connectionId>`.
+_CHAT = "CHAT"
 # Sorted between the game and its lane: one query reads the three kinds together.
 _SPECTATOR = "GAME#W#"
 # Before "GAME" in key order: the query that loads a game does not read them.
@@ -176,6 +179,10 @@ def _player_key(player_id: str) -> str:
     return f"PLAYER#{player_id}"
 
 
+def _connection_key(connection_id: str) -> str:
+    return f"CONN#{connection_id}"
+
+
 def _epoch(moment: datetime) -> int:
     return int(moment.timestamp())
 
@@ -243,6 +250,37 @@ class DynamoGameRepository:
             follows=follows,
             expires_at=_epoch(now + SPECTATOR_TTL),
         ).save(add_version_condition=False)
+
+    @_busy_when_transient
+    def chat_rate(self, connection_id: str) -> tuple[ChatRate, int]:
+        """A connection's recent chat messages, and the version to write them back on."""
+        try:
+            item = self._item.get(_connection_key(connection_id), _CHAT, consistent_read=True)
+        except DoesNotExist:
+            return ChatRate(), 0
+        return ChatRate.model_validate_json(item.body or b"{}"), int(item.version or 0)
+
+    @_busy_when_transient
+    def save_chat_rate(
+        self, connection_id: str, rate: ChatRate, version: int, now: datetime
+    ) -> bool:
+        """Writes the connection's chat messages back if nobody did since `version` was read;
+        False when another message of the same connection came first."""
+        condition = (
+            self._item.version.does_not_exist() if version == 0 else self._item.version == version
+        )
+        item = self._item(
+            _connection_key(connection_id),
+            _CHAT,
+            body=rate.model_dump_json().encode(),
+            version=version + 1,
+            expires_at=_epoch(now + SPECTATOR_TTL),
+        )
+        try:
+            self._put(item, condition)
+        except _ConditionFailedError:
+            return False
+        return True
 
     @_busy_when_transient
     def forget_spectators(self, game_id: str, connection_ids: list[str]) -> None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
+from yamb.chat import ChatRate
 from yamb.errors import ErrorCode, YambError
 from yamb.protocol import GameSummary
 from yamb.session.cooldown import Cooldown
@@ -115,6 +116,10 @@ class GameRepository(Protocol):
         self, game_id: str, connection_id: str, now: datetime, follows: str | None = None
     ) -> None: ...
     def forget_spectators(self, game_id: str, connection_ids: list[str]) -> None: ...
+    def chat_rate(self, connection_id: str) -> tuple[ChatRate, int]: ...
+    def save_chat_rate(
+        self, connection_id: str, rate: ChatRate, version: int, now: datetime
+    ) -> bool: ...
     def result(self, game_id: str) -> GameResult | None: ...
 
 

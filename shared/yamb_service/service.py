@@ -10,12 +10,15 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 
+from yamb import chat
 from yamb.dice import DiceSource
 from yamb.errors import ErrorCode, YambError
 from yamb.protocol import (
     Ack,
     AddSeed,
     Announce,
+    Chat,
+    ChatFrame,
     ClientAction,
     CorrectedTurn,
     CorrectTurn,
@@ -287,6 +290,8 @@ class GameService:
                 )
             case Verify() | History():
                 self._read(caller, action)
+            case Chat():
+                self._chat(caller, action, now)
             case EnterDice():
                 self._mutate(
                     caller,
@@ -306,6 +311,45 @@ class GameService:
                 )
             case _:  # pragma: no cover - the union is exhaustive
                 raise AssertionError(f"unhandled action {action!r}")
+
+    def _chat(self, caller: Caller, action: Chat, now: datetime) -> None:
+        """A chat message to everyone at the table: checked, counted against the sender's
+        connection, then sent; the game item is not written."""
+        text = chat.validate_message(action.text)
+        loaded = self.games.load(action.game_id)
+        session = loaded.session
+        seat = session.seat_of(caller.player_id)
+        watching = caller.connection_id in loaded.spectators
+        if seat is None and not watching:
+            raise GameActionError("sit at this game or watch it to chat", code="not_seated")
+        if seat is not None and session.seats[seat].left:
+            raise GameActionError("you have left this game", code="not_seated")
+        rate, version = self.games.chat_rate(caller.connection_id)
+        rate.check(now)
+        rate.record(now)
+        if not self.games.save_chat_rate(caller.connection_id, rate, version, now):
+            raise chat.ChatRefused(
+                "another message of yours was being sent: wait a second", code="chat_too_fast"
+            )
+        metrics.add_metric(name="ChatSent", unit=MetricUnit.Count, value=1)
+        message = ChatFrame(
+            game_id=session.game_id,
+            sender=caller.player_id,
+            spectator=seat is None,
+            text=text,
+            sent_at=now,
+        )
+        self.delivery.send(caller, message.model_copy(update={"request_id": action.request_id}))
+        for held in session.seats:
+            if held.connection_id not in (None, caller.connection_id) and held.present:
+                self.delivery.send(Caller(held.player_id, held.connection_id), message)
+        gone = [
+            connection
+            for connection in loaded.spectators
+            if connection != caller.connection_id and not self.delivery.deliver(connection, message)
+        ]
+        if gone:
+            self.games.forget_spectators(session.game_id, gone)
 
     def _read(self, caller: Caller, action: Verify | History) -> None:
         """The read-only answers about one game: its dice record, a scorekeeping history."""

@@ -1,0 +1,109 @@
+"""The rules of a game's chat: what a message may hold, and how often one sender may send.
+
+Pure: the caller stores a sender's `ChatRate` (it is a pydantic model) and passes the time.
+"""
+
+import math
+import unicodedata
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from yamb.decency import find_offence
+from yamb.errors import YambError
+
+MAX_CHAT_CHARS = 200
+# One sender: at most CHAT_BURST messages in any CHAT_WINDOW_SECONDS, and CHAT_MIN_GAP_SECONDS
+# at least between two messages.
+CHAT_BURST = 5
+CHAT_WINDOW_SECONDS = 10.0
+CHAT_MIN_GAP_SECONDS = 1.0
+
+# A malformed message (a control character) is refused like any malformed request.
+type ChatRefusal = Literal[
+    "chat_empty", "chat_too_long", "chat_indecent", "chat_too_fast", "bad_request"
+]
+
+# Whitespace that is a control character: read as a space.
+_WHITESPACE_CONTROLS = frozenset("\t\n\r")
+# Invisible characters that reorder the text around them (a spoofing trick), refused as controls.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+class ChatRefused(YambError):  # noqa: N818 (the name the chat service imports)
+    """The chat message was not sent; `code` says why."""
+
+    def __init__(self, message: str, *, code: ChatRefusal) -> None:
+        super().__init__(message, code=code)
+
+
+def _is_control(char: str) -> bool:
+    category = unicodedata.category(char)
+    if category == "Cc":
+        return char not in _WHITESPACE_CONTROLS
+    return category == "Cs" or char in _BIDI_CONTROLS
+
+
+def validate_message(text: str) -> str:
+    """The message as it is sent: NFC, stripped, each run of whitespace one space. Refused if it
+    holds a control character, is empty, is longer than MAX_CHAT_CHARS or is not decent."""
+    for position, char in enumerate(text):
+        if _is_control(char):
+            raise ChatRefused(
+                f"a chat message cannot hold control characters (U+{ord(char):04X} at "
+                f"position {position + 1})",
+                code="bad_request",
+            )
+    cleaned = " ".join(unicodedata.normalize("NFC", text).split())
+    if not cleaned:
+        raise ChatRefused("a chat message cannot be empty", code="chat_empty")
+    if len(cleaned) > MAX_CHAT_CHARS:
+        raise ChatRefused(
+            f"a chat message is at most {MAX_CHAT_CHARS} characters (this one has {len(cleaned)})",
+            code="chat_too_long",
+        )
+    if find_offence(cleaned) is not None:
+        raise ChatRefused(
+            "this message was not sent: it contains a word the chat does not allow",
+            code="chat_indecent",
+        )
+    return cleaned
+
+
+class ChatRate(BaseModel):
+    """The recent messages of ONE sender: when each was sent, oldest first (the last CHAT_BURST
+    at most, within CHAT_WINDOW_SECONDS of the last). Times are timezone-aware, as every time of
+    a session."""
+
+    sent: list[datetime] = Field(default_factory=list)
+
+    def wait(self, now: datetime) -> float:
+        """Seconds before the sender may send again (0 if they may now)."""
+        if not self.sent:
+            return 0.0
+        waits = [CHAT_MIN_GAP_SECONDS - (now - self.sent[-1]).total_seconds()]
+        recent = [moment for moment in self.sent if _age(moment, now) < CHAT_WINDOW_SECONDS]
+        if len(recent) >= CHAT_BURST:
+            waits.append(CHAT_WINDOW_SECONDS - _age(recent[-CHAT_BURST], now))
+        return max(0.0, *waits)
+
+    def check(self, now: datetime) -> None:
+        """Refuses a message sent `now` if it comes too soon; records nothing."""
+        wait = self.wait(now)
+        if wait > 0:
+            seconds = max(1, math.ceil(wait))
+            unit = "second" if seconds == 1 else "seconds"
+            raise ChatRefused(
+                f"you are sending chat messages too fast: wait {seconds} {unit} before the next",
+                code="chat_too_fast",
+            )
+
+    def record(self, now: datetime) -> None:
+        """A message was sent `now`: remembered, and what no longer counts forgotten."""
+        kept = [moment for moment in self.sent if _age(moment, now) < CHAT_WINDOW_SECONDS]
+        self.sent = sorted([*kept, now])[-CHAT_BURST:]
+
+
+def _age(moment: datetime, now: datetime) -> float:
+    return (now - moment).total_seconds()
