@@ -36,6 +36,7 @@ CLIENT_MODELS: list[type[BaseModel]] = [
     protocol.CorrectTurn,
     protocol.History,
     protocol.Chat,
+    protocol.Replay,
 ]
 SERVER_MODELS: list[type[BaseModel]] = [
     protocol.Ack,
@@ -47,6 +48,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
     protocol.DiceRecordFrame,
     protocol.HistoryFrame,
     protocol.ChatFrame,
+    protocol.ReplayFrame,
 ]
 
 

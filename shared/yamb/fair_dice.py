@@ -91,10 +91,20 @@ class Mismatch:
     recorded: int | None  # None: a die the record lacks
 
 
+# What follows the dice of a turn in the game's record: its moves (yamb.session.replays).
+MOVES_MARK = "|"
+
+
+def dice_part(text: str) -> str:
+    """A turn of the game's record without its moves: the turn of the dice record."""
+    return text.split(MOVES_MARK, 1)[0]
+
+
 def parse_turn(text: str) -> RecordedTurn:
-    """One turn of a dice record: `seat:label:dice`, then `;kept:dice` per later roll."""
+    """One turn of a dice record: `seat:label:dice`, then `;kept:dice` per later roll (the
+    moves that may follow are not the dice's)."""
     try:
-        seat, label, rolls = text.split(":", 2)
+        seat, label, rolls = dice_part(text).split(":", 2)
         first, *later = rolls.split(";")
         parsed = [RecordedRoll((), _faces(first))]
         for roll in later:

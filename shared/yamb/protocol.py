@@ -230,6 +230,13 @@ class Chat(Action):
     text: str = Field(max_length=2_000)
 
 
+class Replay(Action):
+    """A finished game, turn by turn (product G8): answered in one or more `replay` frames."""
+
+    action: Literal["replay"]
+    game_id: GameId
+
+
 class Verify(Action):
     """The dice record of an ended game with its revealed seed, every roll recomputed."""
 
@@ -259,7 +266,8 @@ ClientAction = Annotated[
     | EnterDice
     | CorrectTurn
     | History
-    | Chat,
+    | Chat
+    | Replay,
     Field(discriminator="action"),
 ]
 CLIENT_ACTIONS: TypeAdapter[ClientAction] = TypeAdapter(
@@ -318,6 +326,11 @@ class SeatView(Frame):
     )
 
 
+class RollView(Frame):
+    dice: list[int]
+    kept: list[int] = Field(description="positions held from the roll before (0-based)")
+
+
 class TurnView(Frame):
     number: int
     player_id: str
@@ -332,6 +345,11 @@ class TurnView(Frame):
     can_roll: bool
     deadline: datetime | None = None
     frozen_ms: int | None = None
+    rolls: list[RollView] = Field(
+        default_factory=list,
+        description="the turn's rolls so far with the dice kept (its roll history), shown "
+        "wherever the game type shows the player's dice",
+    )
 
 
 class FairnessView(Frame):
@@ -483,6 +501,47 @@ class DisconnectedFrame(Frame):
     reason: str
 
 
+class ReplayAnnouncementView(Frame):
+    column: str
+    row: str
+    after_roll: int
+
+
+class ReplayWriteView(Frame):
+    column: str
+    row: str
+    score: int
+    auto: bool = Field(description="written by the server when the clock ran out")
+
+
+class ReplayTurnView(Frame):
+    number: int = Field(description="1-based, in the order the turns ended")
+    player_id: str
+    rolls: list[RollView]
+    announcement: ReplayAnnouncementView | None = None
+    write: ReplayWriteView | None = Field(
+        default=None, description="None: the turn ended without a write (its player left)"
+    )
+
+
+class ReplayFrame(Frame):
+    """One part of the answer to `replay`: the finished game's turns `first` to
+    `first + len(turns) - 1` of `total`, in parts `part` of `parts`, each under 32 KB."""
+
+    type: Literal["replay"] = "replay"
+    request_id: str
+    game_id: str
+    part: int
+    parts: int
+    total: int
+    first: int
+    settings: GameSettings
+    players: list[str]
+    winners: list[str]
+    outcome: str | None
+    turns: list[ReplayTurnView]
+
+
 class ChatFrame(Frame):
     """A game-chat message, to every player and spectator at the table (the sender's copy
     carries their requestId: the answer to their `chat`)."""
@@ -510,7 +569,8 @@ ServerFrame = Annotated[
     | GameDeletedFrame
     | DiceRecordFrame
     | HistoryFrame
-    | ChatFrame,
+    | ChatFrame
+    | ReplayFrame,
     Field(discriminator="type"),
 ]
 SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(

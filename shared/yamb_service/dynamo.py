@@ -41,11 +41,13 @@ from yamb.protocol import GameSummary
 from yamb.session.cooldown import Cooldown
 from yamb.session.effects import PlayerChange
 from yamb.session.model import GameSession
+from yamb.session.replays import ReplayHeader
 from yamb.session.results import GameResult
 from yamb.session.slow import FREE_SLOW_GAMES, PREMIUM_SLOW_GAMES
 from yamb.session.views import game_summary
 
 from yamb_service.ports import (
+    ArchivedRecord,
     DiceChunk,
     GameExistsError,
     GameNotFoundError,
@@ -68,9 +70,9 @@ _CHAT = "CHAT"
 _SPECTATOR = "GAME#W#"
 # Before "GAME" in key order: the query that loads a game does not read them.
 _DICE = "DICE#"
-# Far longer than a game runs and is kept once ended (CLOSED_GAME_TTL): a record that lost a
-# chunk all the same is refused as incomplete by `verify`, never answered as a partial one.
-DICE_RECORD_TTL = timedelta(days=400)
+# As long as the game's result: a leaderboard row links to its replay. (A record that lost a
+# chunk all the same is refused as incomplete, never answered as a partial one.)
+DICE_RECORD_TTL = RESULT_TTL
 # API Gateway closes a connection after two hours: a spectator's item is gone by then too.
 SPECTATOR_TTL = timedelta(hours=2)
 
@@ -473,17 +475,21 @@ class DynamoGameRepository:
             _game_key(game_id),
             f"{_DICE}{chunk.index:05d}",
             summary="\n".join(chunk.turns),
+            body=None if chunk.header is None else chunk.header.model_dump_json().encode(),
             expires_at=_epoch(now + DICE_RECORD_TTL),
         )
 
     @_busy_when_transient
-    def archived_dice(self, game_id: str) -> list[str]:
+    def archived_record(self, game_id: str) -> ArchivedRecord:
         turns: list[str] = []
+        header = None
         for item in self._item.query(
             _game_key(game_id), self._item.sk.startswith(_DICE), consistent_read=True
         ):
             turns.extend((item.summary or "").splitlines())
-        return turns
+            if item.body:
+                header = ReplayHeader.model_validate_json(item.body)
+        return ArchivedRecord(turns, header)
 
     def _result_item(self, result: GameResult) -> _Item:
         return self._item(

@@ -12,6 +12,7 @@ from yamb.protocol import GameSummary
 from yamb.session.cooldown import Cooldown
 from yamb.session.effects import PlayerChange
 from yamb.session.model import GameSession
+from yamb.session.replays import ReplayHeader
 from yamb.session.results import GameResult
 
 
@@ -90,6 +91,18 @@ class DiceChunk:
 
     index: int
     turns: list[str]
+    # The game's replay header, with the last chunk, written when the game ends: the record
+    # then replays without the game item, which expires long before it.
+    header: ReplayHeader | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedRecord:
+    """A game's record as stored apart from its game item: its turns, oldest first, and the
+    replay header once the game has ended."""
+
+    turns: list[str]
+    header: ReplayHeader | None
 
 
 class GameRepository(Protocol):
@@ -107,8 +120,8 @@ class GameRepository(Protocol):
         dice_chunk: DiceChunk | None = None,
         now: datetime,
     ) -> None: ...
-    def archived_dice(self, game_id: str) -> list[str]:
-        """The turns of the game's dice record moved out of the game item, oldest first."""
+    def archived_record(self, game_id: str) -> ArchivedRecord:
+        """The turns of the game's record moved out of the game item, and its replay header."""
         ...
 
     def list_open(self, limit: int) -> list[GameSummary]: ...

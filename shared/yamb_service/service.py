@@ -39,6 +39,7 @@ from yamb.protocol import (
     LeaveGame,
     ListGames,
     Lock,
+    Replay,
     Resign,
     Roll,
     Select,
@@ -53,6 +54,7 @@ from yamb.session import leaving, lobby, presence, scorekeeping, turns
 from yamb.session.deadlines import apply_due
 from yamb.session.effects import Effects, GameActionError
 from yamb.session.model import GameSession, action_fingerprint
+from yamb.session.replays import header_of, replay_frames
 from yamb.session.slow import FREE_SLOW_GAMES, PREMIUM_SLOW_GAMES
 from yamb.session.views import dice_record, game_view
 from yamb.settings import validate_settings
@@ -288,7 +290,7 @@ class GameService:
                     lambda s: lobby.add_seed(s, player, action.seed),
                     now,
                 )
-            case Verify() | History():
+            case Verify() | History() | Replay():
                 self._read(caller, action)
             case Chat():
                 self._chat(caller, action, now)
@@ -311,6 +313,38 @@ class GameService:
                 )
             case _:  # pragma: no cover - the union is exhaustive
                 raise AssertionError(f"unhandled action {action!r}")
+
+    def _replay(self, caller: Caller, action: Replay) -> None:
+        """An ended game turn by turn, from its record; once the game item has expired, from
+        the record's own items, which keep the replay header."""
+        try:
+            session: GameSession | None = self.games.load(action.game_id).session
+        except GameNotFoundError:
+            session = None
+        if session is None:
+            archived = self.games.archived_record(action.game_id)
+            if archived.header is None:
+                raise GameNotFoundError(f"no game {action.game_id}")
+            header, lines = archived.header, archived.turns
+        else:
+            if session.in_play or session.status == "deleted":
+                raise GameActionError(
+                    "a game replays once it has been played to its end", code="wrong_status"
+                )
+            if session.fair is None:
+                raise GameActionError(
+                    "this game keeps no record of its turns (a scorekeeping table's turns are "
+                    "in its history)",
+                    code="not_allowed",
+                )
+            archived_turns = (
+                self.games.archived_record(session.game_id).turns
+                if session.fair.archived_chunks
+                else []
+            )
+            header, lines = header_of(session), [*archived_turns, *session.fair.turns]
+        for frame in replay_frames(header, lines, action.request_id):
+            self.delivery.send(caller, frame)
 
     def _chat(self, caller: Caller, action: Chat, now: datetime) -> None:
         """A chat message to everyone at the table: checked, counted against the sender's
@@ -351,13 +385,17 @@ class GameService:
         if gone:
             self.games.forget_spectators(session.game_id, gone)
 
-    def _read(self, caller: Caller, action: Verify | History) -> None:
-        """The read-only answers about one game: its dice record, a scorekeeping history."""
+    def _read(self, caller: Caller, action: Verify | History | Replay) -> None:
+        """The read-only answers about one game: its dice record, a scorekeeping history, its
+        replay."""
+        if isinstance(action, Replay):
+            self._replay(caller, action)
+            return
         session = self.games.load(action.game_id).session
         frame: DiceRecordFrame | HistoryFrame
         if isinstance(action, Verify):
             archived = (
-                self.games.archived_dice(session.game_id)
+                self.games.archived_record(session.game_id).turns
                 if session.fair is not None and session.fair.archived_chunks and not session.in_play
                 else []
             )

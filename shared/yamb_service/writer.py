@@ -17,6 +17,7 @@ from yamb.session.deadlines import apply_due, merged
 from yamb.session.effects import Effects
 from yamb.session.endings import records_result
 from yamb.session.model import GameSession
+from yamb.session.replays import header_of
 from yamb.session.results import result_of
 from yamb.session.timers import TimerPlan, lane_lost, plan, wake_second
 
@@ -57,14 +58,22 @@ class Applied:
 
 
 def _dice_chunk(session: GameSession) -> DiceChunk | None:
-    """Once the game item holds DICE_TURNS_KEPT finished turns of its dice record, they move to
-    an item of their own in the same write: the game item, written at every action, keeps a
-    bounded share of the record (a 4-player 9-column game's record is about 10 KB of JSON)."""
+    """Once the game item holds DICE_TURNS_KEPT finished turns of its record, they move to an
+    item of their own in the same write: the game item, written at every action, keeps a
+    bounded share of the record (a 4-player 9-column game's is about 10 KB of JSON). When the
+    game has ended, the rest moves, with the replay header: the record outlives the game item."""
     fair = session.fair
-    if fair is None or len(fair.turns) <= DICE_TURNS_KEPT:
+    if fair is None or not fair.turns:
         return None
-    finished, fair.turns = fair.turns[:-1], fair.turns[-1:]
-    chunk = DiceChunk(fair.archived_chunks, finished)
+    if session.in_play and len(fair.turns) <= DICE_TURNS_KEPT:
+        return None
+    if session.in_play:
+        finished, fair.turns = fair.turns[:-1], fair.turns[-1:]
+        header = None
+    else:
+        finished, fair.turns = fair.turns, []
+        header = header_of(session)
+    chunk = DiceChunk(fair.archived_chunks, finished, header)
     fair.archived_chunks += 1
     return chunk
 

@@ -178,3 +178,9 @@ def test_slow_game_deadline_passes_with_one_sheet_finished(stack: LocalStack, pl
         [game["seats"][0]["playerId"]],
     )
     assert final["seats"][1]["returnDeadline"] is None
+    # and the ended game replays turn by turn: ana's 13 writes, ben's one, and last ben's
+    # second turn, which the deadline ended before he wrote it
+    replay = ana.answer(ana.send("replay", gameId=game_id))
+    assert replay["type"] == "replay" and replay["parts"] == 1
+    written = [turn["write"] is not None for turn in replay["turns"]]
+    assert written == [True] * (ROUNDS + 1) + [False]

@@ -47,6 +47,7 @@ class TurnSlot(Protocol):
     locks: list[int]
     pending: tuple[int, int] | None
     decision_from: datetime | None
+    announced_after: int | None
 
 
 class OwnTurn(BaseModel):
@@ -58,6 +59,8 @@ class OwnTurn(BaseModel):
     locks: list[int] = Field(default_factory=list)
     pending: tuple[int, int] | None = None
     decision_from: datetime | None = None
+    # The roll after which the turn's announcement was made (for its replay).
+    announced_after: int | None = None
     # The dice record of the turn under way (FairPlay's turn form), added to the game's record
     # when the turn ends, so that the record holds whole turns whatever the others do meanwhile.
     dice_line: str | None = None
@@ -169,6 +172,8 @@ class GameSession(BaseModel):
     typed_announcement: dict[str, Any] | None = None
     # When the seat in turn was given its dice, while the time bonus measures it.
     decision_from: datetime | None = None
+    # The roll after which the turn's announcement was made (for its replay).
+    announced_after: int | None = None
     # Verifiable dice; None for a game stored before they existed (its dice came from secrets).
     fair: FairPlay | None = None
     # A slow game's end, set when it starts (rules.md 7).

@@ -6,8 +6,8 @@ from datetime import datetime, timedelta
 from yamb import fair_dice
 from yamb.dice import DiceSource, roll_all, roll_unlocked
 from yamb.errors import IllegalMoveError
-from yamb.game import Game
-from yamb.session import clock, decisions, scorekeeping
+from yamb.game import Game, WriteResult
+from yamb.session import clock, decisions, replays, scorekeeping
 from yamb.session.effects import Effects, GameActionError, require_status
 from yamb.session.endings import finish
 from yamb.session.model import GameSession, OwnTurn
@@ -42,6 +42,7 @@ def begin_turn(
     session.turn += 1
     slot.pending = None
     slot.locks = []
+    slot.announced_after = None
     if isinstance(slot, OwnTurn):
         slot.number = game.turns_played[seat] + 1
     # A turn that ended without a write (its player resigned or was given up) leaves nothing.
@@ -64,6 +65,23 @@ def _record(session: GameSession, seat: int, line: str, *, first: bool = False) 
     own = session.seats[seat].own
     assert own is not None
     own.dice_line = line
+
+
+def _record_moves(
+    session: GameSession,
+    seat: int,
+    announced: tuple[int, int] | None,
+    written: WriteResult,
+    *,
+    auto: bool,
+) -> None:
+    """The turn's announcement and write join its record, after its dice (replays)."""
+    fair = session.fair
+    if fair is None:
+        return  # a scorekeeping table: its history is the record
+    after = session.slot(seat).announced_after or 1
+    recorded = _line_under_way(session, seat) + replays.moves(announced, after, written, auto=auto)
+    _record(session, seat, recorded)
 
 
 def _line_under_way(session: GameSession, seat: int) -> str:
@@ -225,6 +243,7 @@ def announce(
 ) -> None:
     game = current(session, player_id, turn)
     game.announce(*_cell(game, column_id, row_id))
+    session.slot(game.seat).announced_after = game.roll
     if scorekeeping.is_scorekeeping(session):
         scorekeeping.announced(session, game, column_id, row_id)
     session.store(game)
@@ -268,7 +287,9 @@ def write(
 ) -> Effects:
     game = current(session, player_id, turn)
     seat = game.seat
-    game.write(*_cell(game, column_id, row_id))
+    announced = game.announcement
+    written = game.write(*_cell(game, column_id, row_id))
+    _record_moves(session, seat, announced, written, auto=False)
     decisions.charge(session, seat, now)
     if scorekeeping.is_scorekeeping(session):
         scorekeeping.written(session, game.players[seat], column_id, row_id)
@@ -308,11 +329,18 @@ def expire_turn(
     game = session.game()
     if session.own_turns:
         game.focus(seat)
-    pending = session.slot(seat).pending
+    slot = session.slot(seat)
+    pending = slot.pending
     if pending is not None and game.is_legal(*pending):
-        game.write(*pending)
+        announced = game.announcement
+        written = game.write(*pending)
     else:
-        game.play_auto_move()
+        move = game.auto_move()
+        if move.announces:
+            slot.announced_after = game.roll
+        announced = game.announcement or ((move.column, move.row) if move.announces else None)
+        written = game.play_auto_move()
+    _record_moves(session, seat, announced, written, auto=True)
     # The whole clock was spent deciding, however late the timer came.
     decisions.charge(session, seat, min(now, deadline))
     effects = after_write(session, game, now, dice, seat)

@@ -14,6 +14,7 @@ from yamb.protocol import (
     GameView,
     LegalCellView,
     MismatchView,
+    RollView,
     SeatView,
     SheetView,
     TurnView,
@@ -106,7 +107,26 @@ def _turn(session: GameSession, game: Game, shows: str | None) -> TurnView | Non
         can_roll=game.can_reroll(),
         deadline=slot.clock.deadline,
         frozen_ms=slot.clock.frozen_ms,
+        rolls=_roll_history(session, seat),
     )
+
+
+def _roll_history(session: GameSession, seat: int) -> list[RollView]:
+    """The rolls of the seat's turn under way, from the game's record."""
+    fair = session.fair
+    if fair is None:
+        return []
+    if session.own_turns:
+        own = session.seats[seat].own
+        line = None if own is None else own.dice_line
+    else:
+        line = fair.turns[-1] if fair.turns else None
+    if line is None:
+        return []
+    recorded = fair_dice.parse_turn(line)
+    if recorded.seat != seat:
+        return []
+    return [RollView(dice=list(roll.dice), kept=list(roll.kept)) for roll in recorded.rolls]
 
 
 def game_view(session: GameSession, shows: str | None = None) -> GameView:
@@ -178,7 +198,7 @@ def dice_record(
     if fair is None:
         raise GameActionError("this game was played before verifiable dice", code="not_allowed")
     count = session.settings.dice
-    lines = [*archived, *fair.turns]
+    lines = [fair_dice.dice_part(line) for line in [*archived, *fair.turns]]
     if len(lines) != session.turn:  # chunks lost (expired): a partial record proves nothing
         raise GameActionError(
             f"the dice record is no longer whole: {len(lines)} of {session.turn} turns are kept",

@@ -1,0 +1,149 @@
+"""Replays (product G8): every turn of a game as it was played, its rolls with the dice kept,
+its announcement and its write, rebuilt from the game's record.
+
+The record is the dice record (yamb.fair_dice) with each turn's moves after it, so one record
+serves both the dice check and the replay: `0:3:35126;02:35146|a1.9@1|w1.9:40` is seat 0's turn
+labelled 3, rolled twice, announced in column 1 row 9 after roll 1, written there for 40; a `!`
+after the score marks a write the server made when the clock ran out, and a turn that ended
+without a write (its player left) has no `|w`.
+"""
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+from yamb import fair_dice
+from yamb.game import WriteResult
+from yamb.layout import Layout, layout_for
+from yamb.protocol import (
+    ReplayAnnouncementView,
+    ReplayFrame,
+    ReplayTurnView,
+    ReplayWriteView,
+    RollView,
+)
+from yamb.session.effects import GameActionError
+from yamb.session.model import GameSession, Outcome
+from yamb.settings import GameSettings
+
+_MARK = fair_dice.MOVES_MARK
+
+
+def moves(
+    announced: tuple[int, int] | None, after_roll: int, write: WriteResult, *, auto: bool
+) -> str:
+    """The moves of a turn as its record writes them after its dice."""
+    text = ""
+    if announced is not None:
+        text += f"{_MARK}a{announced[0]}.{announced[1]}@{after_roll}"
+    return text + f"{_MARK}w{write.column}.{write.row}:{write.score}{'!' if auto else ''}"
+
+
+class _View(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
+
+
+class ReplayHeader(_View):
+    """What a replay needs of the game besides its record; kept with the record once the game
+    ends, since the record outlives the game item."""
+
+    game_id: str
+    settings: GameSettings
+    players: list[str]
+    winners: list[str]
+    outcome: Outcome | None
+    ended_at: datetime | None
+    # The turns the game started: a record with fewer lost a chunk and does not replay.
+    turns: int
+
+
+def header_of(session: GameSession) -> ReplayHeader:
+    return ReplayHeader(
+        game_id=session.game_id,
+        settings=session.settings,
+        players=session.player_ids,
+        winners=session.winners,
+        outcome=session.outcome,
+        ended_at=session.ended_at,
+        turns=session.turn,
+    )
+
+
+def replay_turns(header: ReplayHeader, lines: Sequence[str]) -> list[ReplayTurnView]:
+    """The turns of a record, in the order they ended."""
+    settings = header.settings
+    layout = layout_for(settings.grid, settings.column_ids, settings.dice)
+    return [_turn(layout, header.players, number, line) for number, line in enumerate(lines, 1)]
+
+
+def _cell(layout: Layout, text: str) -> tuple[str, str]:
+    column, row = (int(part) for part in text.split("."))
+    return layout.columns[column].id, layout.grid.rows[row].id
+
+
+def _turn(layout: Layout, players: Sequence[str], number: int, line: str) -> ReplayTurnView:
+    recorded = fair_dice.parse_turn(line)
+    announcement = write = None
+    for part in line.split(_MARK)[1:]:
+        if part.startswith("a"):
+            cell, after = part[1:].split("@")
+            column, row = _cell(layout, cell)
+            announcement = ReplayAnnouncementView(column=column, row=row, after_roll=int(after))
+        elif part.startswith("w"):
+            cell, score = part[1:].split(":")
+            column, row = _cell(layout, cell)
+            write = ReplayWriteView(
+                column=column, row=row, score=int(score.rstrip("!")), auto=score.endswith("!")
+            )
+    return ReplayTurnView(
+        number=number,
+        player_id=players[recorded.seat],
+        rolls=[RollView(dice=list(r.dice), kept=list(r.kept)) for r in recorded.rolls],
+        announcement=announcement,
+        write=write,
+    )
+
+
+# What a replay frame's turns may take: API Gateway's limit is 32 KB a frame, and the rest of
+# the frame (settings, players) stays under 2 KB.
+TURNS_BYTES_PER_FRAME = 28_000
+
+
+def replay_frames(header: ReplayHeader, lines: Sequence[str], request_id: str) -> list[ReplayFrame]:
+    """The replay of an ended game in frames that each stay under 32 KB, however long it was."""
+    if len(lines) != header.turns:
+        raise GameActionError(
+            f"the game's record is no longer whole: {len(lines)} of {header.turns} turns are kept",
+            code="not_allowed",
+        )
+    parts: list[list[ReplayTurnView]] = [[]]
+    size = 0
+    for turn in replay_turns(header, lines):
+        turn_bytes = len(turn.model_dump_json(by_alias=True)) + 1
+        if parts[-1] and size + turn_bytes > TURNS_BYTES_PER_FRAME:
+            parts.append([])
+            size = 0
+        parts[-1].append(turn)
+        size += turn_bytes
+    frames = []
+    first = 1
+    for index, turns in enumerate(parts, start=1):
+        frames.append(
+            ReplayFrame(
+                request_id=request_id,
+                game_id=header.game_id,
+                part=index,
+                parts=len(parts),
+                total=len(lines),
+                first=first,
+                settings=header.settings,
+                players=header.players,
+                winners=header.winners,
+                outcome=header.outcome,
+                turns=turns,
+            )
+        )
+        first += len(turns)
+    return frames
