@@ -45,6 +45,7 @@ bench: $(STAMP)
 	$(PY) bench/engine_bench.py
 	$(PY) bench/dice_bench.py
 	$(PY) bench/service_bench.py
+	$(PY) bench/game_types_bench.py
 	$(PY) bench/load_test.py
 
 clean:

@@ -63,6 +63,7 @@ type ErrorCode = Literal[
     "dice_hidden",
     "unknown_player",
     "slow_games_limit",
+    "dice_locked",
     # Scorekeeping for real dice
     "type_the_dice",
     "correction_refused",

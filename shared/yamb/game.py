@@ -457,6 +457,24 @@ class Game:
             if sheet.values[0][joker_row] == joker.bonus_needs:
                 extra = joker.bonus
                 sheet.extra[column] += extra
+        return self._commit(column, row, score, extra)
+
+    def write_value(self, column: int, row: int, score: int) -> WriteResult:
+        """Writes `score` in an empty cell, however the dice stand: a 2 vs 2 team's final write
+        of its proposed cell, whose value the session worked out (rules.md 7)."""
+        if self.finished:
+            raise IllegalMoveError("the game is over", code="game_over")
+        layout = self.layout
+        if not 0 <= column < len(layout.columns) or not 0 <= row < layout.rows_per_column:
+            raise IllegalMoveError("no such cell", code="unknown_cell")
+        if self.sheets[self.seat].filled[column] >> row & 1:
+            raise IllegalMoveError("the cell is already written", code="cell_written")
+        return self._commit(column, row, score, 0)
+
+    def _commit(self, column: int, row: int, score: int, extra: int) -> WriteResult:
+        layout = self.layout
+        seat = self.seat
+        sheet = self.sheets[seat]
         # Sheet.set, inlined.
         sheet.values[column][row] = score
         filled = sheet.filled[column] | 1 << row
@@ -480,6 +498,30 @@ class Game:
             self.finished = True
         # tuple.__new__ straight: NamedTuple's own __new__ is a Python function around it.
         return _new_tuple(WriteResult, (seat, column, row, score, extra, directs, self.finished))
+
+    def restart_turn(self) -> None:
+        """The same seat's turn begins again from no dice: a 2 vs 2 team turn's second part,
+        played by the partner with their own roll 1 (rules.md 7)."""
+        self._open = None
+        self._index = -1
+        self.roll = 0
+        self.dice = ()
+        self.announcement = None
+
+    def withdraw_announcement(self) -> None:
+        """Forgets the turn's announcement: in 2 vs 2 an announcement only opens a row."""
+        self.announcement, self._open = None, None
+
+    def cells_if_announced(self, column: int, row: int) -> list[LegalCell]:
+        """The legal cells the dice would give if (column, row) were announced now (none when
+        it could not be written then): a 2 vs 2 announcement opens a row without binding."""
+        if self.announcement is not None:
+            return []
+        self.announcement, self._open = (column, row), None
+        try:
+            return self.legal_cells()
+        finally:
+            self.announcement, self._open = None, None
 
     def _direct(self, column: int, row: int) -> tuple[int, int] | None:
         directed = self.layout.directed_column

@@ -296,7 +296,8 @@ class ColumnTotalsView(Frame):
 
 
 class SheetView(Frame):
-    player_id: str
+    player_id: str = Field(description="the player, or in 2 vs 2 the team's first player")
+    members: list[str] | None = Field(default=None, description="2 vs 2: the team's players")
     # column id -> row id -> value; empty cells are absent.
     cells: dict[str, dict[str, int]]
     totals: dict[str, ColumnTotalsView]
@@ -345,6 +346,20 @@ class TurnView(Frame):
     can_roll: bool
     deadline: datetime | None = None
     frozen_ms: int | None = None
+    part: int | None = Field(
+        default=None, description="2 vs 2: 1 while the first player proposes, 2 for the partner"
+    )
+    proposal: LegalCellView | None = Field(
+        default=None, description="2 vs 2: the proposed cell and value (the cell stays empty)"
+    )
+    opened: list[LegalCellView] = Field(
+        default_factory=list,
+        description="2 vs 2: Announced cells opened this team turn (binding nobody)",
+    )
+    grace: bool | None = Field(
+        default=None,
+        description="2 vs 2: the partner's time is up; dice locked, a cell to choose (10 s)",
+    )
     rolls: list[RollView] = Field(
         default_factory=list,
         description="the turn's rolls so far with the dice kept (its roll history), shown "
@@ -519,6 +534,9 @@ class ReplayTurnView(Frame):
     player_id: str
     rolls: list[RollView]
     announcement: ReplayAnnouncementView | None = None
+    proposal: ReplayWriteView | None = Field(
+        default=None, description="2 vs 2: the first player's proposal (the cell left empty)"
+    )
     write: ReplayWriteView | None = Field(
         default=None, description="None: the turn ended without a write (its player left)"
     )

@@ -115,6 +115,16 @@ EXCLUSIONS: tuple[Exclusion, ...] = (
         "everyone needs every player to have turns of their own",
     ),
     Exclusion(
+        ("pairs", "grid"),
+        lambda s: s.pairs and s.grid != "yamb",
+        "2 vs 2 is played on a Yamb sheet",
+    ),
+    Exclusion(
+        ("pairs", "time_bonus"),
+        lambda s: s.pairs and s.time_bonus,
+        "2 vs 2 partners share a sheet, not their decision time: no time bonus",
+    ),
+    Exclusion(
         ("physical_dice", "turn_seconds"),
         lambda s: s.physical_dice and s.turn_seconds is not None,
         "scorekeeping tables have no turn clock (set turn_seconds to null), so are never ranked",

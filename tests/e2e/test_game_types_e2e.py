@@ -184,3 +184,77 @@ def test_slow_game_deadline_passes_with_one_sheet_finished(stack: LocalStack, pl
     assert replay["type"] == "replay" and replay["parts"] == 1
     written = [turn["write"] is not None for turn in replay["turns"]]
     assert written == [True] * (ROUNDS + 1) + [False]
+
+
+def test_two_vs_two_to_the_end_with_proposals_an_announcement_and_a_direction(
+    stack: LocalStack, players: Any
+) -> None:
+    # given a 2 vs 2 game with the announced and directed columns: ana and ben against cy and dee
+    table = [players(name) for name in ("pairs-ana", "pairs-ben", "pairs-cy", "pairs-dee")]
+    ana, ben, cy, dee = table
+    settings = {"players": 4, "pairs": True, "columns": ["down", "announced", "directed"]}
+    game_id = ana.act("create_game", settings=settings)["gameId"]
+    for player in table[1:]:
+        player.act("join_game", gameId=game_id)
+    game = ana.act("start_game", gameId=game_id)
+    ids = [seat["playerId"] for seat in game["seats"]]
+    by_id = dict(zip(ids, table, strict=True))
+
+    def latest(player: Any, version: int) -> dict[str, Any]:
+        seen: dict[str, Any] = player.game_at(version)
+        return seen
+
+    def act(player: Any, action: str, **fields: Any) -> dict[str, Any]:
+        nonlocal game
+        game = player.act(action, gameId=game_id, **fields)
+        for other in table:
+            if other is not player:
+                latest(other, game["version"])
+        return game
+
+    def cell(view: dict[str, Any], column: str) -> dict[str, Any]:
+        return next(c for c in view["turn"]["legal"] if c["column"] == column)
+
+    # when ana announces a cell of the announced column, then proposes a down cell instead
+    announced = cell(game, "announced")
+    act(ana, "announce", column=announced["column"], row=announced["row"])
+    proposed = cell(game, "down")
+    act(ana, "write", column=proposed["column"], row=proposed["row"])
+    assert game["turn"]["playerId"] == ids[1] and game["turn"]["proposal"]["row"] == proposed["row"]
+    assert [(c["column"], c["row"]) for c in game["turn"]["opened"]] == [
+        (announced["column"], announced["row"])
+    ]
+    # and ben replaces the proposal: he writes the announced cell from his own dice
+    own = next(
+        c
+        for c in game["turn"]["legal"]
+        if (c["column"], c["row"]) == (announced["column"], announced["row"])
+    )
+    act(ben, "write", column=own["column"], row=own["row"])
+    team_one = game["sheets"][0]["cells"]
+    assert team_one["down"] == {} and team_one["announced"] == {own["row"]: own["score"]}
+
+    # then team 1's announced write directs team 2; cy proposes the directed cell, dee takes it
+    directed_row = own["row"]
+    assert game["turn"]["playerId"] == ids[2] and game["turn"]["directedRow"] == directed_row
+    assert {(c["column"], c["row"]) for c in game["turn"]["legal"]} == {("directed", directed_row)}
+    act(cy, "write", column="directed", row=directed_row)
+    taken = game["turn"]["proposal"]
+    act(dee, "write", column="directed", row=directed_row)
+    written = game["sheets"][1]["cells"]["directed"][directed_row]
+    assert written >= taken["score"] or directed_row == "min"
+
+    # and the game is played to the end, each part writing its first choice
+    while game["status"] == "running":
+        player = by_id[game["turn"]["playerId"]]
+        choice = game["turn"]["legal"][0]
+        act(player, "write", column=choice["column"], row=choice["row"])
+
+    # then both players of the better team win
+    totals = [sheet["total"] for sheet in game["sheets"]]
+    best_team = totals.index(max(totals))
+    expected = set(ids[2 * best_team : 2 * best_team + 2]) if totals[0] != totals[1] else set(ids)
+    assert game["status"] == "finished" and set(game["winners"]) == expected
+    replay = ana.answer(ana.send("replay", gameId=game_id))
+    assert replay["turns"][0]["proposal"]["row"] == proposed["row"]
+    assert replay["turns"][0]["announcement"]["row"] == announced["row"]

@@ -4,6 +4,7 @@ pick whom to follow."""
 
 from typing import Any
 
+import pytest
 from yamb_service.caller import Caller
 
 ANA = Caller("ana", "conn-ana")
@@ -146,21 +147,36 @@ def test_own_turns_clock_runs_out_per_player_on_wakes(harness: Any) -> None:
         assert turn["deadline"] is not None
 
 
-def test_each_for_themself_plays_to_the_end_through_the_service(harness: Any) -> None:
-    # given an each-for-themself game of two
-    game_id = harness.running_game(ANA, BEN, turnType="each_for_themself", **FREE)
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"turnType": "each_for_themself"},
+        {"turnType": "simultaneous"},
+        {"turnType": "slow", "turnSeconds": None, "slowDeadlineHours": 48},
+    ],
+)
+def test_own_turns_whole_game_never_sends_a_hidden_turn(
+    harness: Any, settings: dict[str, Any]
+) -> None:
+    # given a game of two of a type that hides dice, watched by dan following ben
+    game_id = harness.running_game(ANA, BEN, **settings, **FREE)
+    harness.connect(DAN)
+    harness.ack(DAN, harness.act(DAN, "watch_game", gameId=game_id, follow="ben"))
     cells = harness.session(game_id).game().layout.cells_per_sheet
 
-    # when ana plays her whole sheet, then ben his
-    for caller in (ANA, BEN):
-        for _ in range(cells):
+    # when both play their whole sheets, rolling before each write, turn after turn
+    for _ in range(cells):
+        for caller in (ANA, BEN):
+            harness.ack(caller, harness.act(caller, "roll", gameId=game_id, keep=[0]))
             harness.ack(caller, write_first(harness, caller, game_id))
 
-    # then the game is over with its winners, and nothing hidden was ever sent
+    # then the game is over, and no frame ever showed anyone a turn they may not see
     view = harness.last_game(ANA)
     assert view["status"] == "finished" and view["winners"]
     for caller in (ANA, BEN):
         assert_nothing_hidden(harness, caller, caller.player_id)
+    assert_nothing_hidden(harness, DAN, "ben")
+    assert any(v["turn"] is not None for v in harness.broadcasts(DAN))
 
 
 SLOW = {**FREE, "turnType": "slow", "turnSeconds": None, "slowDeadlineHours": 48}

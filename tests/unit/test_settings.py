@@ -29,6 +29,12 @@ BAD_SETTINGS = [
         {"sameDice": True, "pairs": True, "players": 4, "preset": 1},
     ),
     (("same_dice", "players"), "free", {"sameDice": True, "players": 1, "preset": 1}),
+    (("pairs", "grid"), "free", {"pairs": True, "players": 4, "grid": "classic"}),
+    (
+        ("pairs", "time_bonus"),
+        "free",
+        {"pairs": True, "players": 4, "timeBonus": True, "preset": 1},
+    ),
     (("time_bonus", "players"), "free", {"timeBonus": True, "players": 1, "preset": 1}),
     (("physical_dice", "turn_seconds"), "free", {"physicalDice": True, "preset": 1}),
     (

@@ -79,7 +79,7 @@ def deadlines(session: GameSession) -> list[tuple[datetime, int]]:
         deadline = session.clock.deadline
         if deadline is None or session.engine is None:
             return []
-        return [(deadline, session.game().seat)]
+        return [(deadline, session.seat_in_turn(session.game()))]
     return sorted(
         (seat.own.clock.deadline, index)
         for index, seat in enumerate(session.seats)

@@ -16,10 +16,10 @@ def finish(
 ) -> None:
     """Every remaining sheet is full, or the last player declined to finish theirs. A winner
     left alone counts the turns played when the others left, whether they finished or not."""
-    winners = session.winners or decisions.break_tie(session, game.winners())
+    winners = session.winners or decisions.break_tie(session, _players_of(session, game.winners()))
     cells = game.layout.cells_per_sheet
     for player in winners:
-        seat = session.player_ids.index(player)
+        seat = session.engine_seat(session.player_ids.index(player))
         played = game.turns_played[seat]
         if session.offered_turns is not None:
             played = min(played, session.offered_turns)
@@ -27,6 +27,15 @@ def finish(
             end(session, now, "cancelled", [], effects)
             return
     end(session, now, outcome, winners, effects)
+
+
+def _players_of(session: GameSession, engine_winners: list[str]) -> list[str]:
+    """The players behind the engine's winners: in 2 vs 2 a team's first player stands for the
+    team, and both its players win."""
+    if not session.settings.pairs:
+        return engine_winners
+    ids = session.player_ids
+    return [ids[seat] for seat in range(len(ids)) if ids[seat - seat % 2] in engine_winners]
 
 
 def end(
@@ -53,4 +62,4 @@ def records_result(session: GameSession) -> bool:
     if session.status != "finished" or session.outcome == "declined_finish":
         return False
     game = session.game()
-    return all(game.sheets[i].is_full() for i in session.remaining_seats())
+    return all(game.sheets[session.engine_seat(i)].is_full() for i in session.remaining_seats())

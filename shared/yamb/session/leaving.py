@@ -4,10 +4,11 @@ last player left to finish their sheet."""
 from datetime import datetime, timedelta
 
 from yamb.dice import DiceSource
+from yamb.game import Game
 from yamb.session import clock
 from yamb.session.effects import Effects, GameActionError, require_status
 from yamb.session.endings import end, finish
-from yamb.session.model import GameSession, Outcome
+from yamb.session.model import GameSession, Outcome, PairsTurn
 from yamb.session.turns import DUE_TOLERANCE, begin_turn, next_own_turns
 
 
@@ -55,7 +56,7 @@ def expire_return(
         session.finish_offer = None
         finish(session, game, now, "declined_finish", effects)
         return effects
-    if game.turns_played[seat_index] > 0:
+    if game.turns_played[session.engine_seat(seat_index)] > 0:
         effects.disappeared.append(seat.player_id)
     _seat_leaves(session, seat_index, now=now, dice=dice, effects=effects, outcome="abandoned")
     if session.status == "running" and not any(
@@ -75,6 +76,9 @@ def _seat_leaves(
     outcome: Outcome,
 ) -> None:
     game = session.game()
+    if session.settings.pairs:
+        _team_leaves(session, game, seat_index, now=now, effects=effects, outcome=outcome)
+        return
     was_current = game.seat == seat_index
     seat = session.seats[seat_index]
     seat.left, seat.present, seat.return_deadline = True, False, None
@@ -107,6 +111,40 @@ def _seat_leaves(
     session.store(game)
 
 
+def _team_leaves(
+    session: GameSession,
+    game: Game,
+    seat_index: int,
+    *,
+    now: datetime,
+    effects: Effects,
+    outcome: Outcome,
+) -> None:
+    """2 vs 2 (rules.md 7): a player resigning or leaving ends the match for their team; the
+    other team wins at once and is offered to finish its sheet, answered by its first player."""
+    losing = seat_index // 2
+    for member in (2 * losing, 2 * losing + 1):
+        seat = session.seats[member]
+        seat.left, seat.return_deadline = True, None
+        seat.present = seat.present and member != seat_index
+        effects.players[seat.player_id] = "release"
+    losing_in_turn = game.seat == losing
+    game.leave(losing)
+    winning = 1 - losing
+    session.winners = [session.seats[2 * winning + i].player_id for i in (0, 1)]
+    if game.sheets[winning].is_full() or game.finished:
+        session.store(game)
+        finish(session, game, now, outcome, effects)
+        return
+    if losing_in_turn:
+        session.pairs = PairsTurn()  # the winning team's turn starts afresh
+        session.pending, session.locks = None, []
+    session.finish_offer = session.seats[2 * winning].player_id
+    session.offered_turns = game.turns_played[winning]
+    clock.stop(session)
+    session.store(game)
+
+
 def answer_finish_offer(
     session: GameSession, player_id: str, accept: bool, now: datetime, dice: DiceSource
 ) -> Effects:
@@ -122,7 +160,7 @@ def answer_finish_offer(
         finish(session, game, now, "declined_finish", effects)
         return effects
     session.solo_finish = True
-    seat = session.player_ids.index(player_id)
+    seat = session.engine_seat(session.player_ids.index(player_id))
     if not game.turn_of(seat)[0]:
         begin_turn(session, game, now, dice, seat if session.own_turns else None)
     else:

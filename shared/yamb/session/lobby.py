@@ -13,7 +13,7 @@ from yamb.session.effects import (
     require_creator,
     require_status,
 )
-from yamb.session.model import FairPlay, GameSession, Seat
+from yamb.session.model import FairPlay, GameSession, PairsTurn, Seat
 from yamb.session.presence import RETURN_WINDOW
 from yamb.session.turns import begin_turn, next_own_turns
 from yamb.settings import GameSettings, validate_settings
@@ -132,6 +132,8 @@ def start(session: GameSession, player_id: str, now: datetime, dice: DiceSource)
             seat.return_deadline = now + RETURN_WINDOW  # away when the game starts
     game = session.new_game()
     slow.schedule(session, now)
+    if session.settings.pairs:
+        session.pairs = PairsTurn()
     if session.own_turns:
         next_own_turns(session, game, now, dice)  # every seat's first turn at once
     else:

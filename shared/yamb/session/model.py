@@ -66,6 +66,19 @@ class OwnTurn(BaseModel):
     dice_line: str | None = None
 
 
+class PairsTurn(BaseModel):
+    """A 2 vs 2 team turn beside the engine's (rules.md 7): which part is played (1: the first
+    player, who proposes; 2: the partner, who writes), the proposal as (column, row, value),
+    the Announced cells opened this team turn (binding nobody), and whether the partner's
+    clock has run out into their 10 extra seconds with the dice locked."""
+
+    part: Literal[1, 2] = 1
+    proposal: tuple[int, int, int] | None = None
+    # (column, row, the part that announced it)
+    opened: list[tuple[int, int, int]] = Field(default_factory=list)
+    grace: bool = False
+
+
 class Seat(BaseModel):
     player_id: str
     # The player's live connection, kept here so that a broadcast needs no other read.
@@ -178,6 +191,8 @@ class GameSession(BaseModel):
     fair: FairPlay | None = None
     # A slow game's end, set when it starts (rules.md 7).
     slow_deadline: datetime | None = None
+    # A 2 vs 2 game's team turn under way.
+    pairs: PairsTurn | None = None
 
     @property
     def own_turns(self) -> bool:
@@ -192,6 +207,18 @@ class GameSession(BaseModel):
         if held.own is None:
             held.own = OwnTurn()
         return held.own
+
+    def engine_seat(self, seat: int) -> int:
+        """The engine's seat of a seat: its team's in 2 vs 2 (seats 0-1 and 2-3 are teams)."""
+        return seat // 2 if self.settings.pairs else seat
+
+    def seat_in_turn(self, game: Game) -> int:
+        """The seat whose move it is, turn by turn: in 2 vs 2 the team in turn's first player,
+        then its second."""
+        if self.settings.pairs:
+            part = self.pairs.part if self.pairs is not None else 1
+            return game.seat * 2 + part - 1
+        return game.seat
 
     def close_own_turn(self, seat: int) -> None:
         """A seat's own turn ended (written, given up, or the game ended): its dice record
@@ -227,7 +254,9 @@ class GameSession(BaseModel):
     def new_game(self) -> Game:
         settings = self.settings
         layout = layout_for(settings.grid, settings.column_ids, settings.dice)
-        return Game(layout, self.player_ids, own_turns=self.own_turns)
+        # 2 vs 2: the engine plays one sheet per team, named after its first player.
+        players = self.player_ids[::2] if settings.pairs else self.player_ids
+        return Game(layout, players, own_turns=self.own_turns)
 
     def game(self) -> Game:
         if self.engine is None:

@@ -14,7 +14,7 @@ def _in_turn(session: GameSession, seat: int) -> bool:
     if session.engine is None:
         return False
     game = session.game()
-    return bool(game.turn_of(seat)[0]) if session.own_turns else game.seat == seat
+    return bool(game.turn_of(seat)[0]) if session.own_turns else session.seat_in_turn(game) == seat
 
 
 def disconnect(session: GameSession, player_id: str, connection_id: str, now: datetime) -> bool:

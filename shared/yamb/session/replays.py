@@ -4,8 +4,9 @@ its announcement and its write, rebuilt from the game's record.
 The record is the dice record (yamb.fair_dice) with each turn's moves after it, so one record
 serves both the dice check and the replay: `0:3:35126;02:35146|a1.9@1|w1.9:40` is seat 0's turn
 labelled 3, rolled twice, announced in column 1 row 9 after roll 1, written there for 40; a `!`
-after the score marks a write the server made when the clock ran out, and a turn that ended
-without a write (its player left) has no `|w`.
+after the score marks a write the server made when the clock ran out, a 2 vs 2 first player's
+part has a proposal (`|p`) instead of a write, and a turn that ended without a write (its player
+left) has neither.
 """
 
 from collections.abc import Sequence
@@ -15,7 +16,6 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
 from yamb import fair_dice
-from yamb.game import WriteResult
 from yamb.layout import Layout, layout_for
 from yamb.protocol import (
     ReplayAnnouncementView,
@@ -32,13 +32,21 @@ _MARK = fair_dice.MOVES_MARK
 
 
 def moves(
-    announced: tuple[int, int] | None, after_roll: int, write: WriteResult, *, auto: bool
+    announced: tuple[int, int] | None,
+    after_roll: int,
+    cell: tuple[int, int],
+    score: int,
+    *,
+    auto: bool,
+    proposal: bool = False,
 ) -> str:
-    """The moves of a turn as its record writes them after its dice."""
+    """The moves of a turn as its record writes them after its dice: `p` for a 2 vs 2
+    proposal, `w` for a write."""
     text = ""
     if announced is not None:
         text += f"{_MARK}a{announced[0]}.{announced[1]}@{after_roll}"
-    return text + f"{_MARK}w{write.column}.{write.row}:{write.score}{'!' if auto else ''}"
+    kind = "p" if proposal else "w"
+    return text + f"{_MARK}{kind}{cell[0]}.{cell[1]}:{score}{'!' if auto else ''}"
 
 
 class _View(BaseModel):
@@ -85,23 +93,28 @@ def _cell(layout: Layout, text: str) -> tuple[str, str]:
 
 def _turn(layout: Layout, players: Sequence[str], number: int, line: str) -> ReplayTurnView:
     recorded = fair_dice.parse_turn(line)
-    announcement = write = None
+    announcement = write = proposal = None
     for part in line.split(_MARK)[1:]:
         if part.startswith("a"):
             cell, after = part[1:].split("@")
             column, row = _cell(layout, cell)
             announcement = ReplayAnnouncementView(column=column, row=row, after_roll=int(after))
-        elif part.startswith("w"):
+        elif part[:1] in ("w", "p"):
             cell, score = part[1:].split(":")
             column, row = _cell(layout, cell)
-            write = ReplayWriteView(
+            written = ReplayWriteView(
                 column=column, row=row, score=int(score.rstrip("!")), auto=score.endswith("!")
             )
+            if part[0] == "w":
+                write = written
+            else:
+                proposal = written
     return ReplayTurnView(
         number=number,
         player_id=players[recorded.seat],
         rolls=[RollView(dice=list(r.dice), kept=list(r.kept)) for r in recorded.rolls],
         announcement=announcement,
+        proposal=proposal,
         write=write,
     )
 

@@ -39,14 +39,12 @@ def result_of(session: GameSession) -> GameResult:
         winners=session.winners,
         players=[
             PlayerResult(
-                player_id=player_id,
-                total=sheet.total(),
-                full=sheet.is_full(),
+                player_id=seat.player_id,
+                total=game.sheets[session.engine_seat(index)].total(),
+                full=game.sheets[session.engine_seat(index)].is_full(),
                 left=seat.left,
-                turns=game.turns_played[index],
+                turns=game.turns_played[session.engine_seat(index)],
             )
-            for index, (player_id, sheet, seat) in enumerate(
-                zip(game.players, game.sheets, session.seats, strict=True)
-            )
+            for index, seat in enumerate(session.seats)
         ],
     )

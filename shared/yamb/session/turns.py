@@ -6,8 +6,8 @@ from datetime import datetime, timedelta
 from yamb import fair_dice
 from yamb.dice import DiceSource, roll_all, roll_unlocked
 from yamb.errors import IllegalMoveError
-from yamb.game import Game, WriteResult
-from yamb.session import clock, decisions, replays, scorekeeping
+from yamb.game import Game
+from yamb.session import clock, decisions, replays, scorekeeping, team_turns
 from yamb.session.effects import Effects, GameActionError, require_status
 from yamb.session.endings import finish
 from yamb.session.model import GameSession, OwnTurn
@@ -23,7 +23,7 @@ def begin_turn(
     """The server's roll 1 and the clock of a new turn: the seat in turn's, or in a game of own
     turns the turn of `seat`."""
     if seat is None:
-        seat = game.seat
+        seat = session.seat_in_turn(game)
     else:
         game.focus(seat)
     count = game.layout.dice_count
@@ -71,17 +71,50 @@ def _record_moves(
     session: GameSession,
     seat: int,
     announced: tuple[int, int] | None,
-    written: WriteResult,
+    cell: tuple[int, int],
+    score: int,
     *,
     auto: bool,
+    proposal: bool = False,
 ) -> None:
-    """The turn's announcement and write join its record, after its dice (replays)."""
+    """The turn's announcement and write (or proposal) join its record, after its dice."""
     fair = session.fair
     if fair is None:
         return  # a scorekeeping table: its history is the record
     after = session.slot(seat).announced_after or 1
-    recorded = _line_under_way(session, seat) + replays.moves(announced, after, written, auto=auto)
-    _record(session, seat, recorded)
+    moves = replays.moves(announced, after, cell, score, auto=auto, proposal=proposal)
+    _record(session, seat, _line_under_way(session, seat) + moves)
+
+
+def _team_write(
+    session: GameSession,
+    game: Game,
+    cell: tuple[int, int],
+    now: datetime,
+    dice: DiceSource,
+    *,
+    auto: bool,
+    as_is: bool = False,
+) -> Effects:
+    """2 vs 2: the first player's write is the proposal and the partner's part begins; the
+    partner's is the team's (`as_is`: the proposal, written as it is when their time is up)."""
+    turn = team_turns.team(session)
+    seat = session.seat_in_turn(game)
+    announced = next(((c, r) for c, r, part in turn.opened if part == turn.part), None)
+    if turn.part == 1:
+        value = team_turns.propose(game, session, *cell)
+        _record_moves(session, seat, announced, cell, value, auto=auto, proposal=True)
+        team_turns.start_partner_part(session, game)
+        begin_turn(session, game, now, dice)
+        session.store(game)
+        return Effects()
+    if as_is and turn.proposal is not None:
+        cell, value = turn.proposal[:2], game.write_value(*turn.proposal).score
+    else:
+        value = team_turns.final_write(session, game, *cell)
+    _record_moves(session, seat, announced, cell, value, auto=auto)
+    team_turns.next_team_turn(session)
+    return after_write(session, game, now, dice)
 
 
 def _line_under_way(session: GameSession, seat: int) -> str:
@@ -157,7 +190,7 @@ def current(session: GameSession, player_id: str, turn: int | None = None) -> Ga
         )
     # At a scorekeeping table the creator types for whoever is in turn.
     host = session.settings.physical_dice and player_id == session.creator
-    if seat != game.seat and not host:
+    if seat != session.seat_in_turn(game) and not host:
         raise GameActionError("it is not your turn", code="not_your_turn")
     return game
 
@@ -195,9 +228,10 @@ def _check_locks(game: Game, keep: list[int]) -> list[int]:
 def lock(session: GameSession, player_id: str, keep: list[int], turn: int | None) -> None:
     """The dice the player holds back from the next roll; everyone sees them."""
     game = current(session, player_id, turn)
+    team_turns.refuse_roll_in_grace(session)
     if not game.can_reroll():
         raise IllegalMoveError("no roll is left to lock dice for", code="no_rolls_left")
-    session.slot(game.seat).locks = _check_locks(game, keep)
+    session.slot(session.seat_in_turn(game)).locks = _check_locks(game, keep)
 
 
 def roll(
@@ -214,7 +248,9 @@ def roll(
             "at a scorekeeping table the dice are rolled at the table: type them (enter_dice)",
             code="type_the_dice",
         )
-    slot = session.slot(game.seat)
+    team_turns.refuse_roll_in_grace(session)
+    seat = session.seat_in_turn(game)
+    slot = session.slot(seat)
     locks = slot.locks if keep is None else _check_locks(game, keep)
     fair = session.fair
     if fair is None:
@@ -242,8 +278,11 @@ def announce(
     session: GameSession, player_id: str, column_id: str, row_id: str, turn: int | None
 ) -> None:
     game = current(session, player_id, turn)
-    game.announce(*_cell(game, column_id, row_id))
-    session.slot(game.seat).announced_after = game.roll
+    if session.settings.pairs:
+        team_turns.announce(session, game, *_cell(game, column_id, row_id))
+    else:
+        game.announce(*_cell(game, column_id, row_id))
+    session.slot(session.seat_in_turn(game)).announced_after = game.roll
     if scorekeeping.is_scorekeeping(session):
         scorekeeping.announced(session, game, column_id, row_id)
     session.store(game)
@@ -266,12 +305,16 @@ def select(
 ) -> None:
     """The pending choice: a legal cell the client chose before the deadline (rules.md 8)."""
     game = current(session, player_id, turn)
-    slot = session.slot(game.seat)
+    slot = session.slot(session.seat_in_turn(game))
     if column_id is None or row_id is None:
         slot.pending = None
         return
     column, row = _cell(game, column_id, row_id)
-    game.score_of(column, row)  # raises when the cell is not legal now
+    if session.settings.pairs:
+        if (column, row) not in {(c, r) for c, r, _ in team_turns.choices(session, game)}:
+            game.score_of(column, row)  # raises with the reason the cell is not legal now
+    else:
+        game.score_of(column, row)  # raises when the cell is not legal now
     slot.pending = (column, row)
 
 
@@ -286,10 +329,14 @@ def write(
     dice: DiceSource,
 ) -> Effects:
     game = current(session, player_id, turn)
+    if session.settings.pairs:
+        return _team_write(session, game, _cell(game, column_id, row_id), now, dice, auto=False)
     seat = game.seat
     announced = game.announcement
     written = game.write(*_cell(game, column_id, row_id))
-    _record_moves(session, seat, announced, written, auto=False)
+    _record_moves(
+        session, seat, announced, (written.column, written.row), written.score, auto=False
+    )
     decisions.charge(session, seat, now)
     if scorekeeping.is_scorekeeping(session):
         scorekeeping.written(session, game.players[seat], column_id, row_id)
@@ -329,6 +376,8 @@ def expire_turn(
     game = session.game()
     if session.own_turns:
         game.focus(seat)
+    if session.settings.pairs:
+        return _expire_team_part(session, game, deadline, now, dice)
     slot = session.slot(seat)
     pending = slot.pending
     if pending is not None and game.is_legal(*pending):
@@ -340,9 +389,34 @@ def expire_turn(
             slot.announced_after = game.roll
         announced = game.announcement or ((move.column, move.row) if move.announces else None)
         written = game.play_auto_move()
-    _record_moves(session, seat, announced, written, auto=True)
+    _record_moves(session, seat, announced, (written.column, written.row), written.score, auto=True)
     # The whole clock was spent deciding, however late the timer came.
     decisions.charge(session, seat, min(now, deadline))
     effects = after_write(session, game, now, dice, seat)
+    effects.turns_timed_out = 1
+    return effects
+
+
+def _expire_team_part(
+    session: GameSession, game: Game, deadline: datetime, now: datetime, dice: DiceSource
+) -> Effects:
+    """2 vs 2 (rules.md 7): the first player's time is up: the pending choice, else the best
+    cell, becomes the proposal. The partner's: their dice lock and 10 more seconds start; when
+    those are up, the pending choice is written, else the proposal as it is."""
+    turn = team_turns.team(session)
+    pending = session.pending
+    chosen = {(c, r) for c, r, _ in team_turns.choices(session, game)}
+    if turn.part == 2 and not turn.grace:
+        turn.grace = True
+        session.clock.deadline = team_turns.grace_deadline(deadline)
+        session.store(game)
+        return Effects()
+    if pending is not None and pending in chosen:
+        effects = _team_write(session, game, pending, now, dice, auto=True)
+    elif turn.part == 1 or turn.proposal is None:
+        best = team_turns.best_choice(session, game)
+        effects = _team_write(session, game, best, now, dice, auto=True)
+    else:
+        effects = _team_write(session, game, turn.proposal[:2], now, dice, auto=True, as_is=True)
     effects.turns_timed_out = 1
     return effects

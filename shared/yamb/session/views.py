@@ -19,9 +19,9 @@ from yamb.protocol import (
     SheetView,
     TurnView,
 )
-from yamb.session import clock
+from yamb.session import clock, team_turns
 from yamb.session.effects import GameActionError
-from yamb.session.model import GameSession
+from yamb.session.model import GameSession, PairsTurn
 from yamb.session.turns import round_waits_for
 
 
@@ -32,10 +32,10 @@ def _cell_view(game: Game, column: int, row: int, score: int) -> LegalCellView:
     )
 
 
-def _sheets(game: Game) -> list[SheetView]:
+def _sheets(session: GameSession, game: Game) -> list[SheetView]:
     layout = game.layout
     views = []
-    for player_id, sheet in zip(game.players, game.sheets, strict=True):
+    for index, (player_id, sheet) in enumerate(zip(game.players, game.sheets, strict=True)):
         cells = {
             column.id: {
                 layout.grid.rows[r].id: value
@@ -51,6 +51,9 @@ def _sheets(game: Game) -> list[SheetView]:
         views.append(
             SheetView(
                 player_id=player_id,
+                members=session.player_ids[2 * index : 2 * index + 2]
+                if session.settings.pairs
+                else None,
                 cells=cells,
                 totals=totals,
                 total=sum(t.total for t in totals.values()),
@@ -69,14 +72,15 @@ def _turn(session: GameSession, game: Game, shows: str | None) -> TurnView | Non
         if seat is None or not game.turn_of(seat)[0]:
             return None
         game.focus(seat)
-    seat = game.seat
+    seat = session.seat_in_turn(game)
+    player_id = session.seats[seat].player_id
     if not game.roll:
         if not session.settings.physical_dice:
             return None
         # A scorekeeping turn before its first typed roll: whose dice the table waits for.
         return TurnView(
             number=session.turn,
-            player_id=game.players[seat],
+            player_id=player_id,
             roll=0,
             dice=[],
             legal=[],
@@ -84,7 +88,8 @@ def _turn(session: GameSession, game: Game, shows: str | None) -> TurnView | Non
         )
     layout = game.layout
     slot = session.slot(seat)
-    legal = game.legal_cells()
+    pairs = session.pairs if session.settings.pairs else None
+    legal = team_turns.choices(session, game) if pairs is not None else game.legal_cells()
     scores = {(c, r): s for c, r, s in legal}
     announcement = None
     if game.announcement is not None:
@@ -93,10 +98,10 @@ def _turn(session: GameSession, game: Game, shows: str | None) -> TurnView | Non
     pending = None
     if slot.pending is not None and slot.pending in scores:
         pending = _cell_view(game, *slot.pending, scores[slot.pending])
-    obligation = game.obligations[seat]
+    obligation = game.obligations[game.seat]
     return TurnView(
         number=clock.turn_number(session, seat),
-        player_id=game.players[seat],
+        player_id=player_id,
         roll=game.roll,
         dice=list(game.dice),
         locks=list(slot.locks),
@@ -108,7 +113,18 @@ def _turn(session: GameSession, game: Game, shows: str | None) -> TurnView | Non
         deadline=slot.clock.deadline,
         frozen_ms=slot.clock.frozen_ms,
         rolls=_roll_history(session, seat),
+        part=None if pairs is None else pairs.part,
+        proposal=None if pairs is None else _proposal(session, game, pairs),
+        opened=[] if pairs is None else [_cell_view(game, c, r, 0) for c, r, _ in pairs.opened],
+        grace=None if pairs is None else pairs.grace,
     )
+
+
+def _proposal(session: GameSession, game: Game, pairs: PairsTurn) -> LegalCellView | None:
+    """The first player's proposal, at the value they proposed."""
+    if pairs.proposal is None:
+        return None
+    return _cell_view(game, *pairs.proposal)
 
 
 def _roll_history(session: GameSession, seat: int) -> list[RollView]:
@@ -148,7 +164,9 @@ def game_view(session: GameSession, shows: str | None = None) -> GameView:
                 left=seat.left,
                 return_deadline=seat.return_deadline,
                 decision_ms=seat.decision_ms if session.settings.time_bonus else None,
-                turns_played=game.turns_played[index] if game is not None else 0,
+                turns_played=game.turns_played[session.engine_seat(index)]
+                if game is not None
+                else 0,
                 in_turn=bool(game.turn_of(index)[0]) if own and game is not None else None,
                 turn_deadline=_own_deadline(session, index) if own else None,
             )
@@ -157,7 +175,7 @@ def game_view(session: GameSession, shows: str | None = None) -> GameView:
         turns_per_sheet=game.layout.cells_per_sheet if game is not None else None,
         waiting_for=round_waits_for(session, game) if game is not None else [],
         slow_deadline=session.slow_deadline,
-        sheets=_sheets(game) if game is not None else [],
+        sheets=_sheets(session, game) if game is not None else [],
         turn=_turn(session, game, shows)
         if game is not None and session.status == "running"
         else None,
