@@ -44,6 +44,7 @@ dev: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/engine_bench.py
 	$(PY) bench/dice_bench.py
+	$(PY) bench/replay_bench.py
 	$(PY) bench/service_bench.py
 	$(PY) bench/game_types_bench.py
 	$(PY) bench/load_test.py

@@ -493,6 +493,10 @@ class GameService:
         loaded = self.games.load(action.game_id)
         session = loaded.session
         if session.seat_of(caller.player_id) is not None:
+            if action.follow is not None and session.own_turns:
+                raise GameActionError(
+                    "in this game each player sees only their own dice", code="dice_hidden"
+                )
             raise GameActionError("players do not watch their own game", code="already_seated")
         follows = _followed(session, action.follow)
         # A bound on what each broadcast sends; racing watchers may pass it by a few.

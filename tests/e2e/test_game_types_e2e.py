@@ -258,3 +258,30 @@ def test_two_vs_two_to_the_end_with_proposals_an_announcement_and_a_direction(
     replay = ana.answer(ana.send("replay", gameId=game_id))
     assert replay["turns"][0]["proposal"]["row"] == proposed["row"]
     assert replay["turns"][0]["announcement"]["row"] == announced["row"]
+
+
+def test_each_for_themself_to_the_end_at_different_paces(stack: LocalStack, players: Any) -> None:
+    # given an each-for-themself game of two, watched by a spectator following the second
+    ana, ben, watcher = players("eft-ana"), players("eft-ben"), players("eft-watcher")
+    records = [_record(ana), _record(ben)]
+    watched = _record(watcher)
+    settings = {"players": 2, "columns": ["free"], "turnType": "each_for_themself"}
+    game_id = ana.act("create_game", settings=settings)["gameId"]
+    ben.act("join_game", gameId=game_id)
+    game = ana.act("start_game", gameId=game_id)
+    ids = [seat["playerId"] for seat in game["seats"]]
+    watcher.act("watch_game", gameId=game_id, follow=ids[1])
+
+    # when ana plays her whole sheet while ben has not moved, then ben plays his
+    for _ in range(ROUNDS):
+        game = _write(ana, game_id, game["turn"])
+    assert game["status"] == "running" and game["turn"] is None
+    ben_game = ben.answer(ben.send("sync"))["game"]
+    for _ in range(ROUNDS):
+        ben_game = _write(ben, game_id, ben_game["turn"])
+
+    # then the game ends when both sheets are full, and no frame carried a hidden turn
+    assert ben_game["status"] == "finished" and ben_game["winners"]
+    for record, player_id in zip(records, ids, strict=True):
+        assert _hidden_values_leaked(record, {player_id}) == []
+    assert _hidden_values_leaked(watched, {ids[1]}) == []

@@ -124,7 +124,7 @@ def test_watch_game_follow_refusals(harness: Any) -> None:
     # then each is refused with its code, and dan watches nothing
     assert harness.error(DAN, turn_by_turn)["code"] == "wrong_game_type"
     assert harness.error(DAN, stranger)["code"] == "unknown_player"
-    assert harness.error(CLEO, seated)["code"] == "already_seated"
+    assert harness.error(CLEO, seated)["code"] == "dice_hidden"
     assert harness.games.load(own).spectators == []
 
 
