@@ -93,10 +93,14 @@ class Delivery:
             ):
                 gone.seats.append(Caller(seat.player_id, connection))
         follows = follows or {}
+        # A connection that watched the table before taking a seat is a player now: it gets
+        # its seat's view only (a spectator's would show another player's hidden dice).
+        seated = {seat.connection_id for seat in session.seats if seat.connection_id is not None}
         gone.spectators = [
             connection
             for connection in spectators
             if connection not in (skip, answered)
+            and connection not in seated
             and not self._sent(
                 connection, views.frame(views.shows_for_spectator(follows.get(connection)))
             )

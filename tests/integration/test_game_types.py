@@ -261,3 +261,18 @@ def test_sync_names_a_slow_game_played_beside_the_regular_one(harness: Any) -> N
     assert mine["game"]["gameId"] == slow
     assert mine["game"]["turn"]["playerId"] == "ana"
     assert harness.error(DAN, stranger)["code"] == "not_seated"
+
+
+def test_watching_then_joining_a_table_sends_only_the_seat_view(harness: Any) -> None:
+    # given ben watched ana's waiting simultaneous table, then joined it, and it started
+    harness.connect(ANA, BEN)
+    game_id = harness.create_game(ANA, players=2, turnType="simultaneous", **FREE)
+    harness.ack(BEN, harness.act(BEN, "watch_game", gameId=game_id))
+    harness.ack(BEN, harness.act(BEN, "join_game", gameId=game_id))
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+
+    # when ana rolls
+    harness.ack(ANA, harness.act(ANA, "roll", gameId=game_id, keep=[0]))
+
+    # then ben, a player now, never got ana's turn
+    assert_nothing_hidden(harness, BEN, "ben")

@@ -263,3 +263,42 @@ def test_own_turns_snapshot_keeps_every_seat_turn() -> None:
     # then both seats' turns come back as they were
     assert [loaded.turn_of(seat) for seat in (0, 1)] == before
     assert loaded.own_turns
+
+
+def test_own_turns_a_player_with_a_full_sheet_may_be_away_without_leaving() -> None:
+    # given ana filled her sheet while ben played one turn, then ana closes the app
+    session = _table("each_for_themself")
+    cells = session.game().layout.cells_per_sheet
+    for _ in range(cells):
+        _write(session, "ana")
+    _write(session, "ben")
+    presence.disconnect(session, "ana", "c-ana", START)
+
+    # when more than the 3-minute return window passes
+    effects = apply_due(session, START + timedelta(minutes=4), DICE)
+
+    # then she is still in the game, with no countdown and no penalty
+    assert session.seats[0].return_deadline is None and not session.seats[0].left
+    assert effects is None or effects.disappeared == []
+    assert session.status == "running" and session.finish_offer is None
+
+
+def test_slow_game_deadline_keeps_the_win_of_the_last_player_left() -> None:
+    # given a slow game where ben resigned after half the sheets, and ana finishes alone
+    session = _table("slow", turnSeconds=None, slowDeadlineHours=24)
+    cells = session.game().layout.cells_per_sheet
+    for _ in range(cells // 2 + 1):
+        _write(session, "ana")
+        _write(session, "ben")
+    leaving.resign(session, "ben", START, DICE)
+    leaving.answer_finish_offer(session, "ana", True, START, DICE)
+
+    # when the deadline passes before her sheet is full
+    apply_due(session, START + timedelta(hours=24), DICE)
+
+    # then her win stands, without a recorded result
+    assert (session.status, session.outcome, session.winners) == (
+        "finished",
+        "declined_finish",
+        ["ana"],
+    )

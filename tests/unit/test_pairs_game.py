@@ -275,3 +275,47 @@ def test_pairs_the_winning_team_finishes_its_sheet_without_a_clock() -> None:
     assert parts[:3] == ["ben", "ana", "ben"]
     assert (session.status, session.winners) == ("finished", ["ana", "ben"])
     assert all(p.full for p in result_of(session).players if p.player_id in ("ana", "ben"))
+
+
+def _seven_team_turns_each(session: GameSession) -> None:
+    for _ in range(7 * 4):
+        turn = game_view(session).turn
+        assert turn is not None
+        _write(session, turn.player_id, _first_choice(session))
+
+
+def test_pairs_winning_partner_leaving_before_the_offer_is_answered_keeps_the_win() -> None:
+    # given ana resigned after more than half the sheet: cy is offered to finish
+    session = _table(columns=["free"])
+    _seven_team_turns_each(session)
+    leaving.resign(session, "ana", START, DICE)
+    assert (session.winners, session.finish_offer) == (["cy", "dee"], "cy")
+
+    # when dee, cy's partner, resigns too before cy answers
+    leaving.resign(session, "dee", START, DICE)
+
+    # then the game ends with team 2's win, not the team that left first
+    assert (session.status, session.outcome, session.winners) == (
+        "finished",
+        "declined_finish",
+        ["cy", "dee"],
+    )
+
+
+def test_pairs_partner_grace_shows_no_roll_and_ends_with_the_finish_offer() -> None:
+    # given ben's time ran out into his 10 extra seconds
+    session = _table(columns=["free"])
+    _write(session, "ana", _first_choice(session))
+    apply_due(session, START + timedelta(seconds=60), DICE)
+    turn = game_view(session).turn
+    assert turn is not None and turn.grace is True and turn.can_roll is False
+    assert _code(turns.announce, session, "ben", "free", "yamb", None) == "dice_locked"
+
+    # when cy resigns and ana accepts to finish
+    leaving.resign(session, "cy", START + timedelta(seconds=61), DICE)
+    leaving.answer_finish_offer(session, "ana", True, START + timedelta(seconds=62), DICE)
+
+    # then ben plays on without a clock, the dice free again
+    turn = game_view(session).turn
+    assert turn is not None and turn.grace is False and turn.deadline is None
+    turns.roll(session, "ben", None, None, DICE)

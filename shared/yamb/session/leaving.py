@@ -18,13 +18,25 @@ def resign(session: GameSession, player_id: str, now: datetime, dice: DiceSource
     if seat_index is None or session.seats[seat_index].left:
         raise GameActionError("you do not play in this game", code="not_seated")
     effects = Effects()
-    if session.finish_offer == player_id or session.solo_finish:
+    if _already_won(session, player_id):
         # The last player left already won: giving up the rest of the sheet ends the game.
         session.finish_offer = None
         finish(session, session.game(), now, "declined_finish", effects)
         return effects
     _seat_leaves(session, seat_index, now=now, dice=dice, effects=effects, outcome="resigned")
     return effects
+
+
+def _already_won(session: GameSession, player_id: str) -> bool:
+    """The player is left alone with the win (or in 2 vs 2 is of the team left with it): their
+    leaving gives up the rest of the sheet, not the win."""
+    if session.finish_offer == player_id or session.solo_finish:
+        return True
+    return (
+        session.settings.pairs
+        and session.finish_offer is not None
+        and (player_id in session.winners)
+    )
 
 
 def returns_due(
@@ -51,7 +63,7 @@ def expire_return(
     seat = session.seats[seat_index]
     effects = Effects(returns_missed=1)
     game = session.game()
-    if session.finish_offer == seat.player_id or session.solo_finish:
+    if _already_won(session, seat.player_id):
         # The last player left, away for good: their win stands, without a recorded result.
         session.finish_offer = None
         finish(session, game, now, "declined_finish", effects)
@@ -139,6 +151,8 @@ def _team_leaves(
     if losing_in_turn:
         session.pairs = PairsTurn()  # the winning team's turn starts afresh
         session.pending, session.locks = None, []
+    elif session.pairs is not None:
+        session.pairs.grace = False  # finished without a clock: the dice are free again
     session.finish_offer = session.seats[2 * winning].player_id
     session.offered_turns = game.turns_played[winning]
     clock.stop(session)

@@ -17,6 +17,16 @@ def _in_turn(session: GameSession, seat: int) -> bool:
     return bool(game.turn_of(seat)[0]) if session.own_turns else session.seat_in_turn(game) == seat
 
 
+def _done(session: GameSession, seat: int) -> bool:
+    """In a game of own turns, a seat whose sheet is full only waits for the others: being
+    away is no leaving (the winner is known when all have finished, rules.md 7)."""
+    return (
+        session.own_turns
+        and session.engine is not None
+        and not session.game().sheets[seat].empty_cells
+    )
+
+
 def disconnect(session: GameSession, player_id: str, connection_id: str, now: datetime) -> bool:
     """The connection `connection_id` closed (or was found gone); False when that changes
     nothing (a game over, or a connection the player has already replaced). At a waiting table
@@ -33,7 +43,7 @@ def disconnect(session: GameSession, player_id: str, connection_id: str, now: da
     seat.present = False
     if session.status == "waiting":
         return True
-    if session.settings.turn_type != "slow":
+    if session.settings.turn_type != "slow" and not _done(session, seat_index):
         seat.return_deadline = now + RETURN_WINDOW
     if _in_turn(session, seat_index):
         clock.freeze(session, seat_index, now)

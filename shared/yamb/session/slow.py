@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 from yamb.session import decisions
 from yamb.session.effects import Effects
-from yamb.session.endings import end
+from yamb.session.endings import end, finish
 from yamb.session.model import GameSession
 
 # Slow games a player may sit at beside a regular game, free and with premium.
@@ -27,8 +27,13 @@ def slow_game_is_due(session: GameSession, now: datetime, tolerance: timedelta) 
 
 def expire_slow_game(session: GameSession, now: datetime) -> Effects:
     game = session.game()
-    filled = [seat for seat in session.remaining_seats() if game.sheets[seat].is_full()]
     effects = Effects()
+    if session.winners:
+        # The others left: the last player's win stands (rules.md 8), their sheet unfinished.
+        session.finish_offer = None
+        finish(session, game, now, "declined_finish", effects)
+        return effects
+    filled = [seat for seat in session.remaining_seats() if game.sheets[seat].is_full()]
     if not filled:
         end(session, now, "cancelled", [], effects)
         return effects

@@ -135,6 +135,8 @@ def after_write(
     written = game.seat if seat is None else seat
     if session.own_turns:
         session.close_own_turn(written)
+        if not game.sheets[written].empty_cells:
+            session.seats[written].return_deadline = None  # filled by the clock while away
     if game.finished:
         finish(session, game, now, "completed", effects)
     elif session.own_turns:
@@ -279,6 +281,7 @@ def announce(
 ) -> None:
     game = current(session, player_id, turn)
     if session.settings.pairs:
+        team_turns.refuse_roll_in_grace(session)  # the 10 s are only to choose a cell
         team_turns.announce(session, game, *_cell(game, column_id, row_id))
     else:
         game.announce(*_cell(game, column_id, row_id))

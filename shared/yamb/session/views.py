@@ -109,7 +109,7 @@ def _turn(session: GameSession, game: Game, shows: str | None) -> TurnView | Non
         directed_row=None if obligation is None else layout.grid.rows[obligation].id,
         pending=pending,
         legal=[_cell_view(game, c, r, s) for c, r, s in legal],
-        can_roll=game.can_reroll(),
+        can_roll=game.can_reroll() and not (pairs is not None and pairs.grace),
         deadline=slot.clock.deadline,
         frozen_ms=slot.clock.frozen_ms,
         rolls=_roll_history(session, seat),
