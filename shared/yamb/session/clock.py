@@ -73,15 +73,29 @@ def stop(session: GameSession) -> None:
             seat.own.clock.deadline, seat.own.clock.frozen_ms = None, None
 
 
-def deadlines(session: GameSession) -> list[tuple[datetime, int]]:
-    """Every running turn clock as (deadline, seat), earliest first."""
+def moments(session: GameSession) -> list[datetime]:
+    """When each running turn clock runs out (no engine read: every write plans its timers)."""
+    if not session.own_turns:
+        return [] if session.clock.deadline is None else [session.clock.deadline]
+    return [
+        seat.own.clock.deadline
+        for seat in session.seats
+        if seat.own is not None and seat.own.clock.deadline is not None
+    ]
+
+
+def deadlines(session: GameSession, due_by: datetime) -> list[tuple[datetime, int]]:
+    """Every turn clock run out by `due_by` as (deadline, seat), earliest first. Turn by turn
+    the engine is read (for the seat in turn) only when the clock has run out."""
     if not session.own_turns:
         deadline = session.clock.deadline
-        if deadline is None or session.engine is None:
+        if deadline is None or deadline > due_by or session.engine is None:
             return []
         return [(deadline, session.seat_in_turn(session.game()))]
     return sorted(
         (seat.own.clock.deadline, index)
         for index, seat in enumerate(session.seats)
-        if seat.own is not None and seat.own.clock.deadline is not None
+        if seat.own is not None
+        and seat.own.clock.deadline is not None
+        and seat.own.clock.deadline <= due_by
     )

@@ -27,7 +27,7 @@ def pending(session: GameSession) -> list[datetime]:
         for seat in session.seats
         if seat.return_deadline is not None and not seat.present and not seat.left
     ]
-    moments.extend(deadline for deadline, _ in clock.deadlines(session))
+    moments.extend(clock.moments(session))
     if session.slow_deadline is not None:
         moments.append(session.slow_deadline)
     return sorted(moments)

@@ -352,11 +352,7 @@ def due_turns(
     """The turns whose clock has run out, as (deadline, seat), earliest first."""
     if session.status != "running":
         return []
-    return [
-        (deadline, seat)
-        for deadline, seat in clock.deadlines(session)
-        if deadline <= now + tolerance
-    ]
+    return clock.deadlines(session, now + tolerance)
 
 
 def expire_turn(
