@@ -697,26 +697,31 @@ class LocalAws:
 
     def settle_timers(self, timeout: float = 10.0) -> None:
         """Waits until every running execution is waiting: a lane for a heartbeat, a wake for
-        its moment (none is starting, arming or calling a function)."""
+        its moment (none is starting, arming or calling a function). Its history says it is
+        waiting a moment before its wait has set the moment it waits for, so the clock must
+        also count one wait per execution: an advance in between would be missed."""
         stepfunctions = self.client("stepfunctions")
         machines = [
             m["stateMachineArn"] for m in stepfunctions.list_state_machines()["stateMachines"]
         ]
         deadline = time.monotonic() + timeout
         while True:
-            busy = [
+            running = [
                 execution["executionArn"]
                 for machine in machines
                 for page in stepfunctions.get_paginator("list_executions").paginate(
                     stateMachineArn=machine, statusFilter="RUNNING"
                 )
                 for execution in page["executions"]
-                if self._last_event(execution["executionArn"]) not in WAITING_EVENTS
             ]
-            if not busy:
+            busy = [arn for arn in running if self._last_event(arn) not in WAITING_EVENTS]
+            if not busy and self.clock.waits() >= len(running):
                 return
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{len(busy)} executions still busy: {busy[:3]}")
+                raise TimeoutError(
+                    f"{len(busy)} of {len(running)} executions still busy ({busy[:3]}), "
+                    f"{self.clock.waits()} waiting on the clock"
+                )
             time.sleep(0.02)
 
     def _last_event(self, execution_arn: str) -> str | None:

@@ -16,6 +16,7 @@ POLL_SECONDS = 0.05
 class LocalClock:
     def __init__(self) -> None:
         self._offset = timedelta()
+        self._waits = 0
         self._lock = threading.Lock()
 
     def now(self) -> datetime:
@@ -29,12 +30,23 @@ class LocalClock:
             self._offset += timedelta(**delta)
         return self.now()
 
+    def waits(self) -> int:
+        """How many waits have their moment set and run now."""
+        with self._lock:
+            return self._waits
+
     def wait_until(self, moment: datetime, interrupted: Callable[[float], bool]) -> bool:
         """Waits until the clock reaches `moment`; `interrupted(timeout)` waits up to `timeout`
         seconds for what ends the wait early (an event's `wait`). True when interrupted."""
-        while True:
-            remaining = (moment - self.now()).total_seconds()
-            if remaining <= 0:
-                return False
-            if interrupted(min(remaining, POLL_SECONDS)):
-                return True
+        with self._lock:
+            self._waits += 1
+        try:
+            while True:
+                remaining = (moment - self.now()).total_seconds()
+                if remaining <= 0:
+                    return False
+                if interrupted(min(remaining, POLL_SECONDS)):
+                    return True
+        finally:
+            with self._lock:
+                self._waits -= 1

@@ -373,7 +373,7 @@ def test_local_aws_clock_advance_ends_a_long_wait_at_once(stack: LocalAws) -> No
 
     # when the stack's clock moves an hour on
     started = time.monotonic()
-    stack.clock.advance(hours=1)
+    stack.advance(hours=1)
 
     # then the wake is over at once
     assert stack.wait_for_execution(execution)["status"] == "SUCCEEDED"
@@ -524,7 +524,7 @@ def test_local_aws_lane_stores_its_token_and_heartbeats_keep_it_waiting(stack: L
     # when a heartbeat comes every 50 s for 150 s
     stepfunctions = stack.client("stepfunctions")
     for _ in range(3):
-        stack.clock.advance(seconds=50)
+        stack.advance(seconds=50)
         time.sleep(0.15)
         stepfunctions.send_task_heartbeat(taskToken=token)
 
@@ -549,14 +549,14 @@ def test_local_aws_lane_without_heartbeat_wakes_the_game_and_arms_again(stack: L
     first_token = (_lane_item(stack, game_id) or {})["token"]["S"]
 
     # when no heartbeat comes for 61 s
-    stack.clock.advance(seconds=61)
+    stack.advance(seconds=61)
     _until(lambda: len(calls) == 1)
     _until(lambda: (_lane_item(stack, game_id) or {})["token"]["S"] != first_token)
 
     # then the game was woken once, and the lane armed again with a new token; when that one
     # runs out too, the clock function ends the lane
     assert calls == [{"source": "lane", "gameId": game_id, "lane": 7}]
-    stack.clock.advance(seconds=31)
+    stack.advance(seconds=31)
     assert stack.wait_for_execution(execution)["status"] == "SUCCEEDED"
     assert len(calls) == 2
 
