@@ -3,12 +3,66 @@
 `LocalAws(template)` starts moto's `ThreadedMotoServer` on a free local port, switches it to
 executing Step Functions state machines and to the Docker-free Lambda backend, and creates what the
 template declares: the DynamoDB tables (with GSIs, TTL, point-in-time recovery), the Cognito user
-pools and their clients, the SQS queues (dead-letter queues first), and the state machines
-(definition file, substitutions resolved, an IAM role each). Nothing polls a queue: a function's
-SQS event source is not run here. A Lambda Task of a state machine
+pools (with their LambdaConfig, ARNs resolved) and their clients, the SQS queues (dead-letter queues
+first), the state machines (definition file, substitutions resolved, an IAM role each), the SES
+identities (`AWS::SES::EmailIdentity`: SES v1 `VerifyEmailIdentity` for an address,
+`VerifyDomainIdentity` for a domain, so that v1 and v2 sends from it work) and templates
+(`AWS::SES::Template`: v1 `CreateTemplate`). Nothing polls a queue: a function's SQS event source
+is not run here, nor a schedule (the stack runs those by hand). A Lambda Task of a state machine
 (`arn:aws:states:::lambda:invoke`) calls the Python callable registered for that function with
 `register_function`, in this process. Wait states and heartbeat timeouts run on `clock`
 (devstack.clock), which tests move forward.
+
+Cognito triggers. moto stores a pool's LambdaConfig and calls none of it; here the triggers that
+name a function of the template call its registered callable in-process (`invoke_function`, the
+registry `register_function` fills; a trigger whose function has no callable is skipped with a
+warning), with Cognito's event shape (version "1", triggerSource, region, userPoolId, userName,
+callerContext {awsSdkVersion, clientId}, request, response):
+
+* SignUp runs PreSignUp (``PreSignUp_SignUp``; request userAttributes, validationData (None
+  without), clientMetadata from the call's ClientMetadata; response autoConfirmUser,
+  autoVerifyEmail, autoVerifyPhone false). An exception fails SignUp with
+  UserLambdaValidationException "PreSignUp failed with error <message>." and removes the user;
+  autoConfirmUser and autoVerifyEmail / autoVerifyPhone in the answer are honoured;
+* a password sign-in (InitiateAuth USER_PASSWORD_AUTH, AdminInitiateAuth ADMIN_USER_PASSWORD_AUTH
+  and ADMIN_NO_SRP_AUTH) of an existing user runs PreAuthentication first
+  (``PreAuthentication_Authentication``; validationData is the call's ClientMetadata, as on AWS),
+  and once tokens are issued PostAuthentication (``PostAuthentication_Authentication``;
+  userAttributes with sub, email and cognito:user_status, newDeviceUsed false, clientMetadata).
+  An exception fails the sign-in with UserLambdaValidationException "<Trigger> failed with error
+  <message>." (the tokens issued are revoked). An answer that is not an object is
+  InvalidLambdaResponseException. Not run: SRP sign-ins, AdminCreateUser's PreSignUp, and the
+  other triggers.
+
+What moto 5.2.5 does with `UsernameAttributes: [email]` (measured), and what is patched here:
+
+* SignUp's Username must be an e-mail (else InvalidParameterException "Username should be either
+  an email or a phone number."); it becomes the `email` attribute. The Cognito username is a
+  generated id, equal to `sub` (SignUp's UserSub, ListUsers' Username, the ID token's
+  cognito:username, the access token's username); the trigger events' userName is that id.
+* Admin calls (AdminGetUser, AdminConfirmSignUp, AdminUpdateUserAttributes, ...) and the sign-ins
+  take the e-mail or that id. moto matches the e-mail case-sensitively and ignores
+  `UsernameConfiguration.CaseSensitive: false`: patched (any case matches, a sign-up of an address
+  in another case is UsernameExistsException). A second sign-up of an address is
+  UsernameExistsException whose message is the address (AWS: "An account with the given email
+  already exists."); AdminUpdateUserAttributes to a taken address is AliasExistsException.
+* The ID token's `email` claim is the name given at sign-in, replaced by the attribute when the
+  client reads `email` (moto puts only the client's ReadAttributes in the ID token).
+* moto files tokens under the name given at sign-in: after an e-mail change a refresh failed
+  with a 500 and GetUser with UserNotFoundException, and a global sign-out under another of the
+  user's names revoked nothing. Patched: tokens are filed under the username (the sub).
+* PreventUserExistenceErrors is stored but ignored (an unknown user is UserNotFoundException):
+  patched, an unknown user is NotAuthorizedException "Incorrect username or password.".
+* ClientMetadata and ValidationData never reach the backend: read by the patches for the
+  triggers.
+
+SES, the local mailbox (`mails`, devstack.mail). moto keeps what was sent in
+``moto.ses.models.ses_backends[account][region].sent_messages`` (SES v2 sends through the same v1
+backend) but keeps one body part of a simple mail (the HTML one when both are given), no moment,
+and a templated mail's template name only (it is never rendered: a missing variable goes
+unnoticed). The sends are noted here (both parts, the moment on `clock`, the template as it was),
+and `mails()` renders templated mails as SES does. moto 5.2.5 answers SES v2 SendEmail with
+Template content NotImplementedError: patched to send it as v1 SendTemplatedEmail does.
 
 moto keeps its state in process-wide backends, so one `LocalAws` runs per process at a time; `stop`
 wipes that state and puts moto's global configuration back.
@@ -16,6 +70,7 @@ wipes that state and puts moto's global configuration back.
 
 from __future__ import annotations
 
+import contextvars
 import copy
 import importlib
 import json
@@ -37,6 +92,7 @@ from botocore.model import ListShape, MapShape, Shape, StructureShape
 
 from devstack.clock import LocalClock
 from devstack.lambda_context import LocalLambdaContext
+from devstack.mail import Mail, MailNote, mails_from_ses
 from devstack.template import (
     FUNCTION_TYPES,
     STATE_MACHINE_TYPES,
@@ -87,9 +143,10 @@ _running: LocalAws | None = None
 _REAL_TIME = LocalClock()
 
 
-def _original(attribute: str) -> Any:
-    for _, name, original in _originals:
-        if name == attribute:
+def _original(attribute: str, owner: str | None = None) -> Any:
+    """What a patch replaced: the `attribute` of the class (or module) named `owner`."""
+    for patched, name, original in _originals:
+        if name == attribute and (owner is None or getattr(patched, "__name__", "") == owner):
             return original
     raise LookupError(attribute)  # pragma: no cover - only called while patched
 
@@ -193,10 +250,276 @@ def _patched_dynamodb_call_action(self: Any) -> Any:
         return _original("call_action")(self)
 
 
+# ---------------------------------------------------------------------- Cognito triggers
+#
+# The response layer notes what the backend is not handed (ClientMetadata, ValidationData), in a
+# context variable of the request's thread; the backend patches run the pool's triggers.
+
+_cognito_request: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
+    "devstack_cognito_request", default=None
+)
+
+
+def _noting_cognito_request(action: str) -> Callable[[Any], Any]:
+    def patched(self: Any) -> Any:
+        token = _cognito_request.set(
+            {
+                "ClientMetadata": self._get_param("ClientMetadata"),
+                "ValidationData": self._get_param("ValidationData"),
+            }
+        )
+        try:
+            return _original(action, "CognitoIdpResponse")(self)
+        finally:
+            _cognito_request.reset(token)
+
+    return patched
+
+
+def _request_parameter(name: str) -> Any:
+    noted = _cognito_request.get()
+    return None if noted is None else noted.get(name)
+
+
+def _lambda_validation_error(message: str) -> Exception:
+    from moto.core.exceptions import JsonRESTError  # noqa: PLC0415
+
+    return JsonRESTError("UserLambdaValidationException", message)
+
+
+def _patched_get_user(self: Any, username: str) -> Any:
+    # moto matches usernames and e-mails case-sensitively; a pool created with
+    # UsernameConfiguration.CaseSensitive false matches them in any case, as on AWS.
+    user = _original("_get_user", "CognitoIdpUserPool")(self, username)
+    configuration = self.extended_config.get("UsernameConfiguration") or {}
+    if user is not None or username is None or configuration.get("CaseSensitive", True):
+        return user
+    folded = str(username).casefold()
+    attributes = self.extended_config.get("UsernameAttributes") or []
+    for candidate in self.users.values():
+        if str(candidate.username).casefold() == folded or any(
+            str(candidate.attribute_lookup.get(name) or "").casefold() == folded
+            for name in attributes
+        ):
+            return candidate
+    return None
+
+
+def _canonical(pool: Any, username: str) -> str:
+    user = pool._get_user(username)
+    return str(user.username) if user is not None else username
+
+
+def _patched_create_refresh_token(self: Any, client_id: str, username: str) -> Any:
+    # moto files tokens under the name given at sign-in (an e-mail, any case): after an e-mail
+    # change the user's tokens lead nowhere (a refresh fails with a 500), and a sign-out by
+    # another of the user's names revokes nothing. They are filed under the user's username.
+    token, origin_jti = _original("create_refresh_token", "CognitoIdpUserPool")(
+        self, client_id, username
+    )
+    self.refresh_tokens[token] = (client_id, _canonical(self, username), origin_jti)
+    return token, origin_jti
+
+
+def _patched_create_access_token(self: Any, client_id: str, username: str, origin_jti: str) -> Any:
+    token, expires_in = _original("create_access_token", "CognitoIdpUserPool")(
+        self, client_id, username, origin_jti
+    )
+    self.access_tokens[token] = (client_id, _canonical(self, username))
+    return token, expires_in
+
+
+def _patched_create_id_token(self: Any, client_id: str, username: str, origin_jti: str) -> Any:
+    token, expires_in = _original("create_id_token", "CognitoIdpUserPool")(
+        self, client_id, username, origin_jti
+    )
+    self.id_tokens[token] = (client_id, _canonical(self, username))
+    return token, expires_in
+
+
+def _patched_sign_out(self: Any, username: str) -> None:
+    # Every token of the user, whichever of their names it was given under.
+    _original("sign_out", "CognitoIdpUserPool")(self, _canonical(self, username))
+
+
+def _patched_sign_up(
+    self: Any, client_id: str, username: str, password: str, attributes: Any
+) -> Any:
+    user, details = _original("sign_up", "CognitoIdpBackend")(
+        self, client_id, username, password, attributes
+    )
+    local = _running
+    if local is None:
+        return user, details
+    pool = self.user_pools[user.user_pool_id]
+    response = local.run_cognito_trigger(
+        pool,
+        "PreSignUp",
+        trigger_source="PreSignUp_SignUp",
+        user_name=user.username,
+        client_id=client_id,
+        request={
+            "userAttributes": {
+                name: value for name, value in user.attribute_lookup.items() if name != "sub"
+            },
+            "validationData": _attribute_map(_request_parameter("ValidationData")),
+            "clientMetadata": dict(_request_parameter("ClientMetadata") or {}),
+        },
+        response={"autoConfirmUser": False, "autoVerifyEmail": False, "autoVerifyPhone": False},
+        undo=lambda: pool.users.pop(user.username, None),
+    )
+    if response is None:
+        return user, details
+    verified = [
+        {"Name": f"{attribute}_verified", "Value": "true"}
+        for attribute, flag in (("email", "autoVerifyEmail"), ("phone_number", "autoVerifyPhone"))
+        if response.get(flag) is True and attribute in user.attribute_lookup
+    ]
+    if verified:
+        user.update_attributes(verified)
+    if response.get("autoConfirmUser") is True:
+        from moto.cognitoidp.models import UserStatus  # noqa: PLC0415
+
+        user.status = UserStatus["CONFIRMED"]
+        details = None
+    return user, details
+
+
+def _attribute_map(value: Any) -> dict[str, str] | None:
+    """SignUp's ValidationData (a list of Name/Value pairs) as the trigger sees it."""
+    if not value:
+        return None
+    if isinstance(value, dict):
+        return {str(k): str(v) for k, v in value.items()}
+    return {str(item["Name"]): str(item.get("Value", "")) for item in value}
+
+
+_PASSWORD_FLOWS = ("USER_PASSWORD_AUTH", "ADMIN_USER_PASSWORD_AUTH", "ADMIN_NO_SRP_AUTH")
+
+
+def _patched_initiate_auth(
+    self: Any, client_id: str, auth_flow: str, auth_parameters: dict[str, str]
+) -> Any:
+    def run() -> Any:
+        return _original("initiate_auth", "CognitoIdpBackend")(
+            self, client_id, auth_flow, auth_parameters
+        )
+
+    pool = next((p for p in self.user_pools.values() if client_id in p.clients), None)
+    local = _running
+    if local is None or pool is None:
+        return run()
+    return local.authenticate(pool, client_id, auth_flow, auth_parameters, run)
+
+
+def _patched_admin_initiate_auth(
+    self: Any, user_pool_id: str, client_id: str, auth_flow: str, auth_parameters: dict[str, str]
+) -> Any:
+    def run() -> Any:
+        return _original("admin_initiate_auth", "CognitoIdpBackend")(
+            self, user_pool_id, client_id, auth_flow, auth_parameters
+        )
+
+    pool = self.user_pools.get(user_pool_id)
+    local = _running
+    if local is None or pool is None or client_id not in pool.clients:
+        return run()
+    return local.authenticate(pool, client_id, auth_flow, auth_parameters, run)
+
+
+# ---------------------------------------------------------------------- SES mailbox
+#
+# moto keeps one body part of a simple mail and no moment: the response layer notes both parts,
+# the backend patches note the moment (and a templated mail's template as it was).
+
+_mail_parts: contextvars.ContextVar[tuple[str | None, str | None] | None] = contextvars.ContextVar(
+    "devstack_mail_parts", default=None
+)
+
+
+def _patched_ses_send_email_response(self: Any) -> Any:
+    token = _mail_parts.set(
+        (self._get_param("Message.Body.Text.Data"), self._get_param("Message.Body.Html.Data"))
+    )
+    try:
+        return _original("send_email", "EmailResponse")(self)
+    finally:
+        _mail_parts.reset(token)
+
+
+def _patched_sesv2_send_email_response(self: Any) -> Any:
+    params = json.loads(self.body or "{}")
+    content = params.get("Content") or {}
+    if "Template" in content:
+        # moto 5.2 answers NotImplementedError; SES v2 sends a stored template as v1 does.
+        template = content["Template"]
+        message = self.sesv2_backend.core_backend.send_templated_email(
+            params.get("FromEmailAddress"),
+            template.get("TemplateName"),
+            template.get("TemplateData") or "{}",
+            params.get("Destination") or {},
+        )
+        return json.dumps({"MessageId": message.id})
+    body = (content.get("Simple") or {}).get("Body") or {}
+    token = _mail_parts.set(
+        ((body.get("Text") or {}).get("Data"), (body.get("Html") or {}).get("Data"))
+    )
+    try:
+        return _original("send_email", "SESV2Response")(self)
+    finally:
+        _mail_parts.reset(token)
+
+
+def _noting_mail(action: str) -> Callable[..., Any]:
+    def patched(self: Any, *args: Any, **kwargs: Any) -> Any:
+        sent = _original(action, "SESBackend")(self, *args, **kwargs)
+        local = _running
+        if local is not None:
+            message = self.sent_messages[-1] if action == "send_bulk_templated_email" else sent
+            local.note_mail(self, message)
+        return sent
+
+    return patched
+
+
 _WAIT = "moto.stepfunctions.parser.asl.component.state.wait.wait_function"
 _CALLBACK_TASK = "moto.stepfunctions.parser.asl.component.state.exec.state_task.service"
+_COGNITO = "moto.cognitoidp"
 _PATCHES = (
     ("moto.awslambda_simple.models", "LambdaSimpleBackend", "invoke", _patched_invoke),
+    (f"{_COGNITO}.models", "CognitoIdpUserPool", "_get_user", _patched_get_user),
+    *(
+        (f"{_COGNITO}.models", "CognitoIdpUserPool", name, patch)
+        for name, patch in (
+            ("create_refresh_token", _patched_create_refresh_token),
+            ("create_access_token", _patched_create_access_token),
+            ("create_id_token", _patched_create_id_token),
+            ("sign_out", _patched_sign_out),
+        )
+    ),
+    (f"{_COGNITO}.models", "CognitoIdpBackend", "sign_up", _patched_sign_up),
+    (f"{_COGNITO}.models", "CognitoIdpBackend", "initiate_auth", _patched_initiate_auth),
+    (
+        f"{_COGNITO}.models",
+        "CognitoIdpBackend",
+        "admin_initiate_auth",
+        _patched_admin_initiate_auth,
+    ),
+    *(
+        (f"{_COGNITO}.responses", "CognitoIdpResponse", action, _noting_cognito_request(action))
+        for action in ("sign_up", "initiate_auth", "admin_initiate_auth")
+    ),
+    ("moto.ses.responses", "EmailResponse", "send_email", _patched_ses_send_email_response),
+    ("moto.sesv2.responses", "SESV2Response", "send_email", _patched_sesv2_send_email_response),
+    *(
+        ("moto.ses.models", "SESBackend", action, _noting_mail(action))
+        for action in (
+            "send_email",
+            "send_templated_email",
+            "send_bulk_templated_email",
+            "send_raw_email",
+        )
+    ),
     ("moto.dynamodb.responses", "DynamoHandler", "call_action", _patched_dynamodb_call_action),
     (f"{_WAIT}.wait_function", "WaitFunction", "_wait_interval", _patched_wait_interval),
     (f"{_WAIT}.timestamp", "Timestamp", "_get_wait_seconds", _patched_timestamp_wait_seconds),
@@ -329,6 +652,10 @@ class LocalAws:
         self.physical_ids: dict[str, str] = {}
         self._handlers: dict[str, Handler] = {}
         self._function_names: dict[str, str] = {}
+        self._mail_notes: dict[str, MailNote] = {}
+        self._mail_lock = threading.Lock()
+        # Players signed up by create_player in a pool whose usernames are e-mails: name → e-mail.
+        self._player_emails: dict[str, str] = {}
         self._clients: dict[str, Any] = {}
         self._clients_lock = threading.Lock()
         self._quiet = quiet
@@ -474,6 +801,32 @@ class LocalAws:
             raise TemplateError(f"{logical_id!r} is not a function of the template")
         self._handlers[logical_id] = handler
 
+    def unregister_function(self, logical_id: str) -> None:
+        """Forget the function's callable (a state machine's call of it then fails, a trigger
+        of it is skipped)."""
+        self._handlers.pop(logical_id, None)
+
+    def has_handler(self, function: str) -> bool:
+        """Whether a callable is registered for the function (logical id, name or ARN)."""
+        logical_id = self._logical_id(function)
+        return logical_id is not None and logical_id in self._handlers
+
+    def _logical_id(self, function: str) -> str | None:
+        if function in self._function_names.values():
+            return function
+        return self._function_logical_id(function)
+
+    def invoke_function(self, function: str, event: Any) -> Any:
+        """Call the callable registered for `function` (logical id, name or ARN) with `event`
+        and a fresh Lambda context, in this thread; its result, or its exception."""
+        logical_id = self._logical_id(function)
+        if logical_id is None:
+            raise TemplateError(f"{function!r} is not a function of the template")
+        handler = self._handlers.get(logical_id)
+        if handler is None:
+            raise LookupError(f"no in-process handler registered for {logical_id}")
+        return handler(event, self.lambda_context(logical_id))
+
     def owns_function(self, function_name: str) -> bool:
         return self._function_logical_id(function_name) is not None
 
@@ -530,6 +883,10 @@ class LocalAws:
             self._create_queue(logical_id)
         for logical_id in self.template.resources_of_type(*STATE_MACHINE_TYPES):
             self._create_state_machine(logical_id)
+        for logical_id in self.template.resources_of_type("AWS::SES::EmailIdentity"):
+            self._create_email_identity(logical_id)
+        for logical_id in self.template.resources_of_type("AWS::SES::Template"):
+            self._create_email_template(logical_id)
 
     def _input(self, service: str, operation: str, parameters: Mapping[str, Any]) -> Any:
         model = self.client(service).meta.service_model.operation_model(operation)
@@ -672,6 +1029,25 @@ class LocalAws:
         arn = machine["stateMachineArn"]
         self._created(logical_id, arn, Arn=arn, Name=name)
 
+    def _create_email_identity(self, logical_id: str) -> None:
+        # SES v1 verification (instant under moto), so that v1 and v2 sends from it work.
+        identity = str(self.template.resolve(self.template.properties(logical_id))["EmailIdentity"])
+        ses = self.client("ses")
+        if "@" in identity:
+            ses.verify_email_identity(EmailAddress=identity)
+        else:
+            ses.verify_domain_identity(Domain=identity)
+        self._created(logical_id, identity)
+
+    def _create_email_template(self, logical_id: str) -> None:
+        template = self.template.resolve(self.template.properties(logical_id))["Template"]
+        template = dict(template)
+        template.setdefault("TemplateName", f"{self.context.stack_name}-{logical_id}")
+        self.client("ses").create_template(
+            Template=self._input("ses", "CreateTemplate", {"Template": template})["Template"]
+        )
+        self._created(logical_id, str(template["TemplateName"]))
+
     def _create_role(self, name: str, service_principal: str) -> str:
         trust = {
             "Version": "2012-10-17",
@@ -775,34 +1151,206 @@ class LocalAws:
                 return str(self.template.resolve(properties["UserPoolId"]))
         raise TemplateError(f"unknown user pool client {client_id!r}")  # pragma: no cover
 
+    def _signs_in_with_email(self, pool_id: str) -> bool:
+        pool = self.client("cognito-idp").describe_user_pool(UserPoolId=pool_id)["UserPool"]
+        return "email" in (pool.get("UsernameAttributes") or [])
+
     def create_player(
         self, username: str, password: str, email: str, *, client: str | None = None
     ) -> None:
-        """Sign a player up through the app client, confirmed and with a verified email."""
+        """Sign a player up through the app client (its PreSignUp trigger runs), confirmed and
+        with a verified email. In a pool whose usernames are e-mails the sign-up is made with
+        `email` (Cognito's username is then the generated sub); `id_token(username, ...)` still
+        finds the player."""
         client_id = self.user_pool_client_id(client)
         pool_id = self._pool_of_client(client_id)
         cognito = self.client("cognito-idp")
+        name = username
+        if self._signs_in_with_email(pool_id):
+            name = email
         cognito.sign_up(
             ClientId=client_id,
-            Username=username,
+            Username=name,
             Password=password,
             UserAttributes=[{"Name": "email", "Value": email}],
         )
-        cognito.admin_confirm_sign_up(UserPoolId=pool_id, Username=username)
+        if name != username:
+            self._player_emails[username] = email
+        cognito.admin_confirm_sign_up(UserPoolId=pool_id, Username=name)
         cognito.admin_update_user_attributes(
             UserPoolId=pool_id,
-            Username=username,
+            Username=name,
             UserAttributes=[{"Name": "email_verified", "Value": "true"}],
         )
 
     def id_token(self, username: str, password: str, *, client: str | None = None) -> str:
-        """The player's Cognito ID token (USER_PASSWORD_AUTH)."""
+        """The player's Cognito ID token (USER_PASSWORD_AUTH; its triggers run). `username` may
+        be the name a player was created with by `create_player`."""
         result = self.client("cognito-idp").initiate_auth(
             ClientId=self.user_pool_client_id(client),
             AuthFlow="USER_PASSWORD_AUTH",
-            AuthParameters={"USERNAME": username, "PASSWORD": password},
+            AuthParameters={
+                "USERNAME": self._player_emails.get(username, username),
+                "PASSWORD": password,
+            },
         )
         return str(result["AuthenticationResult"]["IdToken"])
+
+    # -------------------------------------------------------------- Cognito triggers
+
+    def run_cognito_trigger(
+        self,
+        pool: Any,
+        trigger: str,
+        *,
+        trigger_source: str,
+        user_name: str,
+        client_id: str,
+        request: dict[str, Any],
+        response: dict[str, Any],
+        undo: Callable[[], Any] | None = None,
+    ) -> dict[str, Any] | None:
+        """Run the pool's `trigger` (a LambdaConfig key) with an event shaped as Cognito's; the
+        `response` part of its answer, or None when the pool has no such trigger, or it names
+        a function without a registered handler (skipped, with a warning). Its failure runs
+        `undo` and raises UserLambdaValidationException ("<trigger> failed with error ...")."""
+        arn = (pool.extended_config.get("LambdaConfig") or {}).get(trigger)
+        if not arn:
+            return None
+        logical_id = self._function_logical_id(str(arn))
+        if logical_id is None or logical_id not in self._handlers:
+            LOG.warning("%s trigger %s: no in-process handler, skipped", trigger, arn)
+            return None
+        event = {
+            "version": "1",
+            "triggerSource": trigger_source,
+            "region": self.region,
+            "userPoolId": pool.id,
+            "userName": user_name,
+            "callerContext": {"awsSdkVersion": "aws-sdk-unknown-unknown", "clientId": client_id},
+            "request": request,
+            "response": response,
+        }
+        try:
+            answer = json.loads(json.dumps(self.invoke_function(logical_id, event)))
+        except Exception as error:
+            LOG.info("%s trigger %s failed: %s", trigger, logical_id, error)
+            LOG.debug("%s trigger %s failed", trigger, logical_id, exc_info=True)
+            if undo is not None:
+                undo()
+            raise _lambda_validation_error(f"{trigger} failed with error {error}.") from None
+        if not isinstance(answer, dict):
+            from moto.core.exceptions import JsonRESTError  # noqa: PLC0415
+
+            if undo is not None:
+                undo()
+            raise JsonRESTError("InvalidLambdaResponseException", "Unrecognizable lambda output")
+        answered = answer.get("response")
+        return answered if isinstance(answered, dict) else {}
+
+    @staticmethod
+    def _trigger_attributes(user: Any) -> dict[str, str]:
+        status = getattr(user.status, "value", user.status)
+        return {**user.attribute_lookup, "cognito:user_status": str(status)}
+
+    def authenticate(
+        self,
+        pool: Any,
+        client_id: str,
+        auth_flow: str,
+        parameters: Mapping[str, str],
+        run: Callable[[], Any],
+    ) -> Any:
+        """A password sign-in (`run` is moto's) with the pool's PreAuthentication and
+        PostAuthentication triggers around it, and PreventUserExistenceErrors applied: an
+        unknown user is "Incorrect username or password." as a wrong password is."""
+        if auth_flow not in _PASSWORD_FLOWS:
+            return run()
+        from moto.cognitoidp.exceptions import (  # noqa: PLC0415
+            NotAuthorizedError,
+            UserNotFoundError,
+        )
+
+        client = pool.clients.get(client_id)
+        hide = (
+            client is not None
+            and client.extended_config.get("PreventUserExistenceErrors") == "ENABLED"
+        )
+        user = pool._get_user(parameters.get("USERNAME"))
+        if user is None and hide:
+            raise NotAuthorizedError("Incorrect username or password.")
+        if user is None:
+            return run()
+        metadata = dict(_request_parameter("ClientMetadata") or {})
+        self.run_cognito_trigger(
+            pool,
+            "PreAuthentication",
+            trigger_source="PreAuthentication_Authentication",
+            user_name=user.username,
+            client_id=client_id,
+            request={
+                "userAttributes": self._trigger_attributes(user),
+                "validationData": metadata or None,
+            },
+            response={},
+        )
+        try:
+            result = run()
+        except UserNotFoundError:
+            if hide:
+                raise NotAuthorizedError("Incorrect username or password.") from None
+            raise
+        tokens = result.get("AuthenticationResult") if isinstance(result, dict) else None
+        if not tokens:
+            return result  # a challenge: no sign-in yet
+
+        def revoke() -> None:
+            pool.refresh_tokens.pop(tokens.get("RefreshToken"), None)
+            pool.access_tokens.pop(tokens.get("AccessToken"), None)
+            pool.id_tokens.pop(tokens.get("IdToken"), None)
+
+        self.run_cognito_trigger(
+            pool,
+            "PostAuthentication",
+            trigger_source="PostAuthentication_Authentication",
+            user_name=user.username,
+            client_id=client_id,
+            request={
+                "userAttributes": self._trigger_attributes(user),
+                "newDeviceUsed": False,
+                "clientMetadata": metadata,
+            },
+            response={},
+            undo=revoke,
+        )
+        return result
+
+    # -------------------------------------------------------------- SES mailbox
+
+    def note_mail(self, backend: Any, message: Any) -> None:
+        """Note what moto keeps not of a mail just sent (called from moto's thread)."""
+        template = None
+        text = page = None
+        if hasattr(message, "template"):
+            stored = backend.templates.get(message.template)
+            template = None if stored is None else dict(stored)
+        elif not hasattr(message, "raw_data"):
+            text, page = _mail_parts.get() or (None, None)
+        note = MailNote(sent_at=self.clock.now(), text=text, html=page, template=template)
+        with self._mail_lock:
+            self._mail_notes[message.id] = note
+
+    def mails(self, to: str | None = None) -> list[Mail]:
+        """Every mail sent through the embedded SES (v1 SendEmail, SendTemplatedEmail,
+        SendBulkTemplatedEmail, SendRawEmail; v2 SendEmail), newest last; with `to`, those that
+        address (To, Cc or Bcc) that address. Templated mails are rendered from their template."""
+        from moto.ses.models import ses_backends  # noqa: PLC0415
+
+        backend = ses_backends[self.account_id][self.region]
+        with self._mail_lock:
+            notes = dict(self._mail_notes)
+        mails = mails_from_ses(backend, notes)
+        return mails if to is None else [mail for mail in mails if mail.is_for(to)]
 
     def issuer(self, pool: str | None = None) -> str:
         """The `iss` of the pool's tokens (the AWS URL: moto signs tokens with it)."""

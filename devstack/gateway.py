@@ -1,4 +1,4 @@
-"""A local API Gateway WebSocket API: plain Lambda handlers behind one aiohttp port.
+"""A local API Gateway WebSocket API (and HTTP API): plain Lambda handlers behind one aiohttp port.
 
 SAM local has no WebSocket support, so this module plays API Gateway for `make dev` and the
 integration tests. One port serves both sides:
@@ -40,6 +40,16 @@ under way, and cancels what is still running then.
 Not emulated: SigV4 checks, throttling, route responses (a MESSAGE handler's return value is
 ignored: ours reply through ``post_to_connection``), API keys, and the fragmentation of outgoing
 messages into 32 KB frames.
+
+The same port serves the HTTP API (`http_routes`, `cors`: devstack.http_api, payload format 2.0
+with its Lambda authorizers) at its own paths (``http://host:port/accounts``: the ``$default``
+stage, no stage in the path), and the local tools under ``/_local``:
+
+* ``GET /_local/mail``: the local mailbox (`mailbox`), an HTML page, newest first, each mail with
+  its links; ``GET /_local/mail.json`` the same as JSON (``?to=<address>``, ``?last=N``);
+* ``GET /_local/jobs``: the scheduled jobs (`jobs`); ``POST /_local/jobs/<name>?now=<ISO 8601>``
+  runs one (`run_job`, no timeout) and answers its JSON result, or 500 with its ``errorType`` and
+  ``errorMessage``.
 """
 
 from __future__ import annotations
@@ -66,7 +76,12 @@ from aiohttp import WebSocketError, WSCloseCode, WSMsgType, web
 from aiohttp.http import WebSocketWriter
 from aiohttp.web_request import BaseRequest
 
+from devstack.http_api import HttpApiEmulator, HttpAuthorizer, HttpRoute, Outcome
 from devstack.lambda_context import LocalLambdaContext
+from devstack.mail import Mail, mailbox_page
+from devstack.policy import AuthorizerConfigurationError as _AuthorizerConfigurationError
+from devstack.policy import policy_allows as _policy_allows
+from devstack.template import CorsConfiguration
 
 __all__ = [
     "AUTHORIZER_FUNCTION_NAME",
@@ -74,9 +89,15 @@ __all__ = [
     "MESSAGE_LIMIT",
     "Authorizer",
     "GatewayThread",
+    "HttpAuthorizer",
+    "HttpRoute",
+    "JobList",
+    "JobRunner",
     "LambdaHandler",
     "LocalGateway",
     "LocalLambdaContext",
+    "Mailbox",
+    "iso8601_utc",
     "route_selection_value",
 ]
 
@@ -95,6 +116,19 @@ MESSAGE_LIMIT: Final = 128 * 1024
 """API Gateway's WebSocket message payload quota (bytes), in both directions."""
 
 AUTHORIZER_FUNCTION_NAME: Final = "local-authorizer"
+
+Mailbox = Callable[[str | None], Sequence[Mail]]
+"""``mailbox(to)``: the mails sent so far (oldest first), those to `to` when given."""
+
+JobList = Callable[[], Sequence[Mapping[str, Any]]]
+"""The scheduled jobs, each a JSON object with at least its ``name``."""
+
+JobRunner = Callable[[str, str | None], Any]
+"""``run(name, now)``: run the job `name` (blocking) as of `now` (ISO 8601 UTC) or now; its
+JSON-serialisable result. Exceptions are its function's failures."""
+
+HTTP_PAYLOAD_LIMIT: Final = 10 * 1024 * 1024
+"""API Gateway's HTTP API payload quota (bytes)."""
 
 _REGION: Final = "us-east-1"
 _ACCOUNT_ID: Final = "123456789012"
@@ -137,6 +171,21 @@ def _iso8601(epoch_ms: int) -> str:
     return datetime.fromtimestamp(epoch_ms / 1000, UTC).isoformat(timespec="milliseconds")
 
 
+def iso8601_utc(moment: str | datetime) -> str:
+    """`moment` (ISO 8601; without an offset: UTC) as ``2027-01-05T03:15:00Z``; fractions of a
+    second are kept. ValueError when it is not a moment."""
+    if isinstance(moment, str):
+        try:
+            moment = datetime.fromisoformat(moment.strip())
+        except ValueError:
+            raise ValueError(f"{moment!r} is not an ISO 8601 moment") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    moment = moment.astimezone(UTC)
+    spec = "microseconds" if moment.microsecond else "seconds"
+    return moment.replace(tzinfo=None).isoformat(timespec=spec) + "Z"
+
+
 def _json_error(status: int, error_type: str | None, message: str | None) -> web.Response:
     """An error shaped like API Gateway's, which botocore's rest-json parser reads.
 
@@ -156,52 +205,6 @@ def _gone() -> web.Response:
 
 class _UnauthorizedError(Exception):
     """The authorizer denied the handshake with 401 (no identity source, or "Unauthorized")."""
-
-
-class _AuthorizerConfigurationError(Exception):
-    """The authorizer failed or returned something API Gateway does not accept (500)."""
-
-
-def _as_list(value: Any) -> list[Any]:
-    if value is None:
-        return []
-    return list(value) if isinstance(value, list | tuple) else [value]
-
-
-def _glob_match(pattern: str, value: str) -> bool:
-    """IAM-style matching: ``*`` any run of characters, ``?`` one character."""
-    regex = "".join(
-        ".*" if char == "*" else "." if char == "?" else re.escape(char) for char in pattern
-    )
-    return re.fullmatch(regex, value, flags=re.DOTALL) is not None
-
-
-def _policy_allows(policy: Any, method_arn: str) -> bool:
-    """Evaluate an authorizer's policy document for `method_arn`: an explicit Deny wins."""
-    if not isinstance(policy, Mapping):
-        raise _AuthorizerConfigurationError("policyDocument is not an object")
-    statements = policy.get("Statement")
-    if isinstance(statements, Mapping):
-        statements = [statements]
-    if not isinstance(statements, list):
-        raise _AuthorizerConfigurationError("policyDocument.Statement is missing")
-    allowed = False
-    for statement in statements:
-        if not isinstance(statement, Mapping):
-            raise _AuthorizerConfigurationError("a policy statement is not an object")
-        effect = str(statement.get("Effect", "")).lower()
-        if effect not in {"allow", "deny"}:
-            raise _AuthorizerConfigurationError(f"bad policy Effect {statement.get('Effect')!r}")
-        actions = [str(action) for action in _as_list(statement.get("Action"))]
-        resources = [str(resource) for resource in _as_list(statement.get("Resource"))]
-        if not any(_glob_match(action, "execute-api:Invoke") for action in actions):
-            continue
-        if not any(_glob_match(resource, method_arn) for resource in resources):
-            continue
-        if effect == "deny":
-            return False
-        allowed = True
-    return allowed
 
 
 def _authorizer_context(response: Mapping[str, Any]) -> dict[str, Any]:
@@ -419,11 +422,7 @@ class _Connection:
         self.last_active_at = _epoch_ms()
 
 
-@dataclass(frozen=True)
-class _Outcome:
-    result: Any = None
-    error: BaseException | None = None
-    timed_out: bool = False
+_Outcome = Outcome
 
 
 def _call_handler(
@@ -547,9 +546,25 @@ class LocalGateway:
         connection_concurrency: int = 2,
         frame_limit: int = FRAME_LIMIT,
         message_limit: int = MESSAGE_LIMIT,
+        http_routes: Sequence[HttpRoute] = (),
+        cors: CorsConfiguration | None = None,
+        http_api_id: str = "local-http-api",
+        mailbox: Mailbox | None = None,
+        jobs: JobList | None = None,
+        run_job: JobRunner | None = None,
     ) -> None:
         if not re.fullmatch(r"[A-Za-z0-9_\-]+", stage):
             raise ValueError(f"stage {stage!r}: letters, digits, - and _ only")
+        self.http = HttpApiEmulator(
+            http_routes,
+            cors=cors,
+            api_id=http_api_id,
+            invoke=self._invoke_http,
+            payload_limit=HTTP_PAYLOAD_LIMIT,
+        )
+        self.mailbox = mailbox
+        self.jobs = jobs
+        self.run_job = run_job
         self.handlers: dict[str, LambdaHandler] = dict(handlers)
         self.authorizer = authorizer
         self.stage = stage
@@ -603,6 +618,21 @@ class LocalGateway:
         """The ``endpoint_url`` for boto3's ``apigatewaymanagementapi`` client."""
         return f"http://{self.domain_name}/{self.stage}"
 
+    @property
+    def http_url(self) -> str:
+        """The HTTP API's base URL (its ``$default`` stage), ``http://host:port``."""
+        return f"http://{self.domain_name}"
+
+    @property
+    def mailbox_url(self) -> str:
+        """The local mailbox page (``.json`` appended: the same as JSON)."""
+        return f"{self.http_url}/_local/mail"
+
+    @property
+    def jobs_url(self) -> str:
+        """``GET`` lists the scheduled jobs, ``POST <jobs_url>/<name>?now=...`` runs one."""
+        return f"{self.http_url}/_local/jobs"
+
     def connection_ids(self) -> list[str]:
         """Ids of the open connections (upgrade completed, not closing)."""
         # list() copies in one step, so this is safe from another thread.
@@ -621,7 +651,7 @@ class LocalGateway:
             raise RuntimeError("the gateway is already started")
         self._stopping = False
         self._executor = _InvocationPool(self.max_concurrency, "lambda")
-        app = web.Application(client_max_size=4 * self.message_limit)
+        app = web.Application(client_max_size=max(4 * self.message_limit, HTTP_PAYLOAD_LIMIT))
         stage = self.stage
         for prefix in (f"/{stage}", ""):
             path = f"{prefix}/@connections/{{connection_id}}"
@@ -630,6 +660,12 @@ class LocalGateway:
             app.router.add_delete(path, self._delete_connection)
         app.router.add_get(f"/{stage}", self._handle_websocket)
         app.router.add_get(f"/{stage}/", self._handle_websocket)
+        app.router.add_get("/_local/mail", self._mail_page)
+        app.router.add_get("/_local/mail.json", self._mail_json)
+        app.router.add_get("/_local/jobs", self._list_jobs)
+        app.router.add_post("/_local/jobs/{name}", self._run_job)
+        # Everything else is the HTTP API's (its own 404 for what no route matches).
+        app.router.add_route("*", "/{path:.*}", self.http.handle)
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=5.0)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.requested_port, reuse_address=True)
@@ -643,6 +679,8 @@ class LocalGateway:
         address = runner.addresses[0]
         self._port = int(address[1])
         logger.info("local WebSocket API at %s (management %s)", self.url, self.management_endpoint)
+        if self.http.routes:
+            logger.info("local HTTP API at %s (%d routes)", self.http_url, len(self.http.routes))
 
     async def stop(self, timeout: float = 10.0) -> None:
         """Close every connection (1001, ``$disconnect`` runs), wait at most `timeout` seconds for
@@ -697,25 +735,29 @@ class LocalGateway:
         event: dict[str, Any],
         connection_id: str,
         function_name: str,
+        *,
+        context: LocalLambdaContext | None = None,
+        timeout: float | None = None,
     ) -> _Outcome:
-        """Invoke `handler` in the thread pool, log it, and wait at most `function_timeout`."""
+        """Invoke `handler` in the thread pool, log it, and wait at most `timeout` seconds
+        (`function_timeout` by default)."""
         assert self._executor is not None
         loop = asyncio.get_running_loop()
-        context = _make_context(function_name, self.function_timeout)
+        limit = self.function_timeout if timeout is None else timeout
+        if context is None:
+            context = _make_context(function_name, limit)
         started = time.perf_counter()
         future = loop.run_in_executor(
             self._executor, _call_handler, handler, event, context, route, connection_id
         )
         try:
-            result, error = await asyncio.wait_for(
-                asyncio.shield(future), timeout=self.function_timeout
-            )
+            result, error = await asyncio.wait_for(asyncio.shield(future), timeout=limit)
         except TimeoutError:
             logger.error(
                 "%s connection=%s timed out after %.0f s (the thread runs on)",
                 route,
                 connection_id,
-                self.function_timeout,
+                limit,
             )
             return _Outcome(timed_out=True)
         elapsed = (time.perf_counter() - started) * 1000
@@ -727,6 +769,84 @@ class LocalGateway:
             elapsed,
         )
         return _Outcome(result=result, error=error)
+
+    async def _invoke_http(
+        self,
+        label: str,
+        handler: LambdaHandler,
+        event: dict[str, Any],
+        context: LocalLambdaContext,
+        timeout: float,
+    ) -> Outcome:
+        return await self._invoke(
+            label, handler, event, "http", context.function_name, context=context, timeout=timeout
+        )
+
+    # ---------------------------------------------------------------------------- /_local
+
+    async def _mail_page(self, request: web.Request) -> web.StreamResponse:
+        if self.mailbox is None:
+            return _json_error(404, None, "No mailbox: the stack has no SES")
+        to = request.query.get("to") or None
+        mails = await self._blocking(self.mailbox, to)
+        return web.Response(text=mailbox_page(mails, to=to), content_type="text/html")
+
+    async def _mail_json(self, request: web.Request) -> web.StreamResponse:
+        """The mails, newest first: ``?to=<address>`` those to it, ``?last=N`` the N newest."""
+        if self.mailbox is None:
+            return _json_error(404, None, "No mailbox: the stack has no SES")
+        to = request.query.get("to") or None
+        last = request.query.get("last")
+        if last is not None and not last.isdigit():
+            return _json_error(400, None, "last: a number of mails")
+        mails = list(reversed(await self._blocking(self.mailbox, to)))
+        if last is not None:
+            mails = mails[: int(last)]
+        return web.json_response([mail.to_json() for mail in mails])
+
+    async def _list_jobs(self, request: web.Request) -> web.StreamResponse:
+        jobs = [] if self.jobs is None else await self._blocking(self.jobs)
+        return web.json_response(list(jobs))
+
+    async def _run_job(self, request: web.Request) -> web.StreamResponse:
+        """Runs a scheduled job now, ``?now=<ISO 8601>`` as of that moment: its JSON result, or
+        500 with its function's ``errorType`` and ``errorMessage``."""
+        name = request.match_info["name"]
+        known = (
+            [] if self.jobs is None else [job["name"] for job in await self._blocking(self.jobs)]
+        )
+        if self.run_job is None or name not in known:
+            listed = ", ".join(known) or "none"
+            return _json_error(404, None, f"No scheduled job {name!r} (the stack's: {listed})")
+        now = request.query.get("now") or None
+        if now is not None:
+            try:
+                now = iso8601_utc(now)
+            except ValueError as error:
+                return _json_error(400, None, f"now: {error}")
+        started = time.perf_counter()
+        try:
+            result = await self._blocking(self.run_job, name, now)
+        except Exception as error:
+            logger.exception("job %s failed", name)
+            return web.json_response(
+                {"errorType": type(error).__name__, "errorMessage": str(error)}, status=500
+            )
+        logger.info("job %s (now %s) %.1f ms", name, now, (time.perf_counter() - started) * 1000)
+        try:
+            return web.json_response(result)
+        except (TypeError, ValueError) as error:
+            return web.json_response(
+                {"errorType": "Runtime.MarshalError", "errorMessage": str(error)}, status=500
+            )
+
+    async def _blocking[**P, T](
+        self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+    ) -> T:
+        """Run a blocking call in the invocation pool (a job may take minutes: no timeout)."""
+        assert self._executor is not None
+        future = self._executor.submit(function, *args, **kwargs)
+        return await asyncio.wrap_future(future)
 
     def _request_context(
         self, conn: _Connection, route_key: str, event_type: str, **extra: Any

@@ -1,16 +1,26 @@
 """The whole backend on this machine: embedded AWS (moto) provisioned from template.yaml, our
-WebSocket gateway in front of the template's handlers, and the real timer state machines.
+gateway in front of the template's handlers (the WebSocket API, and on the same port the HTTP API
+with its Lambda authorizers, the local mailbox and the scheduled jobs), and the real timer state
+machines.
 
     python -m devstack            # what `make dev` runs
 
 Every function's handler is imported from its CodeUri and runs in this process, with the
-environment the template gives it (CONNECTIONS_ENDPOINT pointing at the local gateway).
+environment the template gives it (CONNECTIONS_ENDPOINT pointing at the local gateway). The
+Cognito triggers and the state machines' Lambda tasks call the same handlers (`LocalAws`). A
+scheduled job (a function's ScheduleV2 / Schedule event) runs only when asked: `run_job`, the
+gateway's ``POST /_local/jobs/<name>``, ``python -m devstack job <name>``.
 """
 
+import hashlib
 import json
 import logging
 import os
+import sys
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -19,8 +29,8 @@ from typing import Any, Self
 import boto3
 
 from devstack.aws import LocalAws
-from devstack.gateway import GatewayThread, LocalGateway
-from devstack.template import Template, load_handler
+from devstack.gateway import GatewayThread, HttpAuthorizer, HttpRoute, LocalGateway, iso8601_utc
+from devstack.template import Schedule, Template, TemplateError, load_handler
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 STATE_FILE_VARIABLE = "YAMB_DEVSTACK_STATE"
@@ -28,6 +38,9 @@ STATE_FILE_VARIABLE = "YAMB_DEVSTACK_STATE"
 # $YAMB_DEVSTACK_STATE moves it (a test's stack does not clobber the one `make dev` runs).
 STATE_FILE = Path(os.environ.get(STATE_FILE_VARIABLE) or PROJECT_ROOT / ".devstack.json")
 LOCAL_PASSWORD = "Password-123"
+# The accounts' HTTP API as `player_token` uses it: a player registers, then follows the link.
+REGISTER_ROUTE = "POST /accounts"
+VERIFY_PATH = "/accounts/verify"
 LOG = logging.getLogger(__name__)
 
 
@@ -39,11 +52,17 @@ class LocalStackNotRunningError(RuntimeError):
 def _forget_warm_state() -> None:
     """One process may run several stacks (tests do): what a warm function keeps from before,
     its settings, its AWS clients and the metrics namespace read at import, is read again."""
-    from yamb_service import config, observability, wiring  # noqa: PLC0415
+    from yamb_service import observability  # noqa: PLC0415
 
-    config.service_settings.cache_clear()
-    config.authorizer_settings.cache_clear()
-    wiring.game_service.cache_clear()
+    # Every cached function of the service's modules (settings, wired services and clients:
+    # config, wiring, account_wiring...), whatever they are called.
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == "yamb_service" or name.startswith("yamb_service.")):
+            continue
+        for value in list(vars(module).values()):
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear) and getattr(value, "__module__", None) == name:
+                clear()
     observability.metrics.namespace = os.environ["POWERTOOLS_METRICS_NAMESPACE"]
 
 
@@ -64,32 +83,144 @@ class LocalStack:
         port: int = 0,
     ) -> None:
         self.root = root
-        template = Template(root / "template.yaml")
-        self.stage = str(template.context.ref("StageName"))
-        self.aws = LocalAws(template)
-        specs = template.functions()
+        self.template = Template(root / "template.yaml")
+        self.stage = str(self.template.context.ref("StageName"))
+        self._thread: GatewayThread | None = None
+        self._saved_environment: dict[str, str] | None = None
+        self._saved_clock: Callable[[], datetime] | None = None
+        self.aws = LocalAws(self.template)
+        try:
+            self._handlers = self._load_handlers()
+            self.gateway = self._gateway(port)
+        except BaseException:  # a handler that cannot be imported: moto does not linger
+            self.aws.stop()
+            raise
+
+    def _load_handlers(self) -> dict[str, Callable[[Any, Any], Any]]:
+        specs = self.template.functions()
         # As Lambda does, a function's code is imported with its environment in place: Powertools
         # reads its service name and metrics namespace at import.
         saved = dict(os.environ)
         try:
             os.environ.update(self._environment([spec.logical_id for spec in specs], {}))
-            handlers = {spec.logical_id: load_handler(root, spec) for spec in specs}
+            return {spec.logical_id: load_handler(self.root, spec) for spec in specs}
         finally:
             os.environ.clear()
             os.environ.update(saved)
-        routes = {route.route_key: handlers[route.function] for route in template.routes()}
+
+    def _gateway(self, port: int) -> LocalGateway:
+        template, handlers = self.template, self._handlers
+        websocket_routes = template.routes()
+        routes = {route.route_key: handlers[route.function] for route in websocket_routes}
         authorizer = template.connect_authorizer()
-        self.gateway = LocalGateway(
+        http_api = self._http_api()
+        return LocalGateway(
             routes,
             authorizer=handlers[authorizer.function] if authorizer else None,
             stage=self.stage,
             port=port,
             identity_source=authorizer.identity_source if authorizer else None,
+            function_names={
+                route.route_key: self._function_name(route.function) for route in websocket_routes
+            },
+            authorizer_function_name=(
+                self._function_name(authorizer.function) if authorizer else "local-authorizer"
+            ),
+            http_routes=self._http_routes(http_api, handlers),
+            cors=None if http_api is None else template.http_cors(http_api),
+            http_api_id=(
+                "local-http-api" if http_api is None else str(template.context.ref(http_api))
+            ),
+            mailbox=self.aws.mails,
+            jobs=self.jobs,
+            run_job=self.run_job,
         )
-        self._thread: GatewayThread | None = None
-        self._handlers = handlers
-        self._saved_environment: dict[str, str] | None = None
-        self._saved_clock: Callable[[], datetime] | None = None
+
+    # -------------------------------------------------------------- wiring
+
+    def _function_name(self, logical_id: str) -> str:
+        return str(self.template.context.ref(logical_id))
+
+    def _http_api(self) -> str | None:
+        apis = self.template.http_apis()
+        if len(apis) > 1:
+            raise TemplateError(f"the local gateway serves one HTTP API, the template has {apis}")
+        return apis[0] if apis else None
+
+    def _http_routes(
+        self, api: str | None, handlers: dict[str, Callable[[Any, Any], Any]]
+    ) -> list[HttpRoute]:
+        """The HTTP API's routes, each with its handler and its authorizer's."""
+        if api is None:
+            return []
+        aws = self.aws
+
+        def context_of(logical_id: str) -> Callable[[], Any]:
+            return lambda: aws.lambda_context(logical_id)
+
+        authorizers = {
+            name: HttpAuthorizer(
+                handler=handlers[spec.function],
+                identity_source=spec.identity_source,
+                enable_simple_responses=spec.enable_simple_responses,
+                payload_format_version=spec.payload_format_version,
+                reauthorize_every=spec.reauthorize_every,
+                name=name,
+                function_name=self._function_name(spec.function),
+                context=context_of(spec.function),
+            )
+            for name, spec in self.template.http_authorizers(api).items()
+        }
+        routes = self.template.http_routes(api)
+        for route in routes:
+            if route.payload_format_version != "2.0":
+                raise TemplateError(
+                    f"{route.function}.{route.event}: payload format "
+                    f"{route.payload_format_version} is not emulated locally (2.0 is)"
+                )
+        return [
+            HttpRoute(
+                route_key=route.route_key,
+                handler=handlers[route.function],
+                authorizer=None if route.authorizer is None else authorizers[route.authorizer],
+                function_name=self._function_name(route.function),
+                timeout=30.0 if route.timeout_ms is None else route.timeout_ms / 1000,
+                context=context_of(route.function),
+            )
+            for route in routes
+        ]
+
+    # -------------------------------------------------------------- scheduled jobs
+
+    def schedules(self) -> list[Schedule]:
+        """The template's scheduled jobs (functions' ScheduleV2 and Schedule events)."""
+        return self.template.schedules()
+
+    def jobs(self) -> list[dict[str, Any]]:
+        """The scheduled jobs as the gateway lists them (`GET /_local/jobs`)."""
+        return [
+            {
+                "name": schedule.name,
+                "function": schedule.function,
+                "type": schedule.kind,
+                "expression": schedule.expression,
+                "timezone": schedule.timezone,
+                "input": schedule.input,
+                "enabled": schedule.enabled,
+            }
+            for schedule in self.schedules()
+        ]
+
+    def run_job(self, schedule_or_function: str, now: datetime | str | None = None) -> Any:
+        """Invoke a schedule's function (the schedule's name, `<Function><Event>`, or a function
+        with a single schedule) as its schedule would: with its Input, plus ``"now"`` (ISO 8601
+        UTC, ``2027-01-05T03:15:00Z``) when `now` is given. Its result; its exception."""
+        schedule = self.template.schedule(schedule_or_function)
+        stamp = None if now is None else iso8601_utc(now)
+        LOG.info("running %s (%s) now=%s", schedule.name, schedule.function, stamp)
+        return self.aws.invoke_function(schedule.function, schedule.payload(stamp))
+
+    # -------------------------------------------------------------- life cycle
 
     def start(self) -> Self:
         self._thread = self.gateway.run_in_thread().start()
@@ -126,21 +257,38 @@ class LocalStack:
         return self._thread.url
 
     def describe(self) -> dict[str, Any]:
+        """Where the running stack is (what `write_state` writes): the WebSocket URL, the
+        embedded AWS, the user pool, the HTTP API, the mailbox and the jobs endpoint."""
         return {
             "url": self.url,
             "endpoint": self.aws.endpoint_url,
             "userPoolId": self.aws.user_pool_id(),
             "userPoolClientId": self.aws.user_pool_client_id(),
+            "httpApiUrl": self.gateway.http_url,
+            "mailboxUrl": self.gateway.mailbox_url,
+            "mailJsonUrl": f"{self.gateway.mailbox_url}.json",
+            "jobsUrl": self.gateway.jobs_url,
         }
 
     def player_token(self, name: str, password: str = LOCAL_PASSWORD) -> str:
-        """Creates (if new) and logs in a local player; their Cognito ID token."""
+        """Creates (if new) and logs in a local player (``<name>@example.com``, nickname
+        `local_nickname(name)`); their Cognito ID token. With the accounts' HTTP API (a
+        ``POST /accounts`` route) the player registers there and follows the verification link
+        of the mail, as a person does; otherwise the player signs up with Cognito directly."""
+        email = f"{name}@example.com"
+        if not any(route.route_key == REGISTER_ROUTE for route in self.gateway.http.routes):
+            try:
+                self.aws.create_player(name, password, email)
+            except Exception as error:
+                if "UsernameExists" not in repr(error):
+                    raise
+            return self.aws.id_token(name, password)
         try:
-            self.aws.create_player(name, password, f"{name}@example.com")
-        except Exception as error:
-            if "UsernameExists" not in repr(error):
-                raise
-        return self.aws.id_token(name, password)
+            return self.aws.id_token(email, password)
+        except Exception as error:  # not registered, or not verified yet
+            LOG.debug("%s cannot sign in yet: %s", name, error)
+        register_over_http(self.gateway.http_url, name, email, password)
+        return self.aws.id_token(email, password)
 
     def stop(self) -> None:
         """Everything stops within about two seconds: the gateway (its sockets close, what is
@@ -223,9 +371,70 @@ def read_state(state_file: Path | None = None) -> dict[str, Any]:
     return state
 
 
+def register_over_http(http_url: str, name: str, email: str, password: str) -> bool:
+    """Register a player through the accounts' HTTP API (``POST /accounts``) and follow the
+    verification link of the newest mail to `email` in the local mailbox. False when the API has
+    no such route (404 Not Found); an address already registered (409) is verified again."""
+    nickname = local_nickname(name)
+    body = json.dumps({"email": email, "password": password, "nickname": nickname}).encode()
+    request = urllib.request.Request(
+        f"{http_url}/accounts",
+        data=body,
+        method="POST",
+        headers={"Content-Type": "application/json", "Accept": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            response.read()
+    except urllib.error.HTTPError as error:
+        detail = error.read()
+        if error.code == 404 and b"Not Found" in detail:
+            return False
+        answer = _json_or_text(detail)
+        code = (answer.get("error") or {}).get("code") if isinstance(answer, dict) else None
+        if error.code != 409 or code not in (None, "email_taken"):
+            raise LocalCallError(error.code, answer) from None
+    query = urllib.parse.urlencode({"to": email})
+    for mail in _call(f"{http_url}/_local/mail.json?{query}"):
+        links = [
+            link
+            for link in mail.get("links") or []
+            if link.startswith(http_url) and VERIFY_PATH in link
+        ]
+        if links:
+            verify = urllib.request.Request(links[0], headers={"Accept": "application/json"})
+            try:
+                with urllib.request.urlopen(verify, timeout=30) as response:
+                    response.read()
+            except urllib.error.HTTPError as error:  # used already: the sign-in will tell
+                LOG.debug("verification link of %s: %s", email, error.code)
+            break
+    return True
+
+
+def local_nickname(name: str, limit: int = 16) -> str:
+    """The nickname a local player `name` registers with: the name itself when it fits the
+    accounts' limit, else its start and a short hash of the whole (distinct names stay
+    distinct)."""
+    if len(name) <= limit:
+        return name
+    digest = hashlib.sha1(name.encode(), usedforsecurity=False).hexdigest()[:4]
+    return f"{name[: limit - 5].rstrip('-_.')}-{digest}"
+
+
+def _json_or_text(data: bytes) -> Any:
+    try:
+        return json.loads(data)
+    except ValueError:
+        return {"message": data.decode(errors="replace")}
+
+
 def local_token(name: str, state_file: Path | None = None) -> str:
-    """An ID token for a player of the running local stack, signed up first if new."""
+    """An ID token for a player of the running local stack, registered first if new (through
+    the accounts' HTTP API when the stack has one, else signed up with Cognito, as
+    ``<name>@example.com`` in a pool whose usernames are e-mails)."""
     state = read_state(state_file)
+    http_url = state.get("httpApiUrl")
     cognito = boto3.client(
         "cognito-idp",
         endpoint_url=state["endpoint"],
@@ -234,19 +443,83 @@ def local_token(name: str, state_file: Path | None = None) -> str:
         aws_secret_access_key="testing",
     )
     client_id = state["userPoolClientId"]
+    pool = cognito.describe_user_pool(UserPoolId=state["userPoolId"])["UserPool"]
+    email = f"{name}@example.com"
+    username = email if "email" in (pool.get("UsernameAttributes") or []) else name
+
+    def sign_in() -> str:
+        answer = cognito.initiate_auth(
+            ClientId=client_id,
+            AuthFlow="USER_PASSWORD_AUTH",
+            AuthParameters={"USERNAME": username, "PASSWORD": LOCAL_PASSWORD},
+        )
+        return str(answer["AuthenticationResult"]["IdToken"])
+
+    try:
+        return sign_in()
+    except cognito.exceptions.ClientError as error:  # not registered, or not verified yet
+        LOG.debug("%s cannot sign in yet: %s", name, error)
+    if http_url and register_over_http(http_url, name, email, LOCAL_PASSWORD):
+        return sign_in()
     try:
         cognito.sign_up(
             ClientId=client_id,
-            Username=name,
+            Username=username,
             Password=LOCAL_PASSWORD,
-            UserAttributes=[{"Name": "email", "Value": f"{name}@example.com"}],
+            UserAttributes=[{"Name": "email", "Value": email}],
         )
-        cognito.admin_confirm_sign_up(UserPoolId=state["userPoolId"], Username=name)
+        cognito.admin_confirm_sign_up(UserPoolId=state["userPoolId"], Username=username)
     except cognito.exceptions.UsernameExistsException:
         pass
-    answer = cognito.initiate_auth(
-        ClientId=client_id,
-        AuthFlow="USER_PASSWORD_AUTH",
-        AuthParameters={"USERNAME": name, "PASSWORD": LOCAL_PASSWORD},
-    )
-    return str(answer["AuthenticationResult"]["IdToken"])
+    return sign_in()
+
+
+def _call(url: str, *, method: str = "GET", timeout: float = 30.0) -> Any:
+    """JSON from the running stack's gateway (an HTTP error's JSON body raises LocalCallError)."""
+    request = urllib.request.Request(url, method=method, data=b"" if method == "POST" else None)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        body = error.read()
+        try:
+            detail = json.loads(body)
+        except ValueError:
+            detail = {"message": body.decode(errors="replace")}
+        raise LocalCallError(error.code, detail) from None
+    except urllib.error.URLError as error:
+        raise LocalStackNotRunningError from error
+
+
+class LocalCallError(RuntimeError):
+    """The running stack answered an error: its status and JSON body."""
+
+    def __init__(self, status: int, detail: Any) -> None:
+        self.status = status
+        self.detail = detail
+        message = detail.get("message") if isinstance(detail, dict) else None
+        super().__init__(f"{status}: {message or json.dumps(detail)}")
+
+
+def local_mails(
+    to: str | None = None, last: int | None = None, state_file: Path | None = None
+) -> list[dict[str, Any]]:
+    """The running stack's mails (`GET /_local/mail.json`), newest first."""
+    state = read_state(state_file)
+    query = {key: str(value) for key, value in (("to", to), ("last", last)) if value is not None}
+    url = state["mailJsonUrl"] + (f"?{urllib.parse.urlencode(query)}" if query else "")
+    return list(_call(url))
+
+
+def local_jobs(state_file: Path | None = None) -> list[dict[str, Any]]:
+    """The running stack's scheduled jobs (`GET /_local/jobs`)."""
+    return list(_call(read_state(state_file)["jobsUrl"]))
+
+
+def local_run_job(name: str, now: str | None = None, state_file: Path | None = None) -> Any:
+    """Run a job of the running stack (`POST /_local/jobs/<name>?now=...`): its result."""
+    url = f"{read_state(state_file)['jobsUrl']}/{urllib.parse.quote(name, safe='')}"
+    if now is not None:
+        url += "?" + urllib.parse.urlencode({"now": now})
+    # A job's function may take minutes (AccountJobsFunction: 300 s).
+    return _call(url, method="POST", timeout=960.0)

@@ -9,18 +9,34 @@ named things, a fake hexadecimal id otherwise) so that the template can be read 
 
 `Template` bundles a parsed template with its context and reads what the local stack runs: the
 functions (`functions`), the WebSocket routes (`routes`) and the `$connect` authorizer
-(`connect_authorizer`). `load_handler` imports a function's handler from its `CodeUri`.
+(`connect_authorizer`), the HTTP API routes of the functions' `HttpApi` events (`http_routes`)
+with their Lambda authorizers (`http_authorizers`) and CORS configuration (`http_cors`), and the
+functions' `ScheduleV2` / `Schedule` events (`schedules`). `load_handler` imports a function's
+handler from its `CodeUri`.
+
+How SAM reads an `HttpApi` event, and so how it is read here: `ApiId` names an
+`AWS::Serverless::HttpApi` (without it, the implicit `ServerlessHttpApi`, configured by
+`Globals.HttpApi`); `Method` defaults to ANY (`any` is upper-cased), `Path` with `Method` make the
+route key (`POST /accounts`), neither gives the `$default` route; the authorizer is the event's
+`Auth.Authorizer` (`NONE`: none), else the API's `Auth.DefaultAuthorizer`. A Lambda authorizer
+takes its function from `FunctionArn` (`!GetAtt Fn.Arn`), its identity sources from `Identity`
+(`Headers`, `QueryStrings`, `Context`, `StageVariables`: `$request.header.X`...). A schedule is
+named as SAM names the resource it generates, `<FunctionLogicalId><EventName>`.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import importlib.util
+import json
 import re
 import sys
+import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
@@ -29,8 +45,12 @@ import yaml
 __all__ = [
     "Authorizer",
     "Context",
+    "CorsConfiguration",
     "FunctionSpec",
+    "HttpApiAuthorizer",
+    "HttpApiRoute",
     "Route",
+    "Schedule",
     "Template",
     "TemplateError",
     "function_arn",
@@ -45,6 +65,9 @@ DEFAULT_ACCOUNT_ID = "123456789012"
 DEFAULT_STACK_NAME = "yamb-local"
 
 SERVERLESS_FUNCTION = "AWS::Serverless::Function"
+SERVERLESS_HTTP_API = "AWS::Serverless::HttpApi"
+IMPLICIT_HTTP_API = "ServerlessHttpApi"
+SCHEDULE_EVENT_TYPES = ("ScheduleV2", "Schedule")
 LAMBDA_FUNCTION = "AWS::Lambda::Function"
 FUNCTION_TYPES = (SERVERLESS_FUNCTION, LAMBDA_FUNCTION)
 STATE_MACHINE_TYPES = ("AWS::Serverless::StateMachine", "AWS::StepFunctions::StateMachine")
@@ -475,6 +498,97 @@ class Authorizer:
     name: str | None = None
 
 
+@dataclass(frozen=True)
+class HttpApiAuthorizer:
+    """A Lambda authorizer of an HTTP API (`Auth.Authorizers.<name>` of the HttpApi)."""
+
+    name: str
+    api: str
+    function: str
+    identity_source: tuple[str, ...]
+    payload_format_version: str = "2.0"
+    enable_simple_responses: bool = False
+    reauthorize_every: int = 300
+
+
+@dataclass(frozen=True)
+class HttpApiRoute:
+    """A route of an HTTP API: a function's `HttpApi` event."""
+
+    api: str
+    method: str
+    path: str | None
+    function: str
+    event: str
+    authorizer: str | None = None
+    payload_format_version: str = "2.0"
+    timeout_ms: int | None = None
+
+    @property
+    def route_key(self) -> str:
+        """``POST /accounts``, ``ANY /{proxy+}``, or ``$default``."""
+        return "$default" if self.path is None else f"{self.method} {self.path}"
+
+
+@dataclass(frozen=True)
+class CorsConfiguration:
+    """An HTTP API's `CorsConfiguration`."""
+
+    allow_origins: tuple[str, ...] = ()
+    allow_methods: tuple[str, ...] = ()
+    allow_headers: tuple[str, ...] = ()
+    expose_headers: tuple[str, ...] = ()
+    allow_credentials: bool = False
+    max_age: int | None = None
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A `ScheduleV2` (EventBridge Scheduler) or `Schedule` (EventBridge rule) event."""
+
+    name: str
+    function: str
+    event: str
+    kind: str
+    expression: str
+    input: Any = None
+    has_input: bool = False
+    timezone: str | None = None
+    enabled: bool = True
+
+    def payload(self, now: str | None = None) -> Any:
+        """What the target function receives: the Input (parsed JSON), with ``"now"`` added when
+        given. Without an Input, a rule (`Schedule`) sends its Scheduled Event and Scheduler
+        (`ScheduleV2`) an empty object."""
+        if self.has_input:
+            payload = copy.deepcopy(self.input)
+        elif self.kind == "Schedule":
+            payload = {
+                "version": "0",
+                "id": str(uuid.uuid4()),
+                "detail-type": "Scheduled Event",
+                "source": "aws.events",
+                "time": now or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "resources": [],
+                "detail": {},
+            }
+        else:
+            payload = {}
+        if now is not None:
+            if not isinstance(payload, dict):
+                raise TemplateError(f"{self.name}: an Input that is not an object takes no now")
+            payload["now"] = now
+        return payload
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(item) for item in value)
+
+
 def _stringify(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -630,6 +744,198 @@ class Template:
             if route.route_key == "$connect":
                 return None if route.authorizer is None else self.authorizer(route.authorizer)
         return None
+
+    # -------------------------------------------------------------- HTTP API
+
+    def _function_events(self) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
+        """(function, event name, event type, properties) of every function event."""
+        for logical_id in self.resources_of_type(SERVERLESS_FUNCTION):
+            events = self.properties(logical_id).get("Events") or {}
+            for name, event in events.items():
+                yield (
+                    logical_id,
+                    str(name),
+                    str(event.get("Type", "")),
+                    cast(dict[str, Any], event.get("Properties") or {}),
+                )
+
+    def http_api_properties(self, api: str) -> dict[str, Any]:
+        """The HttpApi's properties over `Globals.HttpApi` (SAM's merge, one level deep); the
+        implicit `ServerlessHttpApi` has the Globals alone."""
+        globals_ = cast(dict[str, Any], (self.body.get("Globals") or {}).get("HttpApi") or {})
+        if api == IMPLICIT_HTTP_API and api not in self.resources:
+            return dict(globals_)
+        if api not in self.resources_of_type(SERVERLESS_HTTP_API):
+            raise TemplateError(f"{api!r} is not an {SERVERLESS_HTTP_API} of the template")
+        merged = dict(globals_)
+        for key, value in self.properties(api).items():
+            if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                merged[key] = {**merged[key], **value}
+            else:
+                merged[key] = value
+        return merged
+
+    def _http_api_of(self, properties: Mapping[str, Any]) -> str:
+        api_ref = properties.get("ApiId")
+        if api_ref is None:
+            return IMPLICIT_HTTP_API
+        if isinstance(api_ref, dict) and set(api_ref) == {"Ref"}:
+            return str(api_ref["Ref"])
+        apis = self._physical_to_logical((SERVERLESS_HTTP_API,))
+        resolved = str(self.resolve(api_ref))
+        if resolved not in apis:
+            raise TemplateError(f"ApiId {api_ref!r} names no {SERVERLESS_HTTP_API}")
+        return apis[resolved]
+
+    def http_apis(self) -> list[str]:
+        """The HTTP APIs that have routes: `AWS::Serverless::HttpApi` logical ids (and
+        `ServerlessHttpApi` for events without an ApiId), in template order."""
+        declared = list(self.resources_of_type(SERVERLESS_HTTP_API))
+        used = dict.fromkeys(route.api for route in self.http_routes())
+        return [api for api in declared if api in used] + [
+            api for api in used if api not in declared
+        ]
+
+    def http_authorizers(self, api: str) -> dict[str, HttpApiAuthorizer]:
+        """The API's Lambda authorizers by name. A JWT authorizer is not emulated (refused)."""
+        auth = self.http_api_properties(api).get("Auth") or {}
+        result: dict[str, HttpApiAuthorizer] = {}
+        for name, spec in (auth.get("Authorizers") or {}).items():
+            if "FunctionArn" not in spec:
+                raise TemplateError(
+                    f"{api}: authorizer {name!r} is not a Lambda authorizer (only those are "
+                    "emulated locally)"
+                )
+            identity = spec.get("Identity") or {}
+            sources = (
+                *(f"$request.header.{h}" for h in _strings(identity.get("Headers"))),
+                *(f"$request.querystring.{q}" for q in _strings(identity.get("QueryStrings"))),
+                *(f"$context.{c}" for c in _strings(identity.get("Context"))),
+                *(f"$stageVariables.{v}" for v in _strings(identity.get("StageVariables"))),
+            )
+            version = str(self.resolve(spec.get("AuthorizerPayloadFormatVersion", "2.0")))
+            simple = self.resolve(spec.get("EnableSimpleResponses", False))
+            reauthorize = self.resolve(identity.get("ReauthorizeEvery", 300))
+            result[str(name)] = HttpApiAuthorizer(
+                name=str(name),
+                api=api,
+                function=self.function_for_uri(spec["FunctionArn"]),
+                identity_source=sources,
+                payload_format_version=version,
+                enable_simple_responses=simple is True or str(simple).lower() == "true",
+                reauthorize_every=int(reauthorize),
+            )
+        return result
+
+    def http_routes(self, api: str | None = None) -> list[HttpApiRoute]:
+        """The routes of the functions' `HttpApi` events (of `api` if given), each with the
+        authorizer that applies: the event's `Auth.Authorizer` (`NONE`: none), else the API's
+        `DefaultAuthorizer`."""
+        routes: list[HttpApiRoute] = []
+        for function, name, kind, properties in self._function_events():
+            if kind != "HttpApi":
+                continue
+            route_api = self._http_api_of(properties)
+            if api is not None and route_api != api:
+                continue
+            auth = self.http_api_properties(route_api).get("Auth") or {}
+            authorizer: str | None = auth.get("DefaultAuthorizer")
+            chosen = (properties.get("Auth") or {}).get("Authorizer")
+            if chosen is not None:
+                authorizer = None if chosen == "NONE" else str(chosen)
+            if authorizer is not None and authorizer not in (auth.get("Authorizers") or {}):
+                raise TemplateError(
+                    f"{function}.{name}: authorizer {authorizer!r} is not one of {route_api}'s"
+                )
+            path = properties.get("Path")
+            method = properties.get("Method")
+            timeout = properties.get("TimeoutInMillis")
+            routes.append(
+                HttpApiRoute(
+                    api=route_api,
+                    method="ANY" if method is None else str(method).upper(),
+                    path=None if path is None and method is None else str(path or "/"),
+                    function=function,
+                    event=name,
+                    authorizer=authorizer,
+                    payload_format_version=str(properties.get("PayloadFormatVersion", "2.0")),
+                    timeout_ms=None if timeout is None else int(self.resolve(timeout)),
+                )
+            )
+        return routes
+
+    def http_cors(self, api: str) -> CorsConfiguration | None:
+        """The API's `CorsConfiguration` (`true` allows every origin), None without one."""
+        cors = self.resolve(self.http_api_properties(api).get("CorsConfiguration"))
+        if cors is None or cors is False:
+            return None
+        if cors is True or (isinstance(cors, str) and cors.lower() == "true"):
+            return CorsConfiguration(allow_origins=("*",), allow_methods=("*",))
+        if isinstance(cors, str):
+            return CorsConfiguration(allow_origins=(cors.strip("'\""),), allow_methods=("*",))
+        max_age = cors.get("MaxAge")
+        credentials = cors.get("AllowCredentials", False)
+        return CorsConfiguration(
+            allow_origins=_strings(cors.get("AllowOrigins")),
+            allow_methods=_strings(cors.get("AllowMethods")),
+            allow_headers=_strings(cors.get("AllowHeaders")),
+            expose_headers=_strings(cors.get("ExposeHeaders")),
+            allow_credentials=credentials is True or str(credentials).lower() == "true",
+            max_age=None if max_age is None else int(max_age),
+        )
+
+    # -------------------------------------------------------------- schedules
+
+    def schedules(self) -> list[Schedule]:
+        """The functions' `ScheduleV2` and `Schedule` events, named `<Function><Event>`."""
+        result: list[Schedule] = []
+        for function, name, kind, properties in self._function_events():
+            if kind not in SCHEDULE_EVENT_TYPES:
+                continue
+            raw_input = self.resolve(properties.get("Input"))
+            parsed: Any = None
+            if raw_input is not None:
+                try:
+                    parsed = json.loads(str(raw_input))
+                except json.JSONDecodeError as error:
+                    raise TemplateError(f"{function}.{name}: Input is not JSON: {error}") from None
+            state = self.resolve(properties.get("State", "ENABLED"))
+            enabled = str(state).upper() != "DISABLED"
+            if kind == "Schedule":  # an EventBridge rule: `Schedule`, `Enabled` (or `State`)
+                expression = properties.get("Schedule")
+                flag = self.resolve(properties.get("Enabled", True))
+                enabled = enabled and (flag is True or str(flag).lower() == "true")
+            else:
+                expression = properties.get("ScheduleExpression")
+            result.append(
+                Schedule(
+                    name=f"{function}{name}",
+                    function=function,
+                    event=name,
+                    kind=kind,
+                    expression=str(self.resolve(expression or "")),
+                    input=parsed,
+                    has_input=raw_input is not None,
+                    timezone=properties.get("ScheduleExpressionTimezone"),
+                    enabled=enabled,
+                )
+            )
+        return result
+
+    def schedule(self, name: str) -> Schedule:
+        """The schedule called `name`, or the only schedule of the function `name`."""
+        schedules = self.schedules()
+        for schedule in schedules:
+            if schedule.name == name:
+                return schedule
+        of_function = [schedule for schedule in schedules if schedule.function == name]
+        if len(of_function) == 1:
+            return of_function[0]
+        if of_function:
+            names = ", ".join(schedule.name for schedule in of_function)
+            raise TemplateError(f"{name} has several schedules: name one of {names}")
+        known = ", ".join(schedule.name for schedule in schedules) or "none"
+        raise TemplateError(f"no schedule {name!r} (the template's: {known})")
 
 
 # ------------------------------------------------------------------------------------- handlers

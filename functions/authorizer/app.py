@@ -1,5 +1,7 @@
-"""The $connect authorizer: a handshake needs a valid Cognito ID token in `?token=`; the player
-id comes from the verified token only."""
+"""The authorizers: a WebSocket handshake needs a valid Cognito ID token in `?token=`, an HTTP
+API request one in `Authorization` (with or without `Bearer `); the token must belong to an
+account that may play, in its current sign-out generation (yamb_service.identity). The player id
+comes from the verified token only."""
 
 import gc
 
@@ -10,8 +12,10 @@ from typing import Any
 
 import jwt
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from yamb_service.auth import InvalidTokenError, TokenVerifier
+from yamb_service.account_store import account_item_model, load_profile
+from yamb_service.auth import Identity, InvalidTokenError, TokenVerifier
 from yamb_service.config import authorizer_settings
+from yamb_service.identity import PlayerTokens, TokenRefusedError
 from yamb_service.observability import logger
 from yamb_service.warmup import collector_after_first_call
 
@@ -34,6 +38,23 @@ def verifier() -> TokenVerifier:
     )
 
 
+@cache
+def player_tokens() -> PlayerTokens:
+    settings = authorizer_settings()
+    item = account_item_model(settings.table_name, settings.aws_region, settings.aws_endpoint_url)
+    return PlayerTokens(verifier(), lambda player_id: load_profile(item, player_id))
+
+
+def _admit(token: str) -> Identity | None:
+    try:
+        return player_tokens().admit(token)
+    except InvalidTokenError as error:
+        logger.info("token refused", reason=str(error))
+    except TokenRefusedError as error:
+        logger.info("token refused", code=error.code, reason=error.reason)
+    return None
+
+
 def _policy(principal: str, effect: str, resource: str, context: dict[str, str]) -> dict[str, Any]:
     return {
         "principalId": principal,
@@ -51,11 +72,9 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     token = (event.get("queryStringParameters") or {}).get("token")
     if not token:
         raise Exception("Unauthorized")  # API Gateway answers 401
-    try:
-        identity = verifier().verify(token)
-    except InvalidTokenError as error:
-        logger.info("handshake refused", reason=str(error))
-        raise Exception("Unauthorized") from None
+    identity = _admit(token)
+    if identity is None:
+        raise Exception("Unauthorized")
     logger.info("handshake allowed", player_id=identity.player_id)
     return _policy(
         identity.player_id,
@@ -68,3 +87,23 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
             "expiresAt": str(identity.expires_at),
         },
     )
+
+
+@collector_after_first_call
+@logger.inject_lambda_context(clear_state=True)
+def http_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    """The HTTP API's authorizer (payload 2.0, simple responses): not authorized is a 403."""
+    header = (event.get("headers") or {}).get("authorization") or ""
+    token = header.removeprefix("Bearer ").strip()
+    identity = _admit(token) if token else None
+    if identity is None:
+        return {"isAuthorized": False}
+    logger.info("request allowed", player_id=identity.player_id)
+    return {
+        "isAuthorized": True,
+        "context": {
+            "playerId": identity.player_id,
+            "nickname": identity.nickname,
+            "expiresAt": identity.expires_at,
+        },
+    }

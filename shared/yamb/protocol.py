@@ -508,11 +508,13 @@ class ErrorFrame(Frame):
 
 class DisconnectedFrame(Frame):
     """Sent to a connection before the server closes it: `replaced` by a newer connection of the
-    same player (connecting again would take the seat back from it), or `session_expired`, its
-    sign-in token having expired (connect again with a fresh one)."""
+    same player (connecting again would take the seat back from it), `session_expired`, its
+    sign-in token having expired (connect again with a fresh one), or `signed_out`: the account
+    was signed out everywhere (a password reset, a deletion, a ban, or the player's own
+    request), and its token no longer works (sign in again)."""
 
     type: Literal["disconnected"] = "disconnected"
-    code: Literal["replaced", "session_expired"]
+    code: Literal["replaced", "session_expired", "signed_out"]
     reason: str
 
 

@@ -26,6 +26,8 @@ class Identity:
     nickname: str
     # When the token expires (Unix time); the authorizer hands it on as `expiresAt`.
     expires_at: int
+    # The account's sign-out generation the token was issued in (Cognito's custom:session).
+    session: int = 0
 
 
 class StaticKeys:
@@ -67,8 +69,13 @@ class TokenVerifier:
             raise InvalidTokenError(str(error)) from None
         if claims.get("token_use") != "id":
             raise InvalidTokenError("an ID token is needed")
+        try:
+            session = int(claims.get("custom:session", 0))
+        except (TypeError, ValueError):
+            raise InvalidTokenError("the token's session is not a number") from None
         return Identity(
             player_id=claims["sub"],
             nickname=claims.get("cognito:username", claims["sub"]),
             expires_at=int(claims["exp"]),
+            session=session,
         )

@@ -49,13 +49,38 @@ class ServiceSettings(_EnvironmentSettings):
 class AuthorizerSettings(_EnvironmentSettings):
     user_pool_id: str
     user_pool_client_id: str
+    # The profiles (status, sign-out generation) every token is checked against.
+    table_name: str
     aws_region: str = "us-east-1"
+    aws_endpoint_url: str | None = None
     # The key set's address; the default is Cognito's. The local stack points it elsewhere.
     jwks_url: str | None = None
 
     @property
     def issuer(self) -> str:
         return f"https://cognito-idp.{self.aws_region}.amazonaws.com/{self.user_pool_id}"
+
+
+class AccountSettings(_EnvironmentSettings):
+    """What the accounts, account-jobs and account-triggers functions need."""
+
+    table_name: str
+    connections_endpoint: str
+    mail_from: str
+    # The SES templates are `<prefix><MailKind>` (template.yaml).
+    mail_template_prefix: str
+    # The triggers get the pool from Cognito's event: only the others have these.
+    user_pool_id: str | None = None
+    user_pool_client_id: str | None = None
+    aws_region: str = "us-east-1"
+    aws_endpoint_url: str | None = None
+    powertools_service_name: str
+    powertools_metrics_namespace: str
+
+
+@cache
+def account_settings() -> AccountSettings:
+    return AccountSettings.from_environment()
 
 
 @cache

@@ -172,9 +172,13 @@ def test_template_functions_merge_globals_environment() -> None:
     # then each has its code, handler and Globals' variables under its own
     assert set(functions) == {
         "AuthorizerFunction",
+        "HttpAuthorizerFunction",
         "ConnectionsFunction",
         "GameFunction",
         "ClockFunction",
+        "AccountsFunction",
+        "AccountTriggersFunction",
+        "AccountJobsFunction",
     }
     clock = functions["ClockFunction"]
     assert (clock.code_uri, clock.handler, clock.memory_size) == (
@@ -308,7 +312,8 @@ def test_local_aws_player_id_token_verifies_against_jwks(stack: LocalAws) -> Non
 
     # then it is her signed ID token
     assert claims["token_use"] == "id"
-    assert claims["cognito:username"].lower() == "ana"
+    # (players sign in with their address: the pool's username is the generated sub)
+    assert claims["cognito:username"] == claims["sub"]
     assert claims["email"] == "ana@example.com"
     assert claims["email_verified"] in (True, "true")  # moto: the string "true"
     assert stack.issuer() == issuer

@@ -10,7 +10,7 @@ import time
 import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import ModuleType
 from typing import Any, get_args
@@ -21,11 +21,13 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from moto.apigatewaymanagementapi.models import ApiGatewayManagementApiBackend
 from moto.core.exceptions import JsonRESTError
+from yamb.accounts.profile import AccountStatus, Profile
 from yamb.protocol import ClientAction
 from yamb_service import config, wiring
 from yamb_service.auth import StaticKeys, TokenVerifier
 from yamb_service.dynamo import DynamoGameRepository, DynamoPlayerRepository
 from yamb_service.edge import parse_action, parse_event
+from yamb_service.identity import PlayerTokens
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"
@@ -650,12 +652,33 @@ def other_key() -> rsa.RSAPrivateKey:
     return rsa_key()
 
 
+SUB = "4f1c2b7a-0e7d-4c55-9a1e-6a2f3d9b8c01"
+
+
+@pytest.fixture
+def profiles() -> dict[str, Profile]:
+    """The profiles the authorizer reads: ana's, active, in her first sign-out generation."""
+    return {
+        SUB: Profile(
+            player_id=SUB,
+            nickname="ana",
+            email="ana@example.com",
+            status=AccountStatus.ACTIVE,
+            created_at=datetime(2025, 6, 1, tzinfo=UTC),
+        )
+    }
+
+
 @pytest.fixture
 def authorizer(
-    functions: Functions, keys: Keys, monkeypatch: pytest.MonkeyPatch
+    functions: Functions,
+    keys: Keys,
+    profiles: dict[str, Profile],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> Callable[[str | None], Any]:
     verifier = TokenVerifier(issuer=ISSUER, audience=AUDIENCE, keys=StaticKeys(keys.jwks))
-    monkeypatch.setattr(functions.authorizer, "verifier", lambda: verifier)
+    tokens = PlayerTokens(verifier, profiles.get)
+    monkeypatch.setattr(functions.authorizer, "player_tokens", lambda: tokens)
 
     def authorize(token: str | None) -> Any:
         event = load_event("authorizer.json")
@@ -673,8 +696,8 @@ def id_token(
 ) -> str:
     now = int(time.time())
     payload = {
-        "sub": "4f1c2b7a-0e7d-4c55-9a1e-6a2f3d9b8c01",
-        "cognito:username": "ana",
+        "sub": SUB,
+        "cognito:username": SUB,
         "aud": AUDIENCE,
         "iss": ISSUER,
         "token_use": "id",
@@ -693,8 +716,9 @@ def test_authorizer_valid_token_allows_with_player_id(
     token = id_token(keys.private)
     policy = authorizer(token)
 
-    # then the route is allowed, with the token's subject as the player id and its expiry
-    sub = "4f1c2b7a-0e7d-4c55-9a1e-6a2f3d9b8c01"
+    # then the route is allowed, with the token's subject as the player id, the profile's
+    # nickname and the token's expiry
+    sub = SUB
     expires = jwt.decode(token, options={"verify_signature": False})["exp"]
     assert policy["principalId"] == sub
     (statement,) = policy["policyDocument"]["Statement"]
@@ -742,3 +766,72 @@ def test_authorizer_invalid_token_raises_unauthorized(
     # when the authorizer runs, then it raises: API Gateway answers 401
     with pytest.raises(Exception, match=r"^Unauthorized$"):
         authorizer(tokens[case])
+
+
+@pytest.mark.parametrize(
+    ("change", "session"),
+    [
+        (None, 0),
+        ({"status": AccountStatus.UNVERIFIED}, 0),
+        ({"status": AccountStatus.DELETING}, 0),
+        ({"status": AccountStatus.BANNED}, 0),
+        ({"status": AccountStatus.DELETED}, 0),
+        ({"session": 1}, 0),
+    ],
+)
+def test_authorizer_token_of_an_account_that_may_not_play_is_refused(
+    authorizer: Callable[[str | None], Any],
+    keys: Keys,
+    profiles: dict[str, Profile],
+    change: dict[str, Any] | None,
+    session: int,
+) -> None:
+    # given ana's account gone, locked, banned, purged or signed out since her token was issued
+    if change is None:
+        profiles.clear()
+    else:
+        profiles[SUB] = profiles[SUB].model_copy(update=change)
+
+    # when she connects with a valid token, then the handshake is refused (401)
+    with pytest.raises(Exception, match=r"^Unauthorized$"):
+        authorizer(id_token(keys.private, **{"custom:session": str(session)}))
+
+
+def test_authorizer_token_of_the_current_generation_is_allowed(
+    authorizer: Callable[[str | None], Any], keys: Keys, profiles: dict[str, Profile]
+) -> None:
+    # given ana signed out everywhere twice, then signed in again
+    profiles[SUB] = profiles[SUB].model_copy(update={"session": 2})
+
+    # then a token of generation 2 opens the connection, one of generation 1 does not
+    assert authorizer(id_token(keys.private, **{"custom:session": "2"}))["principalId"] == SUB
+    with pytest.raises(Exception, match=r"^Unauthorized$"):
+        authorizer(id_token(keys.private, **{"custom:session": "1"}))
+
+
+def test_http_authorizer_allows_a_live_token_and_refuses_the_rest(
+    authorizer: Callable[[str | None], Any],
+    functions: Functions,
+    keys: Keys,
+    profiles: dict[str, Profile],
+) -> None:
+    # given the HTTP API's authorizer event with ana's token, with and without "Bearer "
+    def http(header: str | None) -> Any:
+        event = load_event("http_authorizer.json")
+        if header is None:
+            event["headers"].pop("authorization")
+        else:
+            event["headers"]["authorization"] = header
+        return functions.authorizer.http_handler(event, CONTEXT)
+
+    token = id_token(keys.private)
+
+    # then a live token is authorized with her id and nickname, anything else is not
+    allowed = http(f"Bearer {token}")
+    assert allowed["isAuthorized"] is True
+    assert allowed["context"]["playerId"] == SUB and allowed["context"]["nickname"] == "ana"
+    assert http(token)["isAuthorized"] is True
+    assert http(None) == {"isAuthorized": False}
+    assert http("Bearer not.a.jwt") == {"isAuthorized": False}
+    profiles[SUB] = profiles[SUB].model_copy(update={"session": 1})
+    assert http(f"Bearer {token}") == {"isAuthorized": False}

@@ -41,5 +41,11 @@ def test_trimmed_botocore_makes_the_functions_clients(tmp_path: Path) -> None:
 
     # then they are made, and hundreds of other services' data are gone
     assert result.stdout.strip() == "ok", result.stderr
-    assert {"dynamodb", "stepfunctions", "apigatewaymanagementapi"} == set(services)
+    assert {
+        "dynamodb",
+        "stepfunctions",
+        "apigatewaymanagementapi",
+        "cognito-idp",
+        "ses",
+    } == set(services)
     assert len(removed) > 300

@@ -386,7 +386,22 @@ def test_functions_dynamodb_actions_are_the_ones_their_code_calls(template: Temp
         assert granted(template, function, "dynamodb") == expected
         policies = template.properties(function)["Policies"]
         assert all("Statement" in policy for policy in policies), "no SAM policy templates"
-    assert "Policies" not in template.properties("AuthorizerFunction")
+    # the authorizers read a profile; the account functions write whole profiles on their
+    # version (PutItem), use links up and move reservations (DeleteItem), and only the daily
+    # job lists accounts (the index)
+    read, put, delete = "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem"
+    account_grants = {
+        "AuthorizerFunction": {read},
+        "HttpAuthorizerFunction": {read},
+        "AccountsFunction": {read, put, delete},
+        "AccountTriggersFunction": {read, put},
+        "AccountJobsFunction": {read, put, delete},
+    }
+    for function, actions in account_grants.items():
+        expected = {(action, table) for action in actions}
+        if function == "AccountJobsFunction":
+            expected.add(("dynamodb:Query", f"{table}/index/gsi1"))
+        assert granted(template, function, "dynamodb") == expected, function
 
 
 def test_invoke_permissions_name_one_function_and_its_caller(template: Template) -> None:
@@ -407,8 +422,16 @@ def test_invoke_permissions_name_one_function_and_its_caller(template: Template)
         f"{prefix}/live/$connect": template.context.ref("ConnectionsFunction"),
         f"{prefix}/live/$disconnect": template.context.ref("ConnectionsFunction"),
         f"{prefix}/live/*": template.context.ref("GameFunction"),
+        f"arn:aws:execute-api:us-east-1:123456789012:{template.context.ref('HttpApi')}"
+        "/authorizers/*": template.context.ref("HttpAuthorizerFunction"),
+        template.context.get_att("UserPool", "Arn"): template.context.ref(
+            "AccountTriggersFunction"
+        ),
     }
-    assert {p["Principal"] for p in permissions.values()} == {"apigateway.amazonaws.com"}
+    assert {p["Principal"] for p in permissions.values()} == {
+        "apigateway.amazonaws.com",
+        "cognito-idp.amazonaws.com",
+    }
 
 
 # A game played through the handlers on moto, every DynamoDB call recorded with the function

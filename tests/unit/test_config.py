@@ -51,6 +51,7 @@ def test_authorizer_settings_issuer_is_the_pools_address(monkeypatch: pytest.Mon
     monkeypatch.setenv("USER_POOL_ID", "eu-west-1_Abc")
     monkeypatch.setenv("USER_POOL_CLIENT_ID", "client")
     monkeypatch.setenv("AWS_REGION", "eu-west-1")
+    monkeypatch.setenv("TABLE_NAME", "yamb-GameTable")
 
     # when its settings are read / then the issuer is Cognito's address for the pool
     settings = AuthorizerSettings.from_environment()

@@ -1,0 +1,36 @@
+"""Cognito's triggers on the user pool: PreAuthentication refuses a login that the account may
+not make (not verified yet, banned, purged); PostAuthentication cancels a pending deletion, as
+any login does (A7). Cognito answers the client with the refusal's message."""
+
+import gc
+
+gc.disable()  # until the first invocation is over: yamb_service.warmup
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from yamb.accounts.errors import AccountError
+from yamb_service.account_wiring import account_service
+from yamb_service.observability import logger, metrics
+from yamb_service.warmup import collector_after_first_call
+
+
+@collector_after_first_call
+@logger.inject_lambda_context(clear_state=True)
+@metrics.log_metrics
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    source = event.get("triggerSource", "")
+    attributes = (event.get("request") or {}).get("userAttributes") or {}
+    player_id = attributes.get("sub") or event["userName"]
+    logger.append_keys(player_id=player_id, trigger=source)
+    service = account_service(event["userPoolId"], event["callerContext"]["clientId"])
+    if source.startswith("PreAuthentication"):
+        try:
+            service.check_login(player_id)
+        except AccountError as error:
+            logger.info("login refused", code=error.code)
+            # Cognito puts the message in its answer to the client: the code first.
+            raise Exception(f"{error.code}: {error.message}") from None
+    elif source.startswith("PostAuthentication"):
+        service.signed_in(player_id, attributes.get("email"))
+    return event

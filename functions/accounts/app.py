@@ -1,0 +1,298 @@
+"""The accounts' HTTP API (docs/accounts.md): each route parses its request into a model, calls
+one method of the account service and maps the answer or the error to a reply. The mailed links
+(GET) answer a page for people, or JSON when asked for it."""
+
+import gc
+
+gc.disable()  # until the first invocation is over: yamb_service.warmup
+
+import html
+import json
+from typing import Any
+from urllib.parse import parse_qs
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import BaseModel, ValidationError
+from yamb.accounts.errors import AccountError
+from yamb.accounts.messages import (
+    AcceptedView,
+    AccountView,
+    EmailRequest,
+    ErrorDetail,
+    ErrorView,
+    NicknameRequest,
+    PasswordChangeRequest,
+    RegisterRequest,
+    ResetRequest,
+    TokensView,
+)
+from yamb.accounts.preferences import PreferencesChange
+from yamb_service.account_wiring import account_service
+from yamb_service.observability import logger, metrics
+from yamb_service.ports import ServiceBusyError
+from yamb_service.warmup import collector_after_first_call
+
+app = APIGatewayHttpResolver()
+
+_STATUS = {
+    "bad_request": 400,
+    "unauthorized": 401,
+    "password_wrong": 403,
+    "account_locked": 403,
+    "account_banned": 403,
+    "account_deleted": 403,
+    "account_unverified": 403,
+    "signed_out": 401,
+    "not_enough_tokens": 402,
+    "account_not_found": 404,
+    "link_invalid": 404,
+    "link_expired": 410,
+    "nickname_taken": 409,
+    "email_taken": 409,
+    "conflict": 409,
+    "nickname_too_soon": 429,
+    "busy": 503,
+    "internal": 500,
+}
+_ACCEPTED = "if the address belongs to an account that needs it, a mail is on its way"
+
+
+def _json(status: int, model: BaseModel) -> Response[str]:
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=model.model_dump_json(by_alias=True),
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def _error(status: int, code: str, message: str, field: str | None = None) -> Response[str]:
+    return _json(status, ErrorView(error=ErrorDetail(code=code, message=message, field=field)))
+
+
+def _wants_page() -> bool:
+    """A person following a mailed link (a browser asks for HTML), not a client's fetch."""
+    accept = app.current_event.headers.get("accept") or ""
+    return "text/html" in accept and "application/json" not in accept
+
+
+def _page(status: int, title: str, text: str, form: str = "") -> Response[str]:
+    body = (
+        "<!doctype html><html lang=en><meta charset=utf-8>"
+        '<meta name=viewport content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)}</title>"
+        "<body style='font-family:system-ui;max-width:32rem;margin:3rem auto;padding:0 1rem'>"
+        f"<h1>{html.escape(title)}</h1><p>{html.escape(text)}</p>{form}</body></html>"
+    )
+    return Response(
+        status_code=status,
+        content_type="text/html; charset=utf-8",
+        body=body,
+        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
+    )
+
+
+def _body[M: BaseModel](model: type[M]) -> M:
+    """The request's JSON body (or a form's fields) as `model`."""
+    raw = app.current_event.decoded_body or ""
+    content_type = app.current_event.headers.get("content-type") or ""
+    if content_type.startswith("application/x-www-form-urlencoded"):
+        data: Any = {name: values[-1] for name, values in parse_qs(raw).items()}
+    else:
+        try:
+            data = json.loads(raw) if raw else {}
+        except json.JSONDecodeError:
+            raise AccountError("the body is not JSON", code="bad_request") from None
+    return model.model_validate(data)
+
+
+def _player_id() -> str:
+    return str(app.current_event.request_context.authorizer.get_lambda["playerId"])
+
+
+def _link_base() -> str:
+    """Where the mailed links lead: back to this API, as the client reached it."""
+    headers = app.current_event.headers
+    scheme = headers.get("x-forwarded-proto") or "https"
+    return f"{scheme}://{app.current_event.request_context.domain_name}"
+
+
+def _token() -> str:
+    token = app.current_event.get_query_string_value("token")
+    if not token:
+        raise AccountError("the link has no token", code="link_invalid")
+    return token
+
+
+# ---------------------------------------------------------------------- public routes
+
+
+@app.post("/accounts")
+def register() -> Response[str]:
+    request = _body(RegisterRequest)
+    profile = account_service().register(
+        nickname=request.nickname,
+        email=request.email,
+        password=request.password,
+        link_base=_link_base(),
+    )
+    return _json(201, AccountView.of(profile))
+
+
+@app.post("/accounts/verification")
+def request_verification() -> Response[str]:
+    account_service().request_verification(_body(EmailRequest).email, _link_base())
+    return _json(202, AcceptedView(message=_ACCEPTED))
+
+
+@app.get("/accounts/verify")
+def verify() -> Response[str]:
+    profile = account_service().verify(_token())
+    if _wants_page():
+        return _page(
+            200, "E-mail confirmed", f"Welcome, {profile.nickname}: you can sign in and play now."
+        )
+    return _json(200, AccountView.of(profile))
+
+
+@app.post("/accounts/password-reset")
+def request_reset() -> Response[str]:
+    account_service().request_reset(_body(EmailRequest).email, _link_base())
+    return _json(202, AcceptedView(message=_ACCEPTED))
+
+
+@app.get("/accounts/password-reset")
+def reset_page() -> Response[str]:
+    token = _token()
+    profile = account_service().check_reset_link(token)
+    if not _wants_page():
+        return _json(200, AcceptedView(message="the link is valid"))
+    form = (
+        "<form method=post action='/accounts/password-reset/confirm'>"
+        f"<input type=hidden name=token value='{html.escape(token, quote=True)}'>"
+        "<label>New password <input type=password name=password required minlength=8 "
+        "autocomplete=new-password></label> <button>Save</button></form>"
+    )
+    return _page(200, "Choose a new password", f"For {profile.nickname}.", form)
+
+
+@app.post("/accounts/password-reset/confirm")
+def reset_password() -> Response[str]:
+    request = _body(ResetRequest)
+    account_service().reset_password(request.token, request.password)
+    if _is_form():
+        return _page(200, "Password changed", "Every device was signed out: sign in again.")
+    return _json(200, AcceptedView(message="password changed; every device was signed out"))
+
+
+def _is_form() -> bool:
+    content_type = app.current_event.headers.get("content-type") or ""
+    return content_type.startswith("application/x-www-form-urlencoded")
+
+
+@app.get("/accounts/email-change")
+def confirm_email_change() -> Response[str]:
+    profile = account_service().confirm_email_change(_token())
+    if _wants_page():
+        return _page(200, "E-mail changed", f"Sign in with {profile.email} from now on.")
+    return _json(200, AccountView.of(profile))
+
+
+# ---------------------------------------------------------------------- the player's own
+
+
+@app.get("/me")
+def me() -> Response[str]:
+    return _json(200, AccountView.of(account_service().profile(_player_id())))
+
+
+@app.patch("/me/settings")
+def update_settings() -> Response[str]:
+    change = _body(PreferencesChange)
+    return _json(200, AccountView.of(account_service().update_preferences(_player_id(), change)))
+
+
+@app.post("/me/nickname")
+def change_nickname() -> Response[str]:
+    nickname = _body(NicknameRequest).nickname
+    return _json(200, AccountView.of(account_service().change_nickname(_player_id(), nickname)))
+
+
+@app.post("/me/password")
+def change_password() -> Response[str]:
+    request = _body(PasswordChangeRequest)
+    tokens = account_service().change_password(
+        _player_id(), request.old_password, request.new_password
+    )
+    return _json(
+        200,
+        TokensView(
+            id_token=tokens.id_token,
+            access_token=tokens.access_token,
+            refresh_token=tokens.refresh_token,
+            expires_in=tokens.expires_in,
+        ),
+    )
+
+
+@app.post("/me/email")
+def change_email() -> Response[str]:
+    email = _body(EmailRequest).email
+    profile = account_service().request_email_change(_player_id(), email, _link_base())
+    return _json(202, AccountView.of(profile))
+
+
+@app.post("/me/sign-out")
+def sign_out() -> Response[str]:
+    account_service().sign_out_everywhere(_player_id(), reason="signed out on request")
+    return _json(200, AcceptedView(message="every device was signed out"))
+
+
+@app.delete("/me")
+def request_deletion() -> Response[str]:
+    profile = account_service().request_deletion(_player_id())
+    return _json(202, AccountView.of(profile))
+
+
+# ---------------------------------------------------------------------- errors
+
+
+@app.exception_handler(AccountError)
+def account_error(error: AccountError) -> Response[str]:
+    status = _STATUS.get(error.code, 400)
+    logger.info("request refused", code=error.code, field=error.field)
+    if _wants_page() and app.current_event.request_context.http.method == "GET":
+        return _page(status, "This link does not work", error.message)
+    if _is_form():
+        return _page(status, "That did not work", error.message)
+    return _error(status, error.code, error.message, error.field)
+
+
+@app.exception_handler(ValidationError)
+def invalid_request(error: ValidationError) -> Response[str]:
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"]) or None
+    message = f"{field}: {first['msg']}" if field else first["msg"]
+    logger.info("request refused", code="bad_request", field=field)
+    return _error(400, "bad_request", message, field)
+
+
+@app.exception_handler(ServiceBusyError)
+def busy(error: ServiceBusyError) -> Response[str]:
+    return _error(503, "busy", "the server is busy: try again in a moment")
+
+
+@app.not_found
+def not_found(error: Exception) -> Response[str]:
+    return _error(404, "bad_request", "no such route")
+
+
+@collector_after_first_call
+@logger.inject_lambda_context(clear_state=True, correlation_id_path="requestContext.requestId")
+@metrics.log_metrics
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    player = ((event.get("requestContext") or {}).get("authorizer") or {}).get("lambda") or {}
+    if "playerId" in player:
+        logger.append_keys(player_id=player["playerId"])
+    return app.resolve(event, context)

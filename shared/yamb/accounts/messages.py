@@ -1,0 +1,119 @@
+"""The HTTP API's messages in and out (docs/accounts.md): pydantic models with camelCase
+names on the wire; a request with an unknown field is refused, not half-read."""
+
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+from yamb.accounts.preferences import Preferences
+from yamb.accounts.prices import next_change_at, nickname_change_price
+from yamb.accounts.profile import Profile
+
+# Generous bounds that only stop absurd input before any rule looks at it.
+_Text = Annotated[str, Field(max_length=512)]
+_Password = Annotated[str, Field(max_length=1024)]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
+    )
+
+
+class RegisterRequest(_Message):
+    nickname: _Text
+    email: _Text
+    password: _Password
+
+
+class EmailRequest(_Message):
+    email: _Text
+
+
+class ResetRequest(_Message):
+    token: _Text
+    password: _Password
+
+
+class NicknameRequest(_Message):
+    nickname: _Text
+
+
+class PasswordChangeRequest(_Message):
+    old_password: _Password
+    new_password: _Password
+
+
+class NicknameChangeView(_Message):
+    changes_made: int
+    next_price: int
+    available_at: datetime | None
+
+
+class DeletionView(_Message):
+    requested_at: datetime
+    purge_at: datetime
+
+
+class AccountView(_Message):
+    """What the player reads of their own account (GET /me and the answers of changes)."""
+
+    player_id: str
+    nickname: str
+    email: str | None
+    pending_email: str | None
+    status: str
+    created_at: datetime
+    preferences: Preferences
+    tokens: int
+    nickname_change: NicknameChangeView
+    deletion: DeletionView | None
+
+    @classmethod
+    def of(cls, profile: Profile) -> "AccountView":
+        deletion = None
+        if profile.deletion_requested_at is not None and profile.purge_at is not None:
+            deletion = DeletionView(
+                requested_at=profile.deletion_requested_at, purge_at=profile.purge_at
+            )
+        return cls(
+            player_id=profile.player_id,
+            nickname=profile.nickname,
+            email=profile.email,
+            pending_email=profile.pending_email,
+            status=profile.status,
+            created_at=profile.created_at,
+            preferences=profile.preferences,
+            tokens=profile.tokens,
+            nickname_change=NicknameChangeView(
+                changes_made=profile.nickname_changes,
+                next_price=nickname_change_price(profile.nickname_changes),
+                available_at=next_change_at(profile.nickname_changed_at),
+            ),
+            deletion=deletion,
+        )
+
+
+class TokensView(_Message):
+    """Fresh tokens for the device that changed the password (the others are signed out)."""
+
+    id_token: str
+    access_token: str
+    refresh_token: str
+    expires_in: int
+
+
+class AcceptedView(_Message):
+    message: str
+
+
+class ErrorDetail(_Message):
+    code: str
+    message: str
+    field: str | None = None
+
+
+class ErrorView(_Message):
+    error: ErrorDetail

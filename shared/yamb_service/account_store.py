@@ -1,0 +1,290 @@
+"""The accounts' items on the game table (docs/data-model.md), with pynamodb; nothing outside
+this module sees an item, a key or a pynamodb error.
+
+- a profile: `PLAYER#<id>` / `PROFILE` (the profile as JSON, its version; an unverified or
+  deleting one is listed on `gsi1` under `ACCOUNTS#<status>` by when it became so);
+- a nickname's reservation: `NICK#<nickname key>` / `NICK` (the player id);
+- a mailed link: `LINK#<sha-256 of its token>` / `LINK` (expires with the link).
+"""
+
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
+
+from pynamodb.attributes import NumberAttribute, UnicodeAttribute
+from pynamodb.exceptions import (
+    DeleteError,
+    DoesNotExist,
+    PutError,
+    PynamoDBException,
+    TransactWriteError,
+)
+from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection
+from pynamodb.models import Model
+from pynamodb.transactions import TransactWrite
+from yamb.accounts.links import Link
+from yamb.accounts.nicknames import nickname_key
+from yamb.accounts.profile import AccountStatus, Profile
+from yamb.session.results import GameResult
+
+from yamb_service.account_ports import NicknameTakenError, StaleProfileError
+from yamb_service.ports import ServiceBusyError
+
+_PROFILE, _NICK, _LINK = "PROFILE", "NICK", "LINK"
+# The statuses a daily job looks for (yamb_service.accounts.AccountService.daily).
+_LISTED = (AccountStatus.UNVERIFIED, AccountStatus.DELETING)
+# A used or expired link is removed by TTL a day after its end (the check is on expires_at).
+_LINK_TTL_SLACK = timedelta(days=1)
+_LOST_RACE = ("ConditionalCheckFailedException", "TransactionConflictException")
+_LOST_RACE_REASONS = ("ConditionalCheckFailed", "TransactionConflict")
+
+
+class _DueAccounts(GlobalSecondaryIndex["_AccountItem"]):  # type: ignore[no-untyped-call]
+    class Meta:
+        index_name = "gsi1"
+        projection = IncludeProjection(["summary"])
+
+    gsi1pk = UnicodeAttribute(hash_key=True)
+    gsi1sk = UnicodeAttribute(range_key=True)
+
+
+class _AccountItem(Model):
+    class Meta:
+        table_name = "unset"
+
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+    gsi1pk = UnicodeAttribute(null=True)
+    gsi1sk = UnicodeAttribute(null=True)
+    version = NumberAttribute(null=True)
+    profile = UnicodeAttribute(null=True)
+    player_id = UnicodeAttribute(null=True)
+    link = UnicodeAttribute(null=True)
+    expires_at = NumberAttribute(null=True)
+    due_accounts = _DueAccounts()
+
+
+def account_item_model(table_name: str, region: str, host: str | None = None) -> type[_AccountItem]:
+    meta = type("Meta", (), {"table_name": table_name, "region": region, "host": host})
+    return type("AccountItem", (_AccountItem,), {"Meta": meta})
+
+
+def load_profile(item: type[_AccountItem], player_id: str) -> Profile | None:
+    """The stored profile (a consistent read: a sign-out counts at once)."""
+    try:
+        stored = item.get(_profile_key(player_id), _PROFILE, consistent_read=True)
+    except DoesNotExist:
+        return None
+    except PynamoDBException as error:
+        raise _busy_or(error) from error
+    assert stored.profile is not None
+    return Profile.model_validate_json(stored.profile)
+
+
+def _profile_key(player_id: str) -> str:
+    return f"PLAYER#{player_id}"
+
+
+def _nick_key(nickname: str) -> str:
+    return f"NICK#{nickname_key(nickname)}"
+
+
+def _link_key(digest: str) -> str:
+    return f"LINK#{digest}"
+
+
+def _listed_since(profile: Profile) -> datetime | None:
+    if profile.status == AccountStatus.UNVERIFIED:
+        return profile.created_at
+    if profile.status == AccountStatus.DELETING:
+        return profile.deletion_requested_at
+    return None
+
+
+def _lost_race(error: PynamoDBException) -> bool:
+    if error.cause_response_code in _LOST_RACE:
+        return True
+    reasons = getattr(error, "cancellation_reasons", None) or []
+    return any(reason is not None and reason.code in _LOST_RACE_REASONS for reason in reasons)
+
+
+def _transient(error: PynamoDBException) -> bool:
+    return error.cause_response_code in (
+        None,
+        "ProvisionedThroughputExceededException",
+        "ThrottlingException",
+        "RequestLimitExceeded",
+        "InternalServerError",
+        "ServiceUnavailable",
+    )
+
+
+class DynamoAccountStore:
+    def __init__(
+        self, item: type[_AccountItem], results: Callable[[str], GameResult | None]
+    ) -> None:
+        self._item = item
+        # A game's result, as the game repository reads it.
+        self._results = results
+
+    # -------------------------------------------------------------- profiles
+
+    def _profile_item(self, profile: Profile, version: int) -> _AccountItem:
+        since = _listed_since(profile)
+        stored = profile.model_copy(update={"version": version})
+        return self._item(
+            _profile_key(profile.player_id),
+            _PROFILE,
+            version=version,
+            profile=stored.model_dump_json(),
+            gsi1pk=None if since is None else f"ACCOUNTS#{profile.status}",
+            gsi1sk=None if since is None else since.isoformat(),
+        )
+
+    def get(self, player_id: str) -> Profile | None:
+        return load_profile(self._item, player_id)
+
+    def create(self, profile: Profile) -> None:
+        try:
+            with TransactWrite(connection=self._item._get_connection().connection) as write:
+                write.save(self._profile_item(profile, 1), condition=self._item.pk.does_not_exist())
+                write.save(
+                    self._item(_nick_key(profile.nickname), _NICK, player_id=profile.player_id),
+                    condition=self._item.pk.does_not_exist(),
+                )
+        except TransactWriteError as error:
+            if _lost_race(error):
+                raise NicknameTakenError(profile.nickname) from None
+            raise _busy_or(error) from error
+
+    def save(self, profile: Profile) -> Profile:
+        item = self._profile_item(profile, profile.version + 1)
+        try:
+            item.save(condition=self._item.version == profile.version)
+        except PutError as error:
+            if _lost_race(error):
+                raise StaleProfileError from None
+            raise _busy_or(error) from error
+        return profile.model_copy(update={"version": profile.version + 1})
+
+    def rename(self, profile: Profile, old_nickname: str) -> Profile:
+        same_key = nickname_key(old_nickname) == nickname_key(profile.nickname)
+        try:
+            with TransactWrite(connection=self._item._get_connection().connection) as write:
+                write.save(
+                    self._profile_item(profile, profile.version + 1),
+                    condition=self._item.version == profile.version,
+                )
+                if not same_key:
+                    write.save(
+                        self._item(_nick_key(profile.nickname), _NICK, player_id=profile.player_id),
+                        condition=self._item.pk.does_not_exist(),
+                    )
+                    write.delete(
+                        self._item(_nick_key(old_nickname), _NICK),
+                        condition=self._item.player_id == profile.player_id,
+                    )
+        except TransactWriteError as error:
+            if not _lost_race(error):
+                raise _busy_or(error) from error
+            if not same_key and self.nickname_owner(profile.nickname) not in (
+                None,
+                profile.player_id,
+            ):
+                raise NicknameTakenError(profile.nickname) from None
+            raise StaleProfileError from None
+        return profile.model_copy(update={"version": profile.version + 1})
+
+    def purge(self, profile: Profile, *, release: str) -> None:
+        try:
+            with TransactWrite(connection=self._item._get_connection().connection) as write:
+                write.save(
+                    self._profile_item(profile, profile.version + 1),
+                    condition=self._item.version == profile.version,
+                )
+                write.delete(
+                    self._item(_nick_key(release), _NICK),
+                    condition=self._item.player_id == profile.player_id,
+                )
+        except TransactWriteError as error:
+            if _lost_race(error):
+                raise StaleProfileError from None
+            raise _busy_or(error) from error
+
+    def delete(self, profile: Profile) -> None:
+        try:
+            with TransactWrite(connection=self._item._get_connection().connection) as write:
+                write.delete(
+                    self._item(_profile_key(profile.player_id), _PROFILE),
+                    condition=self._item.version == profile.version,
+                )
+                write.delete(
+                    self._item(_nick_key(profile.nickname), _NICK),
+                    condition=self._item.player_id == profile.player_id,
+                )
+        except TransactWriteError as error:
+            if _lost_race(error):
+                raise StaleProfileError from None
+            raise _busy_or(error) from error
+
+    def nickname_owner(self, nickname: str) -> str | None:
+        try:
+            item = self._item.get(_nick_key(nickname), _NICK, consistent_read=True)
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise _busy_or(error) from error
+        return item.player_id
+
+    def due(self, status: AccountStatus, before: datetime) -> Iterator[str]:
+        assert status in _LISTED, f"{status} accounts are not listed"
+        for item in self._item.due_accounts.query(
+            f"ACCOUNTS#{status}", self._item.gsi1sk < before.isoformat()
+        ):
+            yield item.pk.removeprefix("PLAYER#")
+
+    # -------------------------------------------------------------- links
+
+    def put_link(self, link: Link) -> None:
+        expires = link.expires_at + _LINK_TTL_SLACK
+        self._item(
+            _link_key(link.digest),
+            _LINK,
+            link=link.model_dump_json(),
+            expires_at=int(expires.timestamp()),
+        ).save()
+
+    def peek_link(self, digest: str) -> Link | None:
+        try:
+            item = self._item.get(_link_key(digest), _LINK, consistent_read=True)
+        except DoesNotExist:
+            return None
+        assert item.link is not None
+        return Link.model_validate_json(item.link)
+
+    def take_link(self, digest: str) -> Link | None:
+        connection = self._item._get_connection()
+        try:
+            answer = connection.delete_item(
+                _link_key(digest),
+                range_key=_LINK,
+                condition=self._item.pk.exists(),
+                return_values="ALL_OLD",
+            )
+        except DeleteError as error:
+            if _lost_race(error):
+                return None
+            raise _busy_or(error) from error
+        text = (answer.get("Attributes") or {}).get("link", {}).get("S")
+        return None if text is None else Link.model_validate_json(text)
+
+    # -------------------------------------------------------------- results
+
+    def played_in(self, game_id: str, player_id: str) -> bool:
+        result = self._results(game_id)
+        return result is not None and any(
+            player.player_id == player_id for player in result.players
+        )
+
+
+def _busy_or(error: PynamoDBException) -> Exception:
+    return ServiceBusyError() if _transient(error) else error

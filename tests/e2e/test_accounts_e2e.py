@@ -1,0 +1,118 @@
+"""An account's life on the local stack, over real HTTP and WebSockets: register on the HTTP API,
+read the mail in the local mailbox, follow its link, log in with Cognito, play over the
+WebSocket; a second login elsewhere replaces the first connection, and a sign-out everywhere
+closes the live one."""
+
+import json
+import urllib.error
+import urllib.request
+import uuid
+from typing import Any
+from urllib.parse import quote
+
+import boto3
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+
+from devstack.stack import LocalStack
+
+PASSWORD = "dice-and-42"
+
+
+def _request(
+    stack: LocalStack, method: str, path: str, body: Any = None, token: str | None = None
+) -> tuple[int, Any]:
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        f"{stack.gateway.http_url}{path}", data=data, method=method, headers=headers
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def _mailbox(stack: LocalStack, to: str) -> list[dict[str, Any]]:
+    url = f"{stack.gateway.http_url}/_local/mail.json?to={quote(to)}"
+    with urllib.request.urlopen(url, timeout=10) as response:
+        answer = json.loads(response.read())
+    mails = answer["mails"] if isinstance(answer, dict) else answer
+    return list(mails)
+
+
+def _login(stack: LocalStack, email: str) -> str:
+    cognito = boto3.client(
+        "cognito-idp",
+        endpoint_url=stack.aws.endpoint_url,
+        region_name=stack.aws.region,
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+    answer = cognito.initiate_auth(
+        ClientId=stack.aws.user_pool_client_id(),
+        AuthFlow="USER_PASSWORD_AUTH",
+        AuthParameters={"USERNAME": email, "PASSWORD": PASSWORD},
+    )
+    return str(answer["AuthenticationResult"]["IdToken"])
+
+
+def _frames_until_closed(socket: Any) -> list[dict[str, Any]]:
+    frames = []
+    try:
+        while True:
+            frames.append(json.loads(socket.recv(timeout=10)))
+    except ConnectionClosed:
+        return frames
+
+
+def test_account_registered_verified_by_mail_logged_in_then_replaced_and_signed_out(
+    stack: LocalStack,
+) -> None:
+    # given a person who registers on the HTTP API
+    nickname = f"Eve{uuid.uuid4().hex[:6]}"
+    email = f"{nickname.lower()}@example.com"
+    status, account = _request(
+        stack, "POST", "/accounts", {"nickname": nickname, "email": email, "password": PASSWORD}
+    )
+    assert status == 201 and account["status"] == "unverified"
+
+    # when they read the mail in the local mailbox and follow its link
+    (mail,) = _mailbox(stack, email)
+    (link,) = [url for url in mail["links"] if "/accounts/verify?token=" in url]
+    browser = urllib.request.Request(link, headers={"Accept": "text/html,*/*;q=0.8"})
+    with urllib.request.urlopen(browser, timeout=10) as page:
+        assert page.status == 200 and "E-mail confirmed" in page.read().decode()
+
+    # then they log in with Cognito and play over the WebSocket under their nickname
+    first_token = _login(stack, email)
+    first = connect(f"{stack.url}?token={first_token}")
+    first.send(json.dumps({"action": "sync", "requestId": "sync-1"}))
+    assert json.loads(first.recv(timeout=10))["type"] in ("sync", "lobby", "game")
+    status, me = _request(stack, "GET", "/me", token=first_token)
+    assert status == 200 and me["nickname"] == nickname
+
+    # when they log in again elsewhere and connect
+    second_token = _login(stack, email)
+    second = connect(f"{stack.url}?token={second_token}")
+
+    # then the first connection is told why, and closed
+    frames = _frames_until_closed(first)
+    assert frames[-1]["type"] == "disconnected" and frames[-1]["code"] == "replaced"
+
+    # when they sign out everywhere from the HTTP API
+    assert _request(stack, "POST", "/me/sign-out", token=second_token)[0] == 200
+
+    # then the live connection is told and closed, and neither token opens anything any more
+    frames = _frames_until_closed(second)
+    assert frames[-1]["type"] == "disconnected" and frames[-1]["code"] == "signed_out"
+    for token in (first_token, second_token):
+        assert _request(stack, "GET", "/me", token=token)[0] == 403
+        with pytest.raises(InvalidStatus) as refused:
+            connect(f"{stack.url}?token={token}")
+        assert refused.value.response.status_code == 401
+    assert _request(stack, "GET", "/me")[0] == 401

@@ -1,0 +1,728 @@
+"""The account flows (A1-A8) on the embedded AWS: the accounts, authorizer, trigger and job
+functions of template.yaml run in-process on moto (Cognito with its triggers, SES with its
+templates, DynamoDB), called with the events API Gateway, Cognito and EventBridge Scheduler
+send. Logins go to Cognito itself (USER_PASSWORD_AUTH), so its triggers run as on AWS."""
+
+import json
+import re
+import threading
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from botocore.exceptions import ClientError
+from yamb.session.results import GameResult, PlayerResult
+from yamb.settings import GameSettings
+from yamb_service.account_store import DynamoAccountStore, account_item_model
+from yamb_service.dynamo import DynamoGameRepository, item_model
+
+from devstack.stack import LocalStack
+
+ROOT = Path(__file__).resolve().parents[2]
+EVENTS = ROOT / "events"
+PASSWORD = "dice-and-42"
+
+
+def _event(name: str) -> dict[str, Any]:
+    return dict(json.loads((EVENTS / name).read_text(encoding="utf-8")))
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]
+    body: str
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+    @property
+    def code(self) -> str | None:
+        return self.json.get("error", {}).get("code") if self.status >= 400 else None
+
+
+class Accounts:
+    """The stack's account functions, called as API Gateway, Cognito and the scheduler do."""
+
+    def __init__(self, stack: LocalStack) -> None:
+        self.stack = stack
+        self.aws = stack.aws
+        self.handlers = stack._handlers
+        self.cognito = self.aws.client("cognito-idp")
+        settings = (self.aws.physical_ids["GameTable"], self.aws.region, self.aws.endpoint_url)
+        games = item_model(*settings)
+        self.store = DynamoAccountStore(
+            account_item_model(*settings), DynamoGameRepository(games).result
+        )
+        self.games = DynamoGameRepository(games)
+
+    # -------------------------------------------------------------- HTTP API
+
+    def http(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        token: str | None = None,
+        query: str = "",
+        accept: str = "application/json",
+        form: dict[str, str] | None = None,
+    ) -> Reply:
+        """The request as the HTTP API passes it: through the authorizer on /me routes."""
+        event = _event("http_me.json")
+        event["routeKey"] = event["requestContext"]["routeKey"] = f"{method} {path}"
+        event["rawPath"] = event["requestContext"]["http"]["path"] = path
+        event["requestContext"]["http"]["method"] = method
+        event["requestContext"]["requestId"] = uuid.uuid4().hex
+        event["rawQueryString"] = query
+        event["queryStringParameters"] = {k: v[-1] for k, v in parse_qs(query).items()} or None
+        event["headers"]["accept"] = accept
+        event["headers"].pop("authorization", None)
+        event["requestContext"].pop("authorizer", None)
+        if form is not None:
+            event["headers"]["content-type"] = "application/x-www-form-urlencoded"
+            event["body"] = "&".join(f"{k}={v}" for k, v in form.items())
+        elif body is not None:
+            event["body"] = body if isinstance(body, str) else json.dumps(body)
+        else:
+            event.pop("body", None)
+        if path.startswith("/me"):
+            if token is None:
+                return Reply(401, {}, json.dumps({"message": "Unauthorized"}))
+            allowed = self.http_authorizer(token)
+            if not allowed["isAuthorized"]:
+                return Reply(403, {}, json.dumps({"message": "Forbidden"}))
+            event["headers"]["authorization"] = token
+            event["requestContext"]["authorizer"] = {"lambda": allowed["context"]}
+        answer = self.handlers["AccountsFunction"](
+            event, self.aws.lambda_context("AccountsFunction")
+        )
+        return Reply(answer["statusCode"], answer.get("headers") or {}, answer.get("body") or "")
+
+    def http_authorizer(self, token: str) -> dict[str, Any]:
+        event = _event("http_authorizer.json")
+        event["headers"]["authorization"] = f"Bearer {token}"
+        event["identitySource"] = [f"Bearer {token}"]
+        return dict(
+            self.handlers["HttpAuthorizerFunction"](
+                event, self.aws.lambda_context("HttpAuthorizerFunction")
+            )
+        )
+
+    def connect_allowed(self, token: str) -> bool:
+        """Whether a WebSocket handshake with this token passes the $connect authorizer."""
+        event = _event("authorizer.json")
+        event["queryStringParameters"] = {"token": token}
+        try:
+            self.handlers["AuthorizerFunction"](
+                event, self.aws.lambda_context("AuthorizerFunction")
+            )
+        except Exception as error:
+            assert str(error) == "Unauthorized"
+            return False
+        return True
+
+    # -------------------------------------------------------------- Cognito, mail, jobs
+
+    def login(self, email: str, password: str = PASSWORD) -> str:
+        answer = self.cognito.initiate_auth(
+            ClientId=self.aws.user_pool_client_id(),
+            AuthFlow="USER_PASSWORD_AUTH",
+            AuthParameters={"USERNAME": email, "PASSWORD": password},
+        )
+        return str(answer["AuthenticationResult"]["IdToken"])
+
+    def login_refusal(self, email: str, password: str = PASSWORD) -> str:
+        with pytest.raises(ClientError) as refused:
+            self.login(email, password)
+        error = refused.value.response["Error"]
+        return f"{error['Code']}: {error.get('Message', '')}"
+
+    def mails(self, to: str) -> list[dict[str, Any]]:
+        return [
+            {
+                "to": mail.to,
+                "subject": mail.subject,
+                "text": mail.text or "",
+                "html": mail.html or "",
+                "links": mail.links,
+            }
+            for mail in self.aws.mails()
+            if to in mail.to
+        ]
+
+    def link(self, to: str) -> tuple[str, str]:
+        """The path and token of the link in the latest mail to `to`."""
+        (url,) = self.mails(to)[-1]["links"]
+        parsed = urlparse(url)
+        return parsed.path, parse_qs(parsed.query)["token"][0]
+
+    def follow(self, to: str, accept: str = "application/json") -> Reply:
+        path, token = self.link(to)
+        return self.http("GET", path, query=f"token={token}", accept=accept)
+
+    def register(self, nickname: str, email: str, password: str = PASSWORD) -> Reply:
+        return self.http(
+            "POST", "/accounts", {"nickname": nickname, "email": email, "password": password}
+        )
+
+    def player(self, nickname: str) -> tuple[str, str]:
+        """A verified account; its player id and a fresh token."""
+        email = f"{nickname.lower()}-{uuid.uuid4().hex[:6]}@example.com"
+        registered = self.register(nickname, email)
+        assert registered.status == 201, registered.body
+        assert self.follow(email).status == 200
+        return email, self.login(email)
+
+    def job(self, event: dict[str, Any]) -> dict[str, Any]:
+        return dict(
+            self.handlers["AccountJobsFunction"](
+                event, self.aws.lambda_context("AccountJobsFunction")
+            )
+        )
+
+    def daily(self, after: timedelta) -> dict[str, Any]:
+        now = self.aws.clock.now() + after
+        return self.job({**_event("account_jobs_daily.json"), "now": now.isoformat()})
+
+    def users(self) -> int:
+        pool = self.aws.user_pool_id()
+        return len(self.cognito.list_users(UserPoolId=pool)["Users"])
+
+
+@pytest.fixture(scope="module")
+def accounts() -> Iterator[Accounts]:
+    with LocalStack(ROOT) as stack:
+        yield Accounts(stack)
+
+
+def _unique(prefix: str) -> str:
+    return f"{prefix}{uuid.uuid4().hex[:6]}"
+
+
+# ----------------------------------------------------------------------------- A1 register
+
+
+def test_register_verify_login_and_read_the_account(accounts: Accounts) -> None:
+    # given a new player's sign-up
+    nickname, email = _unique("Ana"), f"{_unique('ana')}@example.com"
+    registered = accounts.register(nickname, email)
+
+    # then the account exists unverified, and Cognito refuses the login until the link
+    assert registered.status == 201
+    assert registered.json["status"] == "unverified"
+    assert "account_unverified" in accounts.login_refusal(email)
+    (mail,) = accounts.mails(email)
+    assert nickname in mail["text"] and PASSWORD not in mail["text"] + mail["html"]
+
+    # when the mailed link is followed in a browser
+    page = accounts.follow(email, accept="text/html")
+
+    # then the account is active, the login works and /me shows the account
+    assert page.status == 200 and "E-mail confirmed" in page.body
+    token = accounts.login(email)
+    me = accounts.http("GET", "/me", token=token)
+    assert me.status == 200
+    assert me.json["nickname"] == nickname
+    assert me.json["status"] == "active"
+    assert me.json["preferences"]["country"] is None  # Yamb world
+    assert me.json["nicknameChange"] == {"changesMade": 0, "nextPrice": 100, "availableAt": None}
+    assert accounts.connect_allowed(token)
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code", "field"),
+    [
+        (
+            {"nickname": "{taken_other_case}", "email": "{email}", "password": PASSWORD},
+            409,
+            "nickname_taken",
+            "nickname",
+        ),
+        (
+            {"nickname": "Big_Fuck", "email": "{email}", "password": PASSWORD},
+            400,
+            "nickname_indecent",
+            "nickname",
+        ),
+        (
+            {"nickname": "a" * 17, "email": "{email}", "password": PASSWORD},
+            400,
+            "nickname_too_long",
+            "nickname",
+        ),
+        (
+            {"nickname": "{fresh}", "email": "not-an-address", "password": PASSWORD},
+            400,
+            "email_invalid",
+            "email",
+        ),
+        (
+            {"nickname": "{fresh}", "email": "{email}", "password": "weakpass"},
+            400,
+            "password_weak",
+            "password",
+        ),
+        (
+            {"nickname": "{fresh}", "email": "{taken_email}", "password": PASSWORD},
+            409,
+            "email_taken",
+            "email",
+        ),
+        (
+            {"nickname": "{fresh}", "email": "{email}", "password": PASSWORD, "admin": True},
+            400,
+            "bad_request",
+            "admin",
+        ),
+        ({"nickname": "{fresh}", "email": "{email}"}, 400, "bad_request", "password"),
+        ("{not json", 400, "bad_request", None),
+    ],
+)
+def test_register_bad_input_gets_its_code_and_writes_nothing(
+    accounts: Accounts, body: Any, status: int, code: str, field: str | None
+) -> None:
+    # given an account that holds a nickname and an address
+    holder_nickname, holder_email = _unique("Holder"), f"{_unique('holder')}@example.com"
+    assert accounts.register(holder_nickname, holder_email).status == 201
+    users = accounts.users()
+    values = {
+        "taken_other_case": holder_nickname.upper(),
+        "fresh": _unique("Fresh"),
+        "email": f"{_unique('new')}@example.com",
+        "taken_email": holder_email.upper(),
+    }
+    if isinstance(body, dict):
+        body = {
+            name: value.format(**values) if isinstance(value, str) else value
+            for name, value in body.items()
+        }
+
+    # when a sign-up breaks a rule
+    reply = accounts.http("POST", "/accounts", body)
+
+    # then it gets a clear error with a stable code, and no user, profile or reservation exists
+    assert (reply.status, reply.code) == (status, code)
+    assert reply.json["error"]["field"] == field
+    assert accounts.users() == users
+    if isinstance(body, dict) and body.get("nickname") == values["fresh"]:
+        assert accounts.store.nickname_owner(values["fresh"]) is None
+
+
+def test_register_racing_sign_ups_for_one_nickname_give_one_account(accounts: Accounts) -> None:
+    # given ten sign-ups at once for one nickname, in several letter cases, each its own address
+    nickname = _unique("racer")
+    spellings = [nickname, nickname.upper(), nickname.capitalize()]
+    users = accounts.users()
+    replies: list[Reply] = []
+    start = threading.Barrier(10)
+
+    def sign_up(index: int) -> None:
+        start.wait()
+        replies.append(
+            accounts.register(spellings[index % 3], f"racer{index}-{uuid.uuid4().hex[:4]}@x.com")
+        )
+
+    threads = [threading.Thread(target=sign_up, args=(index,)) for index in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    # then exactly one account exists: one 201, nine nickname_taken, one more Cognito user
+    assert sorted(reply.status for reply in replies) == [201] + [409] * 9
+    assert {reply.code for reply in replies if reply.status == 409} == {"nickname_taken"}
+    winner = next(reply for reply in replies if reply.status == 201).json["playerId"]
+    assert accounts.store.nickname_owner(nickname) == winner
+    assert accounts.users() == users + 1
+
+
+def test_verify_link_reused_tampered_or_expired_is_refused(accounts: Accounts) -> None:
+    # given two sign-ups
+    first, second = f"{_unique('a')}@example.com", f"{_unique('b')}@example.com"
+    accounts.register(_unique("First"), first)
+    accounts.register(_unique("Second"), second)
+    path, token = accounts.link(first)
+
+    # when the first link is followed twice and a tampered one once
+    assert accounts.http("GET", path, query=f"token={token}").status == 200
+    reused = accounts.http("GET", path, query=f"token={token}")
+    tampered = accounts.http("GET", path, query=f"token={token[:-2]}xy")
+    missing = accounts.http("GET", path)
+
+    # then only the first use works
+    assert (reused.status, reused.code) == (404, "link_invalid")
+    assert (tampered.status, tampered.code) == (404, "link_invalid")
+    assert (missing.status, missing.code) == (404, "link_invalid")
+
+    # when the second waits 7 days, then its link has expired; a new one on request works
+    accounts.aws.advance(days=7, seconds=1)
+    expired = accounts.follow(second)
+    assert (expired.status, expired.code) == (410, "link_expired")
+    asked = accounts.http("POST", "/accounts/verification", {"email": second})
+    assert asked.status == 202
+    assert accounts.follow(second).json["status"] == "active"
+
+
+def test_request_verification_says_the_same_for_any_address(accounts: Accounts) -> None:
+    # given a verified account and an unknown address
+    email, _ = accounts.player(_unique("Known"))
+    before = len(accounts.aws.mails())
+
+    # when new links are asked for both (and for a malformed address)
+    replies = [
+        accounts.http("POST", "/accounts/verification", {"email": address})
+        for address in (email, "nobody@example.com", "nonsense")
+    ]
+
+    # then each gets the same answer and no mail goes
+    assert {reply.status for reply in replies} == {202}
+    assert len({reply.body for reply in replies}) == 1
+    assert len(accounts.aws.mails()) == before
+
+
+# ----------------------------------------------------------------------------- A3, A6
+
+
+def test_password_reset_by_link_signs_out_every_device(accounts: Accounts) -> None:
+    # given a player signed in on two devices
+    email, first = accounts.player(_unique("Reset"))
+    second = accounts.login(email)
+
+    # when they ask for a reset and open the mailed link
+    assert accounts.http("POST", "/accounts/password-reset", {"email": email}).status == 202
+    mail = accounts.mails(email)[-1]
+    assert PASSWORD not in mail["text"] + mail["html"]
+    path, token = accounts.link(email)
+    page = accounts.http("GET", path, query=f"token={token}", accept="text/html")
+    assert page.status == 200 and "<form" in page.body and "type=password" in page.body
+
+    # then a weak password is refused and the link still works for a good one
+    weak = accounts.http("POST", f"{path}/confirm", form={"token": token, "password": "short"})
+    assert weak.status == 400 and "password needs" in weak.body
+    new_password = "new-dice-77"
+    done = accounts.http("POST", f"{path}/confirm", form={"token": token, "password": new_password})
+    assert done.status == 200
+
+    # and every device is signed out at once: both tokens stop for HTTP and $connect
+    for token_before in (first, second):
+        assert accounts.http("GET", "/me", token=token_before).status == 403
+        assert not accounts.connect_allowed(token_before)
+    assert "NotAuthorized" in accounts.login_refusal(email)
+    assert accounts.http("GET", "/me", token=accounts.login(email, new_password)).status == 200
+    reused = accounts.http("POST", f"{path}/confirm", {"token": token, "password": "other-pass-1"})
+    assert reused.code == "link_invalid"
+
+
+def test_password_reset_link_lives_two_hours(accounts: Accounts) -> None:
+    email, _ = accounts.player(_unique("Late"))
+    accounts.http("POST", "/accounts/password-reset", {"email": email})
+    accounts.aws.advance(hours=2, seconds=1)
+    late = accounts.follow(email)
+    assert (late.status, late.code) == (410, "link_expired")
+
+
+def test_password_change_keeps_this_device_and_signs_out_the_others(accounts: Accounts) -> None:
+    # given a player on two devices
+    email, this_device = accounts.player(_unique("Change"))
+    other_device = accounts.login(email)
+
+    # when the old password given is wrong, then nothing changes
+    wrong = accounts.http(
+        "POST",
+        "/me/password",
+        {"oldPassword": "not-it-1", "newPassword": "brand-new-1"},
+        token=this_device,
+    )
+    assert (wrong.status, wrong.code) == (403, "password_wrong")
+    weak = accounts.http(
+        "POST", "/me/password", {"oldPassword": PASSWORD, "newPassword": "weak"}, token=this_device
+    )
+    assert (weak.code, weak.json["error"]["field"]) == ("password_weak", "newPassword")
+
+    # when it is right
+    changed = accounts.http(
+        "POST",
+        "/me/password",
+        {"oldPassword": PASSWORD, "newPassword": "brand-new-1"},
+        token=this_device,
+    )
+
+    # then this device goes on with the fresh tokens it got, and the other is signed out
+    assert changed.status == 200
+    fresh = changed.json["idToken"]
+    assert accounts.http("GET", "/me", token=fresh).status == 200
+    assert accounts.connect_allowed(fresh)
+    assert accounts.http("GET", "/me", token=other_device).status == 403
+    assert not accounts.connect_allowed(other_device)
+    assert accounts.login(email, "brand-new-1")
+
+
+def test_email_change_takes_effect_through_the_new_address_only(accounts: Accounts) -> None:
+    # given a player and another account's address
+    email, token = accounts.player(_unique("Mover"))
+    other, _ = accounts.player(_unique("Other"))
+    new_email = f"{_unique('moved')}@example.com"
+
+    # then a taken, unchanged or malformed address is refused
+    for address, code in (
+        (other, "email_taken"),
+        (email, "email_unchanged"),
+        ("x@", "email_invalid"),
+    ):
+        assert accounts.http("POST", "/me/email", {"email": address}, token=token).code == code
+
+    # when they ask to move to a new address
+    asked = accounts.http("POST", "/me/email", {"email": new_email}, token=token)
+
+    # then the old address stays the login until the link sent to the new one is followed
+    assert asked.status == 202 and asked.json["pendingEmail"] == new_email
+    assert accounts.login(email)
+    assert accounts.mails(email)[-1]["subject"] != accounts.mails(new_email)[-1]["subject"]
+    confirmed = accounts.follow(new_email)
+    assert confirmed.status == 200 and confirmed.json["email"] == new_email
+    assert accounts.login(new_email)
+    assert "NotAuthorized" in accounts.login_refusal(email) or "UserNotFound" in (
+        accounts.login_refusal(email)
+    )
+
+
+def test_sign_out_everywhere_stops_every_token_at_once(accounts: Accounts) -> None:
+    _, token = accounts.player(_unique("Leaver"))
+    assert accounts.http("POST", "/me/sign-out", token=token).status == 200
+    assert accounts.http("GET", "/me", token=token).status == 403
+    assert not accounts.connect_allowed(token)
+    assert accounts.http("GET", "/me").status == 401
+
+
+# ----------------------------------------------------------------------------- A4, A5
+
+
+def test_settings_change_what_they_name_and_refuse_bad_values(accounts: Accounts) -> None:
+    # given a player who played a finished game
+    _, token = accounts.player(_unique("Setter"))
+    player_id = accounts.http("GET", "/me", token=token).json["playerId"]
+    game_id = _unique("game-")
+    _store_result(accounts, game_id, player_id)
+
+    # when they change their settings
+    body = _event("http_settings.json")["body"]
+    changed = accounts.http("PATCH", "/me/settings", body, token=token)
+    proud = accounts.http("PATCH", "/me/settings", {"proudGame": game_id}, token=token)
+
+    # then those settings change and the rest stays
+    assert changed.status == 200
+    preferences = proud.json["preferences"]
+    assert (preferences["language"], preferences["country"]) == ("fr", "HR")
+    assert preferences["notifications"]["email"]["offers"] is False
+    assert preferences["notifications"]["email"]["tournaments"] is True
+    assert preferences["proudGame"] == game_id
+
+    # and bad values are refused with the setting they are about
+    for change, code, field in (
+        ({"country": "XX"}, "country_unknown", "country"),
+        ({"proudGame": "not-my-game"}, "game_unknown", "proudGame"),
+        ({"description": "merde alors"}, "description_indecent", "description"),
+        ({"language": "tlh"}, "bad_request", "language"),
+        ({}, "bad_request", None),
+    ):
+        reply = accounts.http("PATCH", "/me/settings", change, token=token)
+        assert (reply.code, reply.json["error"]["field"]) == (code, field)
+    assert accounts.http("GET", "/me", token=token).json["preferences"] == preferences
+
+
+def _store_result(accounts: Accounts, game_id: str, player_id: str) -> None:
+    result = GameResult(
+        game_id=game_id,
+        settings=GameSettings(),
+        ended_at=accounts.aws.clock.now(),
+        winners=[player_id],
+        players=[PlayerResult(player_id=player_id, total=800, full=True, left=False, turns=78)],
+    )
+    item = accounts.games._result_item(result)
+    item.save()
+
+
+def test_nickname_change_is_priced_weekly_and_frees_the_old_name(accounts: Accounts) -> None:
+    # given a player with 350 tokens
+    old = _unique("Renamer")
+    email, token = accounts.player(old)
+    player_id = accounts.http("GET", "/me", token=token).json["playerId"]
+    profile = accounts.store.get(player_id)
+    assert profile is not None
+    accounts.store.save(profile.model_copy(update={"tokens": 350}))
+
+    # when they change their nickname
+    new = _unique("Renamed")
+    first = accounts.http("POST", "/me/nickname", {"nickname": new}, token=token)
+
+    # then it costs 100, the next costs 200 in 7 days, and the old name is free again
+    assert first.status == 200
+    assert first.json["nickname"] == new and first.json["tokens"] == 250
+    assert first.json["nicknameChange"]["nextPrice"] == 200
+    assert accounts.store.nickname_owner(new.upper()) == player_id
+    assert accounts.store.nickname_owner(old) is None
+    soon = accounts.http("POST", "/me/nickname", {"nickname": _unique("Again")}, token=token)
+    assert (soon.status, soon.code) == (429, "nickname_too_soon")
+    taker = accounts.register(old, f"{_unique('taker')}@example.com")
+    assert taker.status == 201
+
+    # when 7 days have passed, then the second costs 200 and a third has no tokens for it
+    accounts.aws.advance(days=7)
+    token = accounts.login(email)
+    taken = accounts.http("POST", "/me/nickname", {"nickname": old.lower()}, token=token)
+    assert (taken.status, taken.code) == (409, "nickname_taken")
+    second = accounts.http("POST", "/me/nickname", {"nickname": _unique("Twice")}, token=token)
+    assert second.json["tokens"] == 50
+    accounts.aws.advance(days=7)
+    token = accounts.login(email)
+    poor = accounts.http("POST", "/me/nickname", {"nickname": _unique("Thrice")}, token=token)
+    assert (poor.status, poor.code) == (402, "not_enough_tokens")
+    assert accounts.connect_allowed(token)
+
+
+# ----------------------------------------------------------------------------- A7 deletion
+
+
+def test_deletion_locks_reminds_then_purges_and_frees_the_names(accounts: Accounts) -> None:
+    # given a player who played a game, then asked to delete their account
+    nickname = _unique("Gone")
+    email, token = accounts.player(nickname)
+    player_id = accounts.http("GET", "/me", token=token).json["playerId"]
+    game_id = _unique("game-")
+    _store_result(accounts, game_id, player_id)
+    asked = accounts.http("DELETE", "/me", token=token)
+
+    # then the account is locked at once, and told when it goes
+    assert asked.status == 202 and asked.json["status"] == "deleting"
+    assert accounts.http("GET", "/me", token=token).status == 403
+    assert not accounts.connect_allowed(token)
+    assert "will be deleted" in accounts.mails(email)[-1]["subject"]
+
+    # when the daily job runs on day 23, again the same day, then on day 29
+    sent = len(accounts.mails(email))
+    accounts.daily(timedelta(days=23, minutes=1))
+    accounts.daily(timedelta(days=23, minutes=2))
+    accounts.daily(timedelta(days=29, minutes=1))
+
+    # then two reminders went, one each
+    reminders = [re.findall(r"days left: (\d+)", mail["text"]) for mail in accounts.mails(email)]
+    assert reminders[sent:] == [["7"], ["1"]]
+
+    # when it runs after 30 days
+    report = accounts.daily(timedelta(days=30, minutes=1))
+
+    # then the account is purged: no personal data, a nickname that is an id, the names free,
+    # and the game still in the results
+    assert report["purged"] >= 1
+    profile = accounts.store.get(player_id)
+    assert profile is not None and profile.status == "deleted"
+    assert profile.email is None and profile.nickname.startswith("#")
+    assert profile.preferences.public_page is False
+    assert accounts.store.nickname_owner(nickname) is None
+    assert accounts.register(nickname, email).status == 201
+    result = accounts.games.result(game_id)
+    assert result is not None and result.players[0].player_id == player_id
+
+
+def test_deletion_cancelled_by_any_login(accounts: Accounts) -> None:
+    # given a player who asked to delete their account
+    email, token = accounts.player(_unique("Stay"))
+    accounts.http("DELETE", "/me", token=token)
+
+    # when they sign in again within 30 days
+    accounts.aws.advance(days=10)
+    fresh = accounts.login(email)
+
+    # then the account is theirs again, and a mail says so
+    me = accounts.http("GET", "/me", token=fresh)
+    assert me.status == 200 and me.json["status"] == "active" and me.json["deletion"] is None
+    assert accounts.mails(email)[-1]["subject"] == "Yamb: your account is kept"
+    accounts.daily(timedelta(days=31))
+    kept = accounts.store.get(me.json["playerId"])
+    assert kept is not None and kept.status == "active"
+
+
+def test_daily_job_deletes_never_verified_accounts_after_30_days(accounts: Accounts) -> None:
+    # given an account never verified
+    nickname, email = _unique("Never"), f"{_unique('never')}@example.com"
+    player_id = accounts.register(nickname, email).json["playerId"]
+
+    # when the job runs on day 29, then on day 30
+    accounts.daily(timedelta(days=29))
+    kept = accounts.store.get(player_id)
+    accounts.daily(timedelta(days=30, minutes=1))
+
+    # then it is kept, then gone with its nickname and address free again
+    assert kept is not None
+    assert accounts.store.get(player_id) is None
+    assert accounts.store.nickname_owner(nickname) is None
+    assert accounts.register(nickname, email).status == 201
+
+
+# ----------------------------------------------------------------------------- bans, jobs
+
+
+def test_ban_signs_out_every_device_and_refuses_the_login(accounts: Accounts) -> None:
+    email, token = accounts.player(_unique("Cheater"))
+    player_id = accounts.http("GET", "/me", token=token).json["playerId"]
+    ban = {**_event("account_jobs_ban.json"), "playerId": player_id}
+    assert accounts.job(ban)["status"] == "banned"
+    assert accounts.http("GET", "/me", token=token).status == 403
+    assert not accounts.connect_allowed(token)
+    # (AWS refuses a disabled user before any trigger; the trigger refuses a banned one too)
+    refusal = accounts.login_refusal(email)
+    assert "account_banned" in refusal or "disabled" in refusal
+
+
+@pytest.mark.parametrize(
+    "event",
+    [{"job": "weekly"}, {"task": "ban"}, {"job": "daily", "now": "yesterday"}, {}],
+)
+def test_account_jobs_refuse_an_unknown_or_malformed_event(
+    accounts: Accounts, event: dict[str, Any]
+) -> None:
+    with pytest.raises(Exception, match="validation error"):
+        accounts.job(event)
+
+
+def test_account_mail_goes_whatever_the_notification_switches(accounts: Accounts) -> None:
+    # given a player who switched every e-mail group off
+    email, token = accounts.player(_unique("Quiet"))
+    off = {"returnReminders": False, "tournaments": False, "offers": False}
+    accounts.http("PATCH", "/me/settings", {"notifications": {"email": off}}, token=token)
+
+    # when they ask for a password reset, then its mail goes all the same
+    before = len(accounts.mails(email))
+    accounts.http("POST", "/accounts/password-reset", {"email": email})
+    assert len(accounts.mails(email)) == before + 1
+    assert re.search(r"/accounts/password-reset\?token=", accounts.mails(email)[-1]["text"])
+
+
+def test_register_losing_the_nickname_in_the_transaction_leaves_no_user(
+    accounts: Accounts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a nickname taken, and a sign-up that raced past the early check (it saw it free)
+    from yamb_service.account_wiring import account_service
+
+    nickname = _unique("Taken")
+    assert accounts.register(nickname, f"{_unique('first')}@example.com").status == 201
+    monkeypatch.setattr(account_service().store, "nickname_owner", lambda nickname: None)
+    users = accounts.users()
+    email = f"{_unique('late')}@example.com"
+
+    # when it reaches the transaction
+    reply = accounts.register(nickname.lower(), email)
+
+    # then the transaction refuses it, and its Cognito user is gone again: the address is free
+    assert (reply.status, reply.code) == (409, "nickname_taken")
+    assert accounts.users() == users
+    monkeypatch.undo()
+    assert accounts.register(_unique("Other"), email).status == 201
