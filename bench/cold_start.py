@@ -106,6 +106,30 @@ class ColdStart:
         return {run.outcome for run in self.runs}
 
 
+def _add_profile(aws: Any, token: str) -> None:
+    """The authorizer admits only an account with an active profile (yamb_service.identity)."""
+    import jwt
+    from yamb.accounts.profile import AccountStatus, Profile
+    from yamb_service.account_store import DynamoAccountStore, account_item_model
+    from yamb_service.dynamo import DynamoGameRepository, item_model
+
+    os.environ.update(aws.env())  # this process's own clients, as the handlers' runs get
+    player_id = jwt.decode(token, options={"verify_signature": False})["sub"]
+    table = (aws.physical_ids["GameTable"], aws.region, aws.endpoint_url)
+    store = DynamoAccountStore(
+        account_item_model(*table), DynamoGameRepository(item_model(*table)).result
+    )
+    store.create(
+        Profile(
+            player_id=player_id,
+            nickname="cold-start",
+            email="cold-start@example.com",
+            status=AccountStatus.ACTIVE,
+            created_at=aws.clock.now(),
+        )
+    )
+
+
 class _Setup:
     """The moto server, the sample events (the authorizer's with a real ID token) and each
     function's environment."""
@@ -116,6 +140,7 @@ class _Setup:
         self.layer = layer_botocore(directory / "layer")
         aws.create_player("cold-start", "Password-123", "cold-start@example.com")
         token = aws.id_token("cold-start", "Password-123")
+        _add_profile(aws, token)
         self.events: dict[str, Path] = {}
         self.environments: dict[str, dict[str, str]] = {}
         self.memory: dict[str, int] = {}
