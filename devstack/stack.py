@@ -372,8 +372,9 @@ def read_state(state_file: Path | None = None) -> dict[str, Any]:
 
 
 def register_over_http(http_url: str, name: str, email: str, password: str) -> bool:
-    """Register a player through the accounts' HTTP API (``POST /accounts``) and follow the
-    verification link of the newest mail to `email` in the local mailbox. False when the API has
+    """Register a player through the accounts' HTTP API (``POST /accounts``) and use the
+    verification link of the newest mail to `email` in the local mailbox (its token posted, as
+    its page's button does). False when the API has
     no such route (404 Not Found); an address already registered (409) is verified again."""
     nickname = local_nickname(name)
     body = json.dumps({"email": email, "password": password, "nickname": nickname}).encode()
@@ -402,7 +403,14 @@ def register_over_http(http_url: str, name: str, email: str, password: str) -> b
             if link.startswith(http_url) and VERIFY_PATH in link
         ]
         if links:
-            verify = urllib.request.Request(links[0], headers={"Accept": "application/json"})
+            # The link's page posts its token (following it changes nothing): post it too.
+            token = urllib.parse.parse_qs(urllib.parse.urlparse(links[0]).query)["token"][0]
+            verify = urllib.request.Request(
+                f"{http_url}{VERIFY_PATH}",
+                data=json.dumps({"token": token}).encode(),
+                method="POST",
+                headers={"Content-Type": "application/json", "Accept": "application/json"},
+            )
             try:
                 with urllib.request.urlopen(verify, timeout=30) as response:
                     response.read()

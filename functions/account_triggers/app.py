@@ -1,6 +1,6 @@
-"""Cognito's triggers on the user pool: PreAuthentication refuses a login that the account may
-not make (not verified yet, banned, purged); PostAuthentication cancels a pending deletion, as
-any login does (A7). Cognito answers the client with the refusal's message."""
+"""Cognito's PostAuthentication trigger, run once the password is verified: an account that may
+not sign in (not verified yet, banned, purged, unknown) is refused, and Cognito answers the client
+with the refusal's code and message; any other login cancels a pending deletion (A7)."""
 
 import gc
 
@@ -23,14 +23,14 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     attributes = (event.get("request") or {}).get("userAttributes") or {}
     player_id = attributes.get("sub") or event["userName"]
     logger.append_keys(player_id=player_id, trigger=source)
+    if not source.startswith("PostAuthentication"):
+        logger.warning("a trigger this function does not serve", trigger=source)
+        return event
     service = account_service(event["userPoolId"], event["callerContext"]["clientId"])
-    if source.startswith("PreAuthentication"):
-        try:
-            service.check_login(player_id)
-        except AccountError as error:
-            logger.info("login refused", code=error.code)
-            # Cognito puts the message in its answer to the client: the code first.
-            raise Exception(f"{error.code}: {error.message}") from None
-    elif source.startswith("PostAuthentication"):
+    try:
         service.signed_in(player_id, attributes.get("email"))
+    except AccountError as error:
+        logger.info("login refused", code=error.code)
+        # Cognito puts the message in its answer to the client: the code first.
+        raise Exception(f"{error.code}: {error.message}") from None
     return event

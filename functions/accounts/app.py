@@ -15,6 +15,7 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ValidationError
 from yamb.accounts.errors import AccountError
+from yamb.accounts.links import LinkKind
 from yamb.accounts.messages import (
     AcceptedView,
     AccountView,
@@ -25,6 +26,7 @@ from yamb.accounts.messages import (
     PasswordChangeRequest,
     RegisterRequest,
     ResetRequest,
+    TokenRequest,
     TokensView,
 )
 from yamb.accounts.preferences import PreferencesChange
@@ -40,10 +42,6 @@ _STATUS = {
     "unauthorized": 401,
     "password_wrong": 403,
     "account_locked": 403,
-    "account_banned": 403,
-    "account_deleted": 403,
-    "account_unverified": 403,
-    "signed_out": 401,
     "not_enough_tokens": 402,
     "account_not_found": 404,
     "link_invalid": 404,
@@ -146,10 +144,36 @@ def request_verification() -> Response[str]:
     return _json(202, AcceptedView(message=_ACCEPTED))
 
 
+def _confirm_page(action: str, token: str, title: str, text: str, button: str) -> Response[str]:
+    """A mailed link's page: a button that posts the token. Following the link changes
+    nothing, so a mail scanner's visit does not use it up."""
+    form = (
+        f"<form method=post action='{action}'>"
+        f"<input type=hidden name=token value='{html.escape(token, quote=True)}'>"
+        f"<button>{html.escape(button)}</button></form>"
+    )
+    return _page(200, title, text, form)
+
+
 @app.get("/accounts/verify")
+def verify_page() -> Response[str]:
+    token = _token()
+    profile = account_service().check_link(token, LinkKind.VERIFY)
+    if not _wants_page():
+        return _json(200, AcceptedView(message="the link is valid: POST its token to use it"))
+    return _confirm_page(
+        "/accounts/verify",
+        token,
+        "Confirm your e-mail address",
+        f"For {profile.nickname}.",
+        "Confirm",
+    )
+
+
+@app.post("/accounts/verify")
 def verify() -> Response[str]:
-    profile = account_service().verify(_token())
-    if _wants_page():
+    profile = account_service().verify(_body(TokenRequest).token)
+    if _is_form():
         return _page(
             200, "E-mail confirmed", f"Welcome, {profile.nickname}: you can sign in and play now."
         )
@@ -165,7 +189,7 @@ def request_reset() -> Response[str]:
 @app.get("/accounts/password-reset")
 def reset_page() -> Response[str]:
     token = _token()
-    profile = account_service().check_reset_link(token)
+    profile = account_service().check_link(token, LinkKind.RESET)
     if not _wants_page():
         return _json(200, AcceptedView(message="the link is valid"))
     form = (
@@ -192,9 +216,24 @@ def _is_form() -> bool:
 
 
 @app.get("/accounts/email-change")
+def email_change_page() -> Response[str]:
+    token = _token()
+    profile = account_service().check_link(token, LinkKind.EMAIL)
+    if not _wants_page():
+        return _json(200, AcceptedView(message="the link is valid: POST its token to use it"))
+    return _confirm_page(
+        "/accounts/email-change",
+        token,
+        "Confirm your new e-mail address",
+        f"For {profile.nickname}: you will sign in with {profile.pending_email}.",
+        "Confirm",
+    )
+
+
+@app.post("/accounts/email-change")
 def confirm_email_change() -> Response[str]:
-    profile = account_service().confirm_email_change(_token())
-    if _wants_page():
+    profile = account_service().confirm_email_change(_body(TokenRequest).token)
+    if _is_form():
         return _page(200, "E-mail changed", f"Sign in with {profile.email} from now on.")
     return _json(200, AccountView.of(profile))
 
@@ -285,7 +324,13 @@ def busy(error: ServiceBusyError) -> Response[str]:
 
 @app.not_found
 def not_found(error: Exception) -> Response[str]:
-    return _error(404, "bad_request", "no such route")
+    return _error(404, "not_found", "no such route")
+
+
+@app.exception_handler(Exception)
+def failed(error: Exception) -> Response[str]:
+    logger.exception("request failed")
+    return _error(500, "internal", "something went wrong on our side: try again later")
 
 
 @collector_after_first_call

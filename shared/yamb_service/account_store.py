@@ -8,7 +8,7 @@ this module sees an item, a key or a pynamodb error.
 """
 
 from collections.abc import Callable, Iterator
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from pynamodb.attributes import NumberAttribute, UnicodeAttribute
 from pynamodb.exceptions import (
@@ -92,11 +92,16 @@ def _link_key(digest: str) -> str:
     return f"LINK#{digest}"
 
 
-def _listed_since(profile: Profile) -> datetime | None:
+def _listing(profile: Profile) -> tuple[str, datetime] | None:
+    """Where the daily job finds the profile (a purge begun is finished with the deletions),
+    by when it got there; None when the job has nothing to do with it."""
     if profile.status == AccountStatus.UNVERIFIED:
-        return profile.created_at
-    if profile.status == AccountStatus.DELETING:
-        return profile.deletion_requested_at
+        return f"ACCOUNTS#{AccountStatus.UNVERIFIED}", profile.created_at
+    if (
+        profile.status in (AccountStatus.DELETING, AccountStatus.PURGING)
+        and profile.deletion_requested_at is not None
+    ):
+        return f"ACCOUNTS#{AccountStatus.DELETING}", profile.deletion_requested_at
     return None
 
 
@@ -129,15 +134,16 @@ class DynamoAccountStore:
     # -------------------------------------------------------------- profiles
 
     def _profile_item(self, profile: Profile, version: int) -> _AccountItem:
-        since = _listed_since(profile)
+        listing = _listing(profile)
         stored = profile.model_copy(update={"version": version})
         return self._item(
             _profile_key(profile.player_id),
             _PROFILE,
             version=version,
             profile=stored.model_dump_json(),
-            gsi1pk=None if since is None else f"ACCOUNTS#{profile.status}",
-            gsi1sk=None if since is None else since.isoformat(),
+            gsi1pk=None if listing is None else listing[0],
+            # UTC, so that the text compares as the moment does.
+            gsi1sk=None if listing is None else listing[1].astimezone(UTC).isoformat(),
         )
 
     def get(self, player_id: str) -> Profile | None:
@@ -237,8 +243,9 @@ class DynamoAccountStore:
 
     def due(self, status: AccountStatus, before: datetime) -> Iterator[str]:
         assert status in _LISTED, f"{status} accounts are not listed"
+        before_text = before.astimezone(UTC).isoformat()
         for item in self._item.due_accounts.query(
-            f"ACCOUNTS#{status}", self._item.gsi1sk < before.isoformat()
+            f"ACCOUNTS#{status}", self._item.gsi1sk < before_text
         ):
             yield item.pk.removeprefix("PLAYER#")
 

@@ -6,9 +6,10 @@ request won; a flow that touches Cognito and the table orders its steps so that 
 them leaves nothing a player can see half-done (each step's comment says how).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlencode
 
 from yamb.accounts.emails import check_email, email_key
@@ -149,36 +150,37 @@ class AccountService:
         if profile is not None and profile.status == AccountStatus.UNVERIFIED:
             self._mail_link(profile, LinkKind.VERIFY, link_base)
 
+    def check_link(self, token: str, kind: LinkKind) -> Profile:
+        """The account a live link of `kind` is for (the link stays usable: a mail scanner's
+        visit does not use it up)."""
+        link = check_live(self.store.peek_link(digest(token)), kind, self.now())
+        return self.profile(link.player_id)
+
     def verify(self, token: str) -> Profile:
-        link = self._take_link(token, LinkKind.VERIFY)
-        profile = self.profile(link.player_id)
-        if profile.status != AccountStatus.UNVERIFIED:
-            return profile
-        # Cognito first: a crash after it leaves an unverified profile, and a new link does it.
-        self.identity.mark_verified(profile.player_id)
-        verified = self._update(profile.player_id, _verified)
+        with self._using_link(token, LinkKind.VERIFY) as link:
+            profile = self.profile(link.player_id)
+            if profile.status != AccountStatus.UNVERIFIED:
+                return profile
+            # Cognito first: a crash after it leaves an unverified profile; a new link does it.
+            self.identity.mark_verified(profile.player_id)
+            verified = self._update(profile.player_id, _verified)
         metrics.add_metric(name="AccountVerified", unit=MetricUnit.Count, value=1)
         logger.info("account verified", player_id=profile.player_id)
         return verified
 
     # ------------------------------------------------------------------ A2, A6 signing out
 
-    def check_login(self, player_id: str) -> None:
-        """Cognito's PreAuthentication: a deleting account may sign in (that cancels the
-        deletion); an unverified, banned, purged or unknown one may not."""
-        profile = self.store.get(player_id)
-        if profile is not None and profile.status == AccountStatus.DELETING:
-            return
-        problem = refusal(profile)
-        if problem is not None:
-            raise problem
-
     def signed_in(self, player_id: str, email: str | None) -> None:
-        """Cognito's PostAuthentication: any login cancels a pending deletion; the profile's
-        copy of the address follows Cognito's (`email`, the one just used)."""
+        """Cognito's PostAuthentication, once the password is verified: an unverified, banned,
+        purged or unknown account may not sign in (the AccountError says why); any other login
+        cancels a pending deletion, and the profile's copy of the address follows Cognito's
+        (`email`, the one just used)."""
         profile = self.store.get(player_id)
-        if profile is None:
-            return
+        if profile is None or profile.status != AccountStatus.DELETING:
+            problem = refusal(profile)
+            if problem is not None:
+                raise problem
+        assert profile is not None
         if email is not None and profile.email != email and profile.pending_email == email:
             self._update(
                 player_id,
@@ -192,14 +194,13 @@ class AccountService:
         metrics.add_metric(name="AccountDeletionCancelled", unit=MetricUnit.Count, value=1)
         logger.info("account deletion cancelled by a login", player_id=player_id)
 
-    def sign_out_everywhere(self, player_id: str, *, reason: str, close: bool = True) -> int:
+    def sign_out_everywhere(self, player_id: str, *, reason: str) -> int:
         """Every token issued so far stops working at once (the generation moves on first),
-        then Cognito issues the new generation and revokes the refresh tokens; with `close`,
-        the live connection is told and closed. The new generation."""
+        then Cognito revokes the refresh tokens and issues the new generation; the live
+        connection is told and closed. The new generation."""
         profile = self._update(player_id, lambda p: p.model_copy(update={"session": p.session + 1}))
         self.identity.sign_out_everywhere(player_id, profile.session)
-        if close:
-            self.connections.close(player_id, reason=reason)
+        self.connections.close(player_id, reason=reason)
         metrics.add_metric(name="SignedOutEverywhere", unit=MetricUnit.Count, value=1)
         logger.info("signed out everywhere", player_id=player_id, reason=reason)
         return profile.session
@@ -215,15 +216,11 @@ class AccountService:
         ):
             self._mail_link(profile, LinkKind.RESET, link_base)
 
-    def check_reset_link(self, token: str) -> Profile:
-        link = check_live(self.store.peek_link(digest(token)), LinkKind.RESET, self.now())
-        return self.profile(link.player_id)
-
     def reset_password(self, token: str, password: str) -> None:
-        # A weak password leaves the link usable for a better one.
+        # A weak password (ours or Cognito's verdict) leaves the link usable for a better one.
         check_password(password)
-        link = self._take_link(token, LinkKind.RESET)
-        self.identity.set_password(link.player_id, password)
+        with self._using_link(token, LinkKind.RESET) as link:
+            self.identity.set_password(link.player_id, password)
         self.sign_out_everywhere(link.player_id, reason="the password was reset")
 
     # ------------------------------------------------------------------ A4 settings
@@ -286,9 +283,10 @@ class AccountService:
             raise AccountError(
                 "the current password is not right", code="password_wrong", field="oldPassword"
             )
-        self.identity.set_password(player_id, new)
-        # The connection stays: one device at a time (A2), and it is this one.
-        self.sign_out_everywhere(player_id, reason="the password was changed", close=False)
+        self.identity.set_password(player_id, new, field="newPassword")
+        # The live connection closes too (nothing says it is this device's): this device
+        # connects again with the fresh tokens.
+        self.sign_out_everywhere(player_id, reason="the password was changed")
         return self.identity.sign_in(profile.email, new)
 
     def request_email_change(self, player_id: str, email: str, link_base: str) -> Profile:
@@ -303,19 +301,22 @@ class AccountService:
         return pending
 
     def confirm_email_change(self, token: str) -> Profile:
-        link = self._take_link(token, LinkKind.EMAIL)
+        link = check_live(self.store.peek_link(digest(token)), LinkKind.EMAIL, self.now())
         profile = self.profile(link.player_id)
         if link.new_email is None or profile.pending_email != link.new_email:
             raise AccountError(
                 "this link was replaced by a newer e-mail change", code="link_invalid"
             )
-        # Cognito first: the address is unique there (EmailTakenError if another account took
-        # it meanwhile). A crash after it leaves the profile's copy behind until the next
-        # sign-in, whose trigger brings it in line (signed_in).
-        self.identity.change_email(profile.player_id, link.new_email)
+        with self._using_link(token, LinkKind.EMAIL):
+            # Cognito first: the address is unique there (EmailTakenError if another account
+            # took it meanwhile). A crash after it leaves the profile's copy behind until the
+            # next sign-in, whose trigger brings it in line (signed_in).
+            self.identity.change_email(profile.player_id, link.new_email)
+
+        new_email = link.new_email
 
         def moved(current: Profile) -> Profile:
-            return current.model_copy(update={"email": link.new_email, "pending_email": None})
+            return current.model_copy(update={"email": new_email, "pending_email": None})
 
         changed = self._update(profile.player_id, moved)
         logger.info("e-mail address changed", player_id=profile.player_id)
@@ -361,14 +362,24 @@ class AccountService:
             },
         )
 
-    def purge(self, player_id: str) -> None:
+    def purge(self, player_id: str) -> bool:
         """Erases a deleting account's personal data after its grace period: the profile
-        stays (the opponents' games name its id) with a nickname that is an id."""
-        profile = self.profile(player_id)
-        if profile.status != AccountStatus.DELETING:
-            return
-        # Cognito first (it frees the address; gone already is fine): a crash after it leaves
-        # the profile deleting, and the next run purges it again.
+        stays (the opponents' games name its id) with a nickname that is an id. Whether it
+        was purged (a login may have cancelled the deletion first)."""
+
+        def purging(current: Profile) -> Profile:
+            if current.status == AccountStatus.DELETING:
+                return current.model_copy(update={"status": AccountStatus.PURGING})
+            return current
+
+        # The purge begins on the profile's version: from here a login cannot cancel it (and
+        # one that cancelled first is seen), so Cognito's user is never deleted under an
+        # account that stays.
+        profile = self._update(player_id, purging)
+        if profile.status != AccountStatus.PURGING:
+            return False
+        # Then Cognito (it frees the address; gone already is fine): a crash after it leaves
+        # the purge begun, and the next run finishes it.
         self.identity.delete_user(player_id)
         stripped = Profile(
             player_id=player_id,
@@ -383,6 +394,7 @@ class AccountService:
         self.store.purge(stripped, release=profile.nickname)
         metrics.add_metric(name="AccountPurged", unit=MetricUnit.Count, value=1)
         logger.info("account purged", player_id=player_id)
+        return True
 
     # ------------------------------------------------------------------ operators
 
@@ -401,11 +413,12 @@ class AccountService:
         """Never-verified accounts past 30 days go (nickname and address freed); deleting
         accounts get their reminders, and are purged after 30 days. One account's failure is
         reported and the others go on; a run repeated does nothing twice."""
+        now = now.astimezone(UTC)
         unverified = reminders = purged = 0
         failed: list[str] = []
         for player_id in self.store.due(AccountStatus.UNVERIFIED, now - UNVERIFIED_LIFETIME):
             try:
-                unverified += self._drop_unverified(player_id)
+                unverified += self._drop_unverified(player_id, now)
             except Exception:
                 logger.exception("an unverified account was not deleted", player_id=player_id)
                 failed.append(player_id)
@@ -413,9 +426,10 @@ class AccountService:
             try:
                 profile = self.profile(player_id)
                 purge_at = profile.purge_at
-                if purge_at is not None and now >= purge_at:
-                    self.purge(player_id)
-                    purged += 1
+                if profile.status == AccountStatus.PURGING or (
+                    purge_at is not None and now >= purge_at
+                ):
+                    purged += self.purge(player_id)
                 elif self._remind(profile, now):
                     reminders += 1
             except Exception:
@@ -425,12 +439,19 @@ class AccountService:
             unverified_deleted=unverified, reminders_sent=reminders, purged=purged, failed=failed
         )
 
-    def _drop_unverified(self, player_id: str) -> int:
+    def _drop_unverified(self, player_id: str, now: datetime) -> int:
         profile = self.store.get(player_id)
-        if profile is None or profile.status != AccountStatus.UNVERIFIED:
+        if (
+            profile is None
+            or profile.status != AccountStatus.UNVERIFIED
+            or now - profile.created_at < UNVERIFIED_LIFETIME
+        ):
             return 0
-        self.identity.delete_user(player_id)  # first: a crash leaves the profile to retry
+        # The profile first, on its version (a verification that won keeps the account); a
+        # crash after it leaves a Cognito user without a profile, which a sign-up with its
+        # address reclaims (_create_user).
         self.store.delete(profile)
+        self.identity.delete_user(player_id)
         logger.info("never-verified account deleted", player_id=player_id)
         return 1
 
@@ -438,11 +459,18 @@ class AccountService:
         index = reminder_due(profile, now)
         if index is None:
             return False
-        # Counted before it is sent: a crash between sends it never rather than twice.
-        reminded = self._update(
-            profile.player_id,
-            lambda p: p.model_copy(update={"deletion_reminders": index + 1}),
-        )
+
+        def counted(current: Profile) -> Profile:
+            if reminder_due(current, now) != index:
+                raise _AlreadyRemindedError
+            return current.model_copy(update={"deletion_reminders": index + 1})
+
+        # Counted before it is sent, on the profile's version: of two runs at once one sends
+        # it; a crash between sends it never rather than twice.
+        try:
+            reminded = self._update(profile.player_id, counted)
+        except _AlreadyRemindedError:
+            return False
         self._mail_deletion(reminded, now)
         return True
 
@@ -480,11 +508,22 @@ class AccountService:
         self.mailer.send(to, kind, data)
         return True
 
-    def _take_link(self, token: str, kind: LinkKind) -> Link:
-        """The live link of `kind` for `token`, used up (a second use finds nothing)."""
+    @contextmanager
+    def _using_link(self, token: str, kind: LinkKind) -> Iterator[Link]:
+        """The live link of `kind` for `token`, used up (a second use finds nothing), and put
+        back if the step it allows fails (the player tries it again)."""
         key = digest(token)
         check_live(self.store.peek_link(key), kind, self.now())
-        return check_live(self.store.take_link(key), kind, self.now())
+        link = check_live(self.store.take_link(key), kind, self.now())
+        try:
+            yield link
+        except BaseException:
+            self.store.put_link(link)
+            raise
+
+
+class _AlreadyRemindedError(Exception):
+    """Another run counted this reminder first."""
 
 
 def _verified(profile: Profile) -> Profile:

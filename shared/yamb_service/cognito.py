@@ -86,7 +86,7 @@ class CognitoIdentity:
             UserAttributes=[{"Name": name, "Value": value} for name, value in attributes.items()],
         )
 
-    def set_password(self, player_id: str, password: str) -> None:
+    def set_password(self, player_id: str, password: str, *, field: str = "password") -> None:
         try:
             self._call(
                 "admin_set_user_password",
@@ -98,7 +98,7 @@ class CognitoIdentity:
         except ClientError as error:
             if _code(error) == "InvalidPasswordException":
                 message = error.response["Error"].get("Message", "the password is too weak")
-                raise AccountError(message, code="password_weak", field="password") from None
+                raise AccountError(message, code="password_weak", field=field) from None
             raise
 
     def _authenticate(self, email: str, password: str) -> dict[str, Any]:
@@ -136,8 +136,9 @@ class CognitoIdentity:
             raise
 
     def sign_out_everywhere(self, player_id: str, session: int) -> None:
-        self._update(player_id, {SESSION_ATTRIBUTE: str(session)})
+        # Refresh tokens revoked first: one used in between would get the new generation.
         self._call("admin_user_global_sign_out", UserPoolId=self._pool, Username=player_id)
+        self._update(player_id, {SESSION_ATTRIBUTE: str(session)})
 
     def disable(self, player_id: str) -> None:
         self._call("admin_disable_user", UserPoolId=self._pool, Username=player_id)

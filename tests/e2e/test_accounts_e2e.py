@@ -4,11 +4,12 @@ WebSocket; a second login elsewhere replaces the first connection, and a sign-ou
 closes the live one."""
 
 import json
+import re
 import urllib.error
 import urllib.request
 import uuid
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import boto3
 import pytest
@@ -81,11 +82,21 @@ def test_account_registered_verified_by_mail_logged_in_then_replaced_and_signed_
     )
     assert status == 201 and account["status"] == "unverified"
 
-    # when they read the mail in the local mailbox and follow its link
+    # when they read the mail in the local mailbox, follow its link and press its button
     (mail,) = _mailbox(stack, email)
     (link,) = [url for url in mail["links"] if "/accounts/verify?token=" in url]
     browser = urllib.request.Request(link, headers={"Accept": "text/html,*/*;q=0.8"})
     with urllib.request.urlopen(browser, timeout=10) as page:
+        form = page.read().decode()
+    (action,) = re.findall(r"<form method=post action='([^']+)'>", form)
+    (token,) = re.findall(r"name=token value='([^']+)'", form)
+    button = urllib.request.Request(
+        f"{stack.gateway.http_url}{action}",
+        data=urlencode({"token": token}).encode(),
+        method="POST",
+        headers={"Content-Type": "application/x-www-form-urlencoded", "Accept": "text/html"},
+    )
+    with urllib.request.urlopen(button, timeout=10) as page:
         assert page.status == 200 and "E-mail confirmed" in page.read().decode()
 
     # then they log in with Cognito and play over the WebSocket under their nickname

@@ -923,7 +923,7 @@ STACK_TEMPLATE = """
             Verify:
               Type: HttpApi
               Properties:
-                {ApiId: !Ref Api, Method: GET, Path: /accounts/verify, Auth: {Authorizer: NONE}}
+                {ApiId: !Ref Api, Method: POST, Path: /accounts/verify, Auth: {Authorizer: NONE}}
             Me: {Type: HttpApi, Properties: {ApiId: !Ref Api, Method: GET, Path: /me}}
       JobsFunction:
         Type: AWS::Serverless::Function
@@ -964,11 +964,11 @@ def accounts(event, context):
             Source=os.environ["MAIL_FROM"],
             Destination={"ToAddresses": [body["email"]]},
             Template=os.environ["MAIL_TEMPLATE"],
-            TemplateData=json.dumps({"link": f"{base}/accounts/verify?email={body['email']}"}),
+            TemplateData=json.dumps({"link": f"{base}/accounts/verify?token={body['email']}"}),
         )
         return {"statusCode": 201, "body": json.dumps({"nickname": body.get("nickname")})}
-    if event["routeKey"] == "GET /accounts/verify":
-        email = event["queryStringParameters"]["email"]
+    if event["routeKey"] == "POST /accounts/verify":
+        email = json.loads(event["body"])["token"]
         cognito.admin_confirm_sign_up(UserPoolId=os.environ["POOL_ID"], Username=email)
         return {"statusCode": 200, "body": "{}"}
     return {
@@ -1020,7 +1020,7 @@ def test_local_stack_serves_the_templates_http_api_with_its_authorizer(local_sta
     assert good.header("access-control-allow-origin") == "*"
     # and the mail the function sent through the embedded SES is in the mailbox, with its link
     (mail,) = local_stack.aws.mails(to="ana@example.com")
-    verify = f"{local_stack.gateway.http_url}/accounts/verify?email=ana@example.com"
+    verify = f"{local_stack.gateway.http_url}/accounts/verify?token=ana@example.com"
     assert mail.links == (verify,)
 
 
@@ -1080,10 +1080,10 @@ def test_local_stack_local_endpoints_and_cli(
     assert "JobsFunctionDaily  cron(15 3 * * ? *)" in listed
     assert ran_by_cli["event"]["now"] == "2027-02-01T00:00:00Z"
     assert "ben@example.com" in mailed
-    assert f"{local_stack.gateway.http_url}/accounts/verify?email=ben@example.com" in mailed
+    assert f"{local_stack.gateway.http_url}/accounts/verify?token=ben@example.com" in mailed
 
 
-def test_local_stack_player_token_registers_over_http_and_follows_the_mailed_link(
+def test_local_stack_player_token_registers_over_http_and_uses_the_mailed_link(
     local_stack: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from devstack import stack as stack_module

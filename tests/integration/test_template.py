@@ -370,6 +370,63 @@ def test_table_and_user_pool_are_protected_from_deletion(body: dict[str, Any]) -
         assert body["Resources"][name]["DeletionPolicy"] == "Retain"
 
 
+def test_user_pool_closes_every_way_around_the_accounts_api(body: dict[str, Any]) -> None:
+    # given the user pool and its app client
+    pool, client = properties(body, "UserPool"), properties(body, "UserPoolClient")
+
+    # then only POST /accounts creates users, Cognito's own reset is closed, and a client can
+    # write neither the address nor the sign-out generation (an empty list would mean all)
+    assert pool["AdminCreateUserConfig"]["AllowAdminCreateUserOnly"] is True
+    assert pool["AccountRecoverySetting"]["RecoveryMechanisms"] == [
+        {"Name": "admin_only", "Priority": 1}
+    ]
+    assert pool["UsernameAttributes"] == ["email"]
+    assert "AutoVerifiedAttributes" not in pool
+    writable = client["WriteAttributes"]
+    assert writable and not {"email", "email_verified", "custom:session"} & set(writable)
+    assert "custom:session" in client["ReadAttributes"]
+    assert set(pool["LambdaConfig"]) == {"PostAuthentication"}
+
+
+def test_password_policy_is_the_one_the_accounts_check(body: dict[str, Any]) -> None:
+    from yamb.accounts import passwords
+
+    policy = properties(body, "UserPool")["Policies"]["PasswordPolicy"]
+    assert policy["MinimumLength"] == passwords.MIN_PASSWORD_CHARS
+    assert (policy["RequireLowercase"], policy["RequireNumbers"]) == (True, True)
+    assert (policy["RequireUppercase"], policy["RequireSymbols"]) == (False, False)
+
+
+def test_account_functions_may_make_the_cognito_calls_their_code_makes(
+    template: Template,
+) -> None:
+    # given the Cognito operations the identity adapter makes (admin ones need IAM; the
+    # password checks go through the app client, as a player's login does)
+    source = (ROOT / "shared" / "yamb_service" / "cognito.py").read_text(encoding="utf-8")
+    operations = set(re.findall(r'"(admin_[a-z_]+)"', source))
+    actions = {
+        "cognito-idp:" + "".join(part.capitalize() for part in operation.split("_"))
+        for operation in operations
+    }
+    pool = template.context.get_att("UserPool", "Arn")
+
+    # then the accounts function may make all of them but disabling (bans are the jobs'),
+    # and the jobs function what the daily job and bans make
+    granted_accounts = {
+        action for action, _ in granted(template, "AccountsFunction", "cognito-idp")
+    }
+    granted_jobs = {action for action, _ in granted(template, "AccountJobsFunction", "cognito-idp")}
+    assert granted_accounts == actions - {"cognito-idp:AdminDisableUser"}
+    assert granted_jobs == {
+        "cognito-idp:AdminDeleteUser",
+        "cognito-idp:AdminDisableUser",
+        "cognito-idp:AdminUpdateUserAttributes",
+        "cognito-idp:AdminUserGlobalSignOut",
+    }
+    for function in ("AccountsFunction", "AccountJobsFunction"):
+        assert {resource for _, resource in granted(template, function, "cognito-idp")} == {pool}
+
+
 # ------------------------------------------------------------------------- least privilege
 
 

@@ -264,6 +264,7 @@ def test_deletion_reminder_after_a_missed_week_is_the_latest_only() -> None:
         (AccountStatus.UNVERIFIED, "account_unverified"),
         (AccountStatus.DELETING, "account_locked"),
         (AccountStatus.BANNED, "account_banned"),
+        (AccountStatus.PURGING, "account_deleted"),
         (AccountStatus.DELETED, "account_deleted"),
     ],
 )

@@ -6,6 +6,7 @@ from typing import Literal
 type AccountErrorCode = Literal[
     # The request itself
     "bad_request",
+    "not_found",
     "unauthorized",
     "internal",
     "busy",

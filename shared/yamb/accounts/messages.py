@@ -32,6 +32,12 @@ class EmailRequest(_Message):
     email: _Text
 
 
+class TokenRequest(_Message):
+    """A mailed link's token, posted from its page (verification, e-mail change)."""
+
+    token: _Text
+
+
 class ResetRequest(_Message):
     token: _Text
     password: _Password

@@ -22,6 +22,8 @@ class AccountStatus(StrEnum):
     ACTIVE = "active"
     # Deletion asked: locked (no token works) until a login cancels it or the purge runs.
     DELETING = "deleting"
+    # The purge has begun (a login can no longer cancel it): the next run finishes it.
+    PURGING = "purging"
     BANNED = "banned"
     # Purged: no personal data left; the item stays for the opponents' games.
     DELETED = "deleted"
@@ -73,7 +75,7 @@ def refusal(profile: Profile | None) -> AccountError | None:
             )
         case AccountStatus.BANNED:
             return AccountError("this account is banned", code="account_banned")
-        case AccountStatus.DELETED:
+        case AccountStatus.PURGING | AccountStatus.DELETED:
             return AccountError("this account was deleted", code="account_deleted")
 
 
