@@ -79,8 +79,12 @@ def document() -> dict[str, Any]:
             "title": "Yamb game protocol",
             "version": "1.0.0",
             "description": (
-                "Clients connect with ?token=<Cognito ID token> and send JSON frames whose "
-                "`action` selects the route. Every action is answered with its `requestId`: "
+                "Clients connect with ?token=<Cognito ID token> (of a verified account that "
+                "may play, issued since its last sign-out everywhere: any other token is "
+                "refused with 401; accounts and their HTTP API are in docs/accounts.md) and "
+                "send JSON frames whose `action` selects the route. A player has one live "
+                "connection: a newer one closes the older after a `disconnected` frame. "
+                "Every action is answered with its `requestId`: "
                 "an action that changed a game by the new `game` (the whole game state), a "
                 "repeat of an action already applied or an action of a player no longer at the "
                 "table by an `ack`, `list_games` by a `game_list`, `sync` by a `game`, and a "
