@@ -833,3 +833,21 @@ def test_daily_job_with_a_far_offset_now_deletes_nothing_early(accounts: Account
 
     # then the account is still there (30 days are not over in UTC)
     assert accounts.store.get(player_id) is not None
+
+
+def test_register_reclaims_an_address_a_dead_sign_up_left_behind(accounts: Accounts) -> None:
+    # given a Cognito user with no profile (a sign-up that died between its two steps)
+    email = f"{_unique('orphan')}@example.com"
+    accounts.cognito.admin_create_user(
+        UserPoolId=accounts.aws.user_pool_id(), Username=email, MessageAction="SUPPRESS"
+    )
+
+    # when someone signs up with its address at once, then 15 minutes later
+    early = accounts.register(_unique("Early"), email)
+    accounts.aws.advance(minutes=16)
+    late = accounts.register(_unique("Late"), email)
+
+    # then the first is refused (it may be a sign-up still under way), the second gets it
+    assert (early.status, early.code) == (409, "email_taken")
+    assert late.status == 201
+    assert accounts.follow(email).json["status"] == "active"
