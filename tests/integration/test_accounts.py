@@ -8,8 +8,8 @@ import re
 import threading
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import timedelta, timezone
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -835,12 +835,26 @@ def test_daily_job_with_a_far_offset_now_deletes_nothing_early(accounts: Account
     assert accounts.store.get(player_id) is not None
 
 
-def test_register_reclaims_an_address_a_dead_sign_up_left_behind(accounts: Accounts) -> None:
-    # given a Cognito user with no profile (a sign-up that died between its two steps)
+def test_register_reclaims_an_address_a_dead_sign_up_left_behind(
+    accounts: Accounts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a Cognito user with no profile (a sign-up that died between its two steps); its
+    # creation date is moto's real time, read on the stack's clock (which other tests moved)
+    from yamb_service.account_wiring import account_service
+
     email = f"{_unique('orphan')}@example.com"
     accounts.cognito.admin_create_user(
         UserPoolId=accounts.aws.user_pool_id(), Username=email, MessageAction="SUPPRESS"
     )
+    identity = account_service().identity
+    real_find = identity.find
+    offset = accounts.aws.clock.now() - datetime.now(UTC)
+
+    def find_on_the_stack_clock(address: str) -> Any:
+        user = real_find(address)
+        return user if user is None else replace(user, created_at=user.created_at + offset)
+
+    monkeypatch.setattr(identity, "find", find_on_the_stack_clock)
 
     # when someone signs up with its address at once, then 15 minutes later
     early = accounts.register(_unique("Early"), email)
