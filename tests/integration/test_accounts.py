@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from botocore.client import BaseClient
 from botocore.exceptions import ClientError
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
@@ -22,6 +23,8 @@ from yamb_service.account_store import DynamoAccountStore, account_item_model
 from yamb_service.dynamo import DynamoGameRepository, item_model
 
 from devstack.stack import LocalStack
+from devstack.template import Template
+from tests.integration.test_template import granted, iam_actions
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"
@@ -203,9 +206,48 @@ class Accounts:
         return len(self.cognito.list_users(UserPoolId=pool)["Users"])
 
 
+# The account functions, whose DynamoDB calls the tests of this module record (the last test
+# compares them with template.yaml's grants).
+ACCOUNT_FUNCTIONS = (
+    "AccountsFunction",
+    "AccountTriggersFunction",
+    "AccountJobsFunction",
+    "AuthorizerFunction",
+    "HttpAuthorizerFunction",
+)
+DYNAMODB_NEEDS: dict[str, set[tuple[str, str]]] = {name: set() for name in ACCOUNT_FUNCTIONS}
+_running = threading.local()
+
+
+def _recording(name: str, handler: Any) -> Any:
+    """The handler, its DynamoDB calls counted as `name`'s (per thread: Cognito runs the
+    trigger in its own)."""
+
+    def run(event: Any, context: Any) -> Any:
+        _running.function = name
+        try:
+            return handler(event, context)
+        finally:
+            _running.function = None
+
+    return run
+
+
 @pytest.fixture(scope="module")
 def accounts() -> Iterator[Accounts]:
-    with LocalStack(ROOT) as stack:
+    make_api_call = BaseClient._make_api_call
+
+    def recording(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
+        function = getattr(_running, "function", None)
+        if function is not None and client.meta.service_model.service_name == "dynamodb":
+            DYNAMODB_NEEDS[function] |= iam_actions(operation, params)
+        return make_api_call(client, operation, params)
+
+    with pytest.MonkeyPatch.context() as patch, LocalStack(ROOT) as stack:
+        patch.setattr(BaseClient, "_make_api_call", recording)
+        for name in ACCOUNT_FUNCTIONS:
+            stack._handlers[name] = _recording(name, stack._handlers[name])
+            stack.aws.register_function(name, stack._handlers[name])
         yield Accounts(stack)
 
 
@@ -865,3 +907,25 @@ def test_register_reclaims_an_address_a_dead_sign_up_left_behind(
     assert (early.status, early.code) == (409, "email_taken")
     assert late.status == 201
     assert accounts.follow(email).json["status"] == "active"
+
+
+def test_account_functions_dynamodb_calls_are_what_their_policies_allow(
+    accounts: Accounts, request: pytest.FixtureRequest
+) -> None:
+    # given every DynamoDB call the account functions made in this module's flows (this test
+    # runs last, after all of them), as IAM actions on the table or its index
+    module = request.node.parent
+    selected = [item for item in request.session.items if item.parent is module]
+    if len(selected) < len(list(module.collect())):
+        pytest.skip("compares the calls of the whole module's flows: run the whole module")
+    template = Template(ROOT / "template.yaml")
+    table = template.context.get_att("GameTable", "Arn")
+
+    def resource(needed: str) -> str:
+        return table if needed == "table" else f"{table}/{needed}"
+
+    # then each function's grants are exactly what it needed: nothing refused, nothing spare
+    for function in ACCOUNT_FUNCTIONS:
+        needs = {(action, resource(target)) for action, target in DYNAMODB_NEEDS[function]}
+        assert needs, f"{function} made no DynamoDB call: the recording is broken"
+        assert granted(template, function, "dynamodb") == needs, function
