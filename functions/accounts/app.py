@@ -39,7 +39,6 @@ app = APIGatewayHttpResolver()
 
 _STATUS = {
     "bad_request": 400,
-    "unauthorized": 401,
     "password_wrong": 403,
     "account_locked": 403,
     "not_enough_tokens": 402,

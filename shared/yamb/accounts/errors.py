@@ -7,7 +7,6 @@ type AccountErrorCode = Literal[
     # The request itself
     "bad_request",
     "not_found",
-    "unauthorized",
     "internal",
     "busy",
     # Registration and changes (A1, A5, A6)
@@ -37,7 +36,6 @@ type AccountErrorCode = Literal[
     "account_locked",
     "account_banned",
     "account_deleted",
-    "signed_out",
     "conflict",
 ]
 
