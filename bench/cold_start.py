@@ -110,15 +110,13 @@ def _add_profile(aws: Any, token: str) -> None:
     """The authorizer admits only an account with an active profile (yamb_service.identity)."""
     import jwt
     from yamb.accounts.profile import AccountStatus, Profile
-    from yamb_service.account_store import DynamoAccountStore, account_item_model
+    from yamb_service.account_store import DynamoAccountStore
     from yamb_service.dynamo import DynamoGameRepository, item_model
 
     os.environ.update(aws.env())  # this process's own clients, as the handlers' runs get
     player_id = jwt.decode(token, options={"verify_signature": False})["sub"]
     table = (aws.physical_ids["GameTable"], aws.region, aws.endpoint_url)
-    store = DynamoAccountStore(
-        account_item_model(*table), DynamoGameRepository(item_model(*table)).result
-    )
+    store = DynamoAccountStore(item_model(*table), DynamoGameRepository(item_model(*table)).result)
     store.create(
         Profile(
             player_id=player_id,

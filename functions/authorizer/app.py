@@ -12,9 +12,10 @@ from typing import Any
 
 import jwt
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from yamb_service.account_store import account_item_model, load_profile
+from yamb_service.account_store import load_profile
 from yamb_service.auth import Identity, InvalidTokenError, TokenVerifier
 from yamb_service.config import authorizer_settings
+from yamb_service.dynamo import item_model
 from yamb_service.identity import PlayerTokens, TokenRefusedError
 from yamb_service.observability import logger
 from yamb_service.warmup import collector_after_first_call
@@ -41,7 +42,7 @@ def verifier() -> TokenVerifier:
 @cache
 def player_tokens() -> PlayerTokens:
     settings = authorizer_settings()
-    item = account_item_model(settings.table_name, settings.aws_region, settings.aws_endpoint_url)
+    item = item_model(settings.table_name, settings.aws_region, settings.aws_endpoint_url)
     return PlayerTokens(verifier(), lambda player_id: load_profile(item, player_id))
 
 

@@ -9,8 +9,8 @@ this module sees an item, a key or a pynamodb error.
 
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from pynamodb.attributes import NumberAttribute, UnicodeAttribute
 from pynamodb.exceptions import (
     DeleteError,
     DoesNotExist,
@@ -18,8 +18,6 @@ from pynamodb.exceptions import (
     PynamoDBException,
     TransactWriteError,
 )
-from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection
-from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
 from yamb.accounts.links import Link
 from yamb.accounts.nicknames import nickname_key
@@ -27,6 +25,7 @@ from yamb.accounts.profile import AccountStatus, Profile
 from yamb.session.results import GameResult
 
 from yamb_service.account_ports import NicknameTakenError, StaleProfileError
+from yamb_service.dynamo import LOST_RACE_ERRORS, ItemModel, is_transient
 from yamb_service.ports import ServiceBusyError
 
 _PROFILE, _NICK, _LINK = "PROFILE", "NICK", "LINK"
@@ -34,41 +33,10 @@ _PROFILE, _NICK, _LINK = "PROFILE", "NICK", "LINK"
 _LISTED = (AccountStatus.UNVERIFIED, AccountStatus.DELETING)
 # A used or expired link is removed by TTL a day after its end (the check is on expires_at).
 _LINK_TTL_SLACK = timedelta(days=1)
-_LOST_RACE = ("ConditionalCheckFailedException", "TransactionConflictException")
 _LOST_RACE_REASONS = ("ConditionalCheckFailed", "TransactionConflict")
 
 
-class _DueAccounts(GlobalSecondaryIndex["_AccountItem"]):  # type: ignore[no-untyped-call]
-    class Meta:
-        index_name = "gsi1"
-        projection = IncludeProjection(["summary"])
-
-    gsi1pk = UnicodeAttribute(hash_key=True)
-    gsi1sk = UnicodeAttribute(range_key=True)
-
-
-class _AccountItem(Model):
-    class Meta:
-        table_name = "unset"
-
-    pk = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True)
-    gsi1pk = UnicodeAttribute(null=True)
-    gsi1sk = UnicodeAttribute(null=True)
-    version = NumberAttribute(null=True)
-    profile = UnicodeAttribute(null=True)
-    player_id = UnicodeAttribute(null=True)
-    link = UnicodeAttribute(null=True)
-    expires_at = NumberAttribute(null=True)
-    due_accounts = _DueAccounts()
-
-
-def account_item_model(table_name: str, region: str, host: str | None = None) -> type[_AccountItem]:
-    meta = type("Meta", (), {"table_name": table_name, "region": region, "host": host})
-    return type("AccountItem", (_AccountItem,), {"Meta": meta})
-
-
-def load_profile(item: type[_AccountItem], player_id: str) -> Profile | None:
+def load_profile(item: ItemModel, player_id: str) -> Profile | None:
     """The stored profile (a consistent read: a sign-out counts at once)."""
     try:
         stored = item.get(_profile_key(player_id), _PROFILE, consistent_read=True)
@@ -106,34 +74,22 @@ def _listing(profile: Profile) -> tuple[str, datetime] | None:
 
 
 def _lost_race(error: PynamoDBException) -> bool:
-    if error.cause_response_code in _LOST_RACE:
+    """A condition that failed, or a transaction another one held: the caller's to handle."""
+    if error.cause_response_code in LOST_RACE_ERRORS:
         return True
     reasons = getattr(error, "cancellation_reasons", None) or []
     return any(reason is not None and reason.code in _LOST_RACE_REASONS for reason in reasons)
 
 
-def _transient(error: PynamoDBException) -> bool:
-    return error.cause_response_code in (
-        None,
-        "ProvisionedThroughputExceededException",
-        "ThrottlingException",
-        "RequestLimitExceeded",
-        "InternalServerError",
-        "ServiceUnavailable",
-    )
-
-
 class DynamoAccountStore:
-    def __init__(
-        self, item: type[_AccountItem], results: Callable[[str], GameResult | None]
-    ) -> None:
+    def __init__(self, item: ItemModel, results: Callable[[str], GameResult | None]) -> None:
         self._item = item
         # A game's result, as the game repository reads it.
         self._results = results
 
     # -------------------------------------------------------------- profiles
 
-    def _profile_item(self, profile: Profile, version: int) -> _AccountItem:
+    def _profile_item(self, profile: Profile, version: int) -> Any:
         listing = _listing(profile)
         stored = profile.model_copy(update={"version": version})
         return self._item(
@@ -244,9 +200,7 @@ class DynamoAccountStore:
     def due(self, status: AccountStatus, before: datetime) -> Iterator[str]:
         assert status in _LISTED, f"{status} accounts are not listed"
         before_text = before.astimezone(UTC).isoformat()
-        for item in self._item.due_accounts.query(
-            f"ACCOUNTS#{status}", self._item.gsi1sk < before_text
-        ):
+        for item in self._item.gsi1.query(f"ACCOUNTS#{status}", self._item.gsi1sk < before_text):
             yield item.pk.removeprefix("PLAYER#")
 
     # -------------------------------------------------------------- links
@@ -294,4 +248,4 @@ class DynamoAccountStore:
 
 
 def _busy_or(error: PynamoDBException) -> Exception:
-    return ServiceBusyError() if _transient(error) else error
+    return ServiceBusyError() if is_transient(error) else error

@@ -8,11 +8,16 @@ from typing import Any
 from botocore.config import Config
 
 from yamb_service import wiring
-from yamb_service.account_store import DynamoAccountStore, account_item_model
+from yamb_service.account_store import DynamoAccountStore
 from yamb_service.accounts import AccountService
 from yamb_service.cognito import CognitoIdentity
 from yamb_service.config import account_settings
-from yamb_service.dynamo import DynamoGameRepository, DynamoPlayerRepository, item_model
+from yamb_service.dynamo import (
+    DynamoGameRepository,
+    DynamoPlayerRepository,
+    botocore_session,
+    item_model,
+)
 from yamb_service.live_connections import PlayerConnections
 from yamb_service.mailer import SesMailer
 from yamb_service.notifier import ApiGatewayNotifier
@@ -34,11 +39,8 @@ def account_service(
     pool = user_pool_id or settings.user_pool_id
     app_client = client_id or settings.user_pool_client_id
     assert pool is not None and app_client is not None, "USER_POOL_ID and its client are unset"
-    accounts = account_item_model(
-        settings.table_name, settings.aws_region, settings.aws_endpoint_url
-    )
-    games = item_model(settings.table_name, settings.aws_region, settings.aws_endpoint_url)
-    session = accounts._get_connection().connection.session
+    item = item_model(settings.table_name, settings.aws_region, settings.aws_endpoint_url)
+    session = botocore_session(item)
 
     def client(service: str, endpoint_url: str | None) -> Callable[[], Any]:
         return lambda: session.create_client(
@@ -46,7 +48,7 @@ def account_service(
         )
 
     return AccountService(
-        store=DynamoAccountStore(accounts, DynamoGameRepository(games).result),
+        store=DynamoAccountStore(item, DynamoGameRepository(item).result),
         identity=CognitoIdentity(
             client("cognito-idp", settings.aws_endpoint_url),
             user_pool_id=pool,
@@ -58,7 +60,7 @@ def account_service(
             template_prefix=settings.mail_template_prefix,
         ),
         connections=PlayerConnections(
-            DynamoPlayerRepository(games),
+            DynamoPlayerRepository(item),
             ApiGatewayNotifier(client("apigatewaymanagementapi", settings.connections_endpoint)),
         ),
         now=_now,

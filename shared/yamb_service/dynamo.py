@@ -79,7 +79,7 @@ SPECTATOR_TTL = timedelta(hours=2)
 _CONDITION_FAILED = "ConditionalCheckFailed"
 # Another transaction held one of the items: a lost race like any other, tried again.
 _TRANSACTION_CONFLICT = "TransactionConflict"
-_LOST_RACE_ERRORS = ("ConditionalCheckFailedException", "TransactionConflictException")
+LOST_RACE_ERRORS = ("ConditionalCheckFailedException", "TransactionConflictException")
 # What botocore's retries could not get through: the caller is told to send the action again.
 _TRANSIENT_ERRORS = frozenset(
     {
@@ -94,7 +94,7 @@ _TRANSIENT_ERRORS = frozenset(
 _TRANSIENT_REASONS = frozenset({"ThrottlingError", "ProvisionedThroughputExceeded"})
 
 
-def _is_transient(error: PynamoDBException) -> bool:
+def is_transient(error: PynamoDBException) -> bool:
     if isinstance(error, PynamoDBConnectionError) and error.cause_response_code is None:
         return True  # the network: a timeout, a connection refused
     if error.cause_response_code in _TRANSIENT_ERRORS:
@@ -103,7 +103,7 @@ def _is_transient(error: PynamoDBException) -> bool:
     return any(reason is not None and reason.code in _TRANSIENT_REASONS for reason in reasons)
 
 
-def _busy_when_transient[**P, R](method: Callable[P, R]) -> Callable[P, R]:
+def busy_when_transient[**P, R](method: Callable[P, R]) -> Callable[P, R]:
     """A request DynamoDB throttled or failed (after botocore's retries) as ServiceBusyError."""
 
     @wraps(method)
@@ -111,14 +111,16 @@ def _busy_when_transient[**P, R](method: Callable[P, R]) -> Callable[P, R]:
         try:
             return method(*args, **kwargs)
         except PynamoDBException as error:
-            if _is_transient(error):
+            if is_transient(error):
                 raise ServiceBusyError from error
             raise
 
     return call
 
 
-class _OpenGames(GlobalSecondaryIndex["_Item"]):  # type: ignore[no-untyped-call]
+class _Index1(GlobalSecondaryIndex["_Item"]):  # type: ignore[no-untyped-call]
+    """`gsi1`: the open games (`OPEN#…`), the accounts a daily job handles (`ACCOUNTS#…`)."""
+
     class Meta:
         index_name = "gsi1"
         projection = IncludeProjection(["summary"])
@@ -155,10 +157,19 @@ class _Item(Model):
     # allows more of them.
     slow_games = UnicodeSetAttribute(null=True)
     premium = BooleanAttribute(null=True)
+    # An account (yamb_service.account_store): its profile as JSON, a nickname's owner, a
+    # mailed link as JSON.
+    profile = UnicodeAttribute(null=True)
+    player_id = UnicodeAttribute(null=True)
+    link = UnicodeAttribute(null=True)
     # A spectator: whose own turn it follows.
     follows = UnicodeAttribute(null=True)
     blocked_until = NumberAttribute(null=True)
-    open_games = _OpenGames()
+    gsi1 = _Index1()
+
+
+# The item class of one table, as item_model makes it (other stores of the table take it).
+type ItemModel = type[_Item]
 
 
 def item_model(table_name: str, region: str, host: str | None = None) -> type[_Item]:
@@ -218,7 +229,7 @@ class DynamoGameRepository:
             expires_at=expires,
         )
 
-    @_busy_when_transient
+    @busy_when_transient
     def load(self, game_id: str) -> LoadedGame:
         """The game, its spectators and its lane's token, in one consistent query of the
         game's partition."""
@@ -239,7 +250,7 @@ class DynamoGameRepository:
             raise GameNotFoundError(f"no game {game_id}")
         return LoadedGame(session, lane, spectators, follows)
 
-    @_busy_when_transient
+    @busy_when_transient
     def watch(
         self, game_id: str, connection_id: str, now: datetime, follows: str | None = None
     ) -> None:
@@ -253,7 +264,7 @@ class DynamoGameRepository:
             expires_at=_epoch(now + SPECTATOR_TTL),
         ).save(add_version_condition=False)
 
-    @_busy_when_transient
+    @busy_when_transient
     def chat_rate(self, connection_id: str) -> tuple[ChatRate, int]:
         """A connection's recent chat messages, and the version to write them back on."""
         try:
@@ -262,7 +273,7 @@ class DynamoGameRepository:
             return ChatRate(), 0
         return ChatRate.model_validate_json(item.body or b"{}"), int(item.version or 0)
 
-    @_busy_when_transient
+    @busy_when_transient
     def save_chat_rate(
         self, connection_id: str, rate: ChatRate, version: int, now: datetime
     ) -> bool:
@@ -284,14 +295,14 @@ class DynamoGameRepository:
             return False
         return True
 
-    @_busy_when_transient
+    @busy_when_transient
     def forget_spectators(self, game_id: str, connection_ids: list[str]) -> None:
         for connection_id in connection_ids:
             self._item(_game_key(game_id), f"{_SPECTATOR}{connection_id}").delete(
                 add_version_condition=False
             )
 
-    @_busy_when_transient
+    @busy_when_transient
     def create(
         self, session: GameSession, *, players: Mapping[str, PlayerChange], now: datetime
     ) -> None:
@@ -314,7 +325,7 @@ class DynamoGameRepository:
                 raise GameExistsError(session.game_id) from None
             raise SeatTakenError(failure.players[0]) from None
 
-    @_busy_when_transient
+    @busy_when_transient
     def save(
         self,
         session: GameSession,
@@ -363,7 +374,7 @@ class DynamoGameRepository:
         try:
             item.save(condition=condition, add_version_condition=False)
         except PutError as error:
-            if error.cause_response_code in _LOST_RACE_ERRORS:
+            if error.cause_response_code in LOST_RACE_ERRORS:
                 raise _ConditionFailedError(game=True) from None
             raise
 
@@ -479,7 +490,7 @@ class DynamoGameRepository:
             expires_at=_epoch(now + DICE_RECORD_TTL),
         )
 
-    @_busy_when_transient
+    @busy_when_transient
     def archived_record(self, game_id: str) -> ArchivedRecord:
         turns: list[str] = []
         header = None
@@ -499,7 +510,7 @@ class DynamoGameRepository:
             expires_at=_epoch(result.ended_at + RESULT_TTL),
         )
 
-    @_busy_when_transient
+    @busy_when_transient
     def result(self, game_id: str) -> GameResult | None:
         try:
             item = self._item.get(_game_key(game_id), _RESULT)
@@ -507,14 +518,14 @@ class DynamoGameRepository:
             return None
         return GameResult.model_validate_json(item.body or b"{}")
 
-    @_busy_when_transient
+    @busy_when_transient
     def list_open(self, limit: int) -> list[GameSummary]:
         """Waiting games first, then running ones, newest first in each."""
         summaries: list[GameSummary] = []
         for status in ("waiting", "running"):
             if len(summaries) >= limit:
                 break
-            for item in self._item.open_games.query(
+            for item in self._item.gsi1.query(
                 f"OPEN#{status}", scan_index_forward=False, limit=limit - len(summaries)
             ):
                 summaries.append(GameSummary.model_validate_json(item.summary or "{}"))
@@ -565,7 +576,7 @@ class DynamoPlayerRepository:
     def __init__(self, item: type[_Item]) -> None:
         self._item = item
 
-    @_busy_when_transient
+    @busy_when_transient
     def get(self, player_id: str) -> PlayerRecord:
         try:
             item = self._item.get(_player_key(player_id), _PLAYER, consistent_read=True)
@@ -586,7 +597,7 @@ class DynamoPlayerRepository:
         )
         return _player_record(player_id, answer.get("Attributes") or {})
 
-    @_busy_when_transient
+    @busy_when_transient
     def bind_connection(self, player_id: str, connection_id: str, now: datetime) -> PlayerRecord:
         """Makes this the player's one live connection, in one write with no read; the record
         as it was before (with the connection this one replaces)."""
@@ -596,7 +607,7 @@ class DynamoPlayerRepository:
             [item.connection_id.set(connection_id), item.connected_at.set(now.timestamp())],
         )
 
-    @_busy_when_transient
+    @busy_when_transient
     def unbind_connection(
         self, player_id: str, connection_id: str, *, bound_before: datetime | None = None
     ) -> PlayerRecord | None:
@@ -618,14 +629,14 @@ class DynamoPlayerRepository:
                 return None
             raise
 
-    @_busy_when_transient
+    @busy_when_transient
     def set_premium(self, player_id: str, premium: bool) -> None:
         """The premium flag (until the economy's wallet sells it): more slow games."""
         self._item(_player_key(player_id), _PLAYER).update(
             actions=[self._item.premium.set(premium)]
         )
 
-    @_busy_when_transient
+    @busy_when_transient
     def release_seat(self, player_id: str, game_id: str) -> bool:
         """Frees a seat still held for `game_id`; False when it is not (any more)."""
         try:

@@ -19,7 +19,7 @@ from botocore.client import BaseClient
 from botocore.exceptions import ClientError
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
-from yamb_service.account_store import DynamoAccountStore, account_item_model
+from yamb_service.account_store import DynamoAccountStore
 from yamb_service.dynamo import DynamoGameRepository, item_model
 
 from devstack.stack import LocalStack
@@ -60,9 +60,7 @@ class Accounts:
         self.cognito = self.aws.client("cognito-idp")
         settings = (self.aws.physical_ids["GameTable"], self.aws.region, self.aws.endpoint_url)
         games = item_model(*settings)
-        self.store = DynamoAccountStore(
-            account_item_model(*settings), DynamoGameRepository(games).result
-        )
+        self.store = DynamoAccountStore(games, DynamoGameRepository(games).result)
         self.games = DynamoGameRepository(games)
 
     # -------------------------------------------------------------- HTTP API
