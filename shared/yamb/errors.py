@@ -77,6 +77,9 @@ type ErrorCode = Literal[
 
 class YambError(Exception):
     code: ErrorCode = "not_allowed"
+    # The fields of the action the refusal is about, as the client named them (camelCase);
+    # () when it is about the action as a whole.
+    fields: tuple[str, ...] = ()
 
     def __init__(self, message: str, *, code: ErrorCode | None = None) -> None:
         super().__init__(message)
@@ -99,3 +102,10 @@ class InvalidSettingsError(YambError):
     def __init__(self, problems: list[tuple[tuple[str, ...], str]]) -> None:
         self.problems = problems
         super().__init__("; ".join(message for _, message in problems))
+        named = (_camel(name) for names, _ in problems for name in names)
+        self.fields = tuple(dict.fromkeys(named))
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)

@@ -312,6 +312,7 @@ class LegalCellView(Frame):
 
 class SeatView(Frame):
     player_id: str
+    nickname: str | None = Field(default=None, description="as the player signed in to sit")
     present: bool
     left: bool
     return_deadline: datetime | None = None
@@ -409,6 +410,9 @@ class GameSummary(Frame):
     status: Literal["waiting", "running"]
     creator: str
     players: list[str]
+    nicknames: list[str | None] = Field(
+        default_factory=list, description="the players' nicknames, in the order of `players`"
+    )
     seats: int
     grid: str
     columns: list[str]
@@ -504,6 +508,13 @@ class ErrorFrame(Frame):
     request_id: str | None = None
     code: ErrorCode
     message: str = Field(max_length=MAX_ERROR_MESSAGE)
+    fields: list[str] | None = Field(
+        default=None,
+        max_length=20,
+        description="the fields of the action the refusal is about, camelCase as sent (for "
+        "invalid_settings the settings involved; `account`: the player's account limits), so "
+        "that a client shows the message where the field is",
+    )
 
 
 class DisconnectedFrame(Frame):
@@ -570,6 +581,7 @@ class ChatFrame(Frame):
     request_id: str | None = None
     game_id: str
     sender: str
+    nickname: str | None = Field(default=None, description="the sender's nickname")
     spectator: bool = Field(description="the sender watches the game rather than plays in it")
     text: str
     sent_at: datetime

@@ -9,3 +9,5 @@ class Caller:
     connection_id: str
     # When the ID token the connection was opened with expires (Unix time); None: not known.
     expires_at: int | None = None
+    # The account's nickname, as the authorizer read it from the profile.
+    nickname: str | None = None

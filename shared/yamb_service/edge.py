@@ -36,6 +36,7 @@ class BadFrameError(Exception):
 class _AuthorizerContext(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
     player_id: str = Field(alias="playerId", min_length=1)
+    nickname: str | None = Field(default=None, max_length=64)
     # The token's expiry as the authorizer put it in its context (a string there).
     expires_at: int | None = Field(default=None, alias="expiresAt")
 
@@ -59,6 +60,7 @@ class WebSocketEvent(BaseModel):
             player_id=context.authorizer.player_id,
             connection_id=context.connection_id,
             expires_at=context.authorizer.expires_at,
+            nickname=context.authorizer.nickname or None,
         )
 
 

@@ -154,7 +154,13 @@ class GameService:
         except YambError as error:
             metrics.add_metric(name="ActionRefused", unit=MetricUnit.Count, value=1)
             logger.info("action refused", code=error.code)
-            self.reply_error(caller.connection_id, error.code, error.message, action.request_id)
+            self.reply_error(
+                caller.connection_id,
+                error.code,
+                error.message,
+                action.request_id,
+                fields=error.fields,
+            )
         except Exception:
             metrics.add_metric(name="ActionFailed", unit=MetricUnit.Count, value=1)
             logger.exception("action failed")
@@ -171,9 +177,20 @@ class GameService:
         self.notifier.close(caller.connection_id)
 
     def reply_error(
-        self, connection_id: str, code: ErrorCode, message: str, request_id: str | None = None
+        self,
+        connection_id: str,
+        code: ErrorCode,
+        message: str,
+        request_id: str | None = None,
+        *,
+        fields: tuple[str, ...] = (),
     ) -> None:
-        frame = ErrorFrame(request_id=request_id, code=code, message=clip(message))
+        frame = ErrorFrame(
+            request_id=request_id,
+            code=code,
+            message=clip(message),
+            fields=[clip(name, 40) for name in fields[:20]] or None,
+        )
         try:
             self.notifier.send(connection_id, frame)
         except Exception:  # the refusal is logged; nothing else can be done for the client
@@ -195,7 +212,7 @@ class GameService:
                     caller,
                     action,
                     action.game_id,
-                    lambda s: lobby.join(s, player, caller.connection_id),
+                    lambda s: lobby.join(s, player, caller.connection_id, caller.nickname),
                     now,
                 )
             case LeaveGame():
@@ -369,6 +386,7 @@ class GameService:
         message = ChatFrame(
             game_id=session.game_id,
             sender=caller.player_id,
+            nickname=caller.nickname,
             spectator=seat is None,
             text=text,
             sent_at=now,
@@ -422,6 +440,7 @@ class GameService:
             settings,
             now,
             server_seed=self.dice.seed(),
+            nickname=caller.nickname,
         )
         session.remember(caller.player_id, action.request_id, fingerprint)
         for attempt in (1, 2):
@@ -510,6 +529,9 @@ class GameService:
             or loaded.follows.get(caller.connection_id) != follows
         ):
             self.games.watch(action.game_id, caller.connection_id, now, follows)
+            # A write between the load and the new spectator item broadcast without this
+            # connection; read after the item exists, the answer carries that write.
+            session = self.games.load(action.game_id).session
         view = game_view(session, spectator_shows(session, follows))
         frame = GameFrame(request_id=action.request_id, action=action.action, game=view)
         self.delivery.send(caller, frame)

@@ -96,6 +96,8 @@ def test_create_game_valid_settings_acks_and_shows_waiting_table(harness: Any) -
         ({"players": 2, "pairs": True, "preset": 1}, ("pairs", "players")),
         ({"players": 2, "preset": 1, "colour": "red"}, ("colour",)),
         ({"players": 2}, ("preset", "columns")),
+        ({"players": 2, "preset": 1, "turnSeconds": 5}, ("turnSeconds",)),
+        ({"players": 2, "preset": 1, "turnType": "slow"}, ("turnType", "slowDeadlineHours")),
     ],
 )
 def test_create_game_invalid_settings_error_names_settings(
@@ -105,11 +107,13 @@ def test_create_game_invalid_settings_error_names_settings(
     # when she creates a game with settings that exclude each other
     request_id = harness.act(ANA, "create_game", settings=settings)
 
-    # then an invalid_settings error names every setting involved, and nothing is stored
+    # then an invalid_settings error names every setting involved, in its message for people
+    # and in its fields (camelCase, as sent) for the client to mark, and nothing is stored
     error = harness.error(ANA, request_id)
     assert error["code"] == "invalid_settings"
     for name in named:
-        assert name in error["message"]
+        assert name in error["message"] or name in error["fields"]
+    assert set(named) <= set(error["fields"])
     assert harness.games.list_open(10) == []
     assert harness.players.get("ana").game_id is None
 
@@ -734,6 +738,31 @@ def test_watch_game_spectator_receives_broadcasts(harness: Any) -> None:
     view = harness.last_game(DAN)
     assert cell_value(view, "ana", column, row) is not None
     assert view["turn"]["playerId"] == "ben"
+
+
+def test_watch_game_a_write_racing_the_watch_reaches_the_spectator(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a full table of ana and ben, and dan about to watch it
+    game_id = harness.create_game(ANA, players=2)
+    harness.connect(BEN, DAN)
+    harness.ack(BEN, harness.act(BEN, "join_game", gameId=game_id))
+    watch = harness.games.watch
+
+    def start_first(*args: Any, **kwargs: Any) -> None:
+        # ana's start lands after dan's read of the game, before his spectator item
+        monkeypatch.setattr(harness.games, "watch", watch)
+        harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+        watch(*args, **kwargs)
+
+    monkeypatch.setattr(harness.games, "watch", start_first)
+
+    # when dan watches
+    answer = harness.game_answer(DAN, harness.act(DAN, "watch_game", gameId=game_id))
+
+    # then his answer shows the started game: the start's broadcast could not reach him
+    assert answer["status"] == "running"
+    assert harness.session(game_id).status == "running"
 
 
 def test_watch_game_spectator_cannot_act(harness: Any) -> None:

@@ -70,6 +70,7 @@ def as_player(event: dict[str, Any], player: Player) -> dict[str, Any]:
     context["connectionId"] = player.connection_id
     context["authorizer"]["playerId"] = player.player_id
     context["authorizer"]["principalId"] = player.player_id
+    context["authorizer"]["nickname"] = player.player_id.title()
     return event
 
 
@@ -386,10 +387,13 @@ def test_game_handler_lobby_actions(stack: Stack) -> None:
     stack.ack("join_game", BEN, gameId=game_id)
     stack.ack("edit_game", ANA, gameId=game_id, playerOrder=["ben", "ana"])
 
-    # then ben found the game, and both see the edited table
+    # then ben found the game, and both see the edited table with the nicknames the
+    # authorizer read
     assert [g["gameId"] for g in listed["games"]] == [game_id]
+    assert listed["games"][0]["nicknames"] == ["Ana"]
     view = stack.connections.last_game(BEN)
     assert [s["playerId"] for s in view["seats"]] == ["ben", "ana"]
+    assert [s["nickname"] for s in view["seats"]] == ["Ben", "Ana"]
     assert view["settings"]["preset"] == 2
 
     # when ben leaves and ana deletes the game

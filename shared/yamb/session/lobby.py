@@ -27,6 +27,7 @@ def create(
     now: datetime,
     *,
     server_seed: str,
+    nickname: str | None = None,
 ) -> GameSession:
     """A new table; its dice are fixed by `server_seed` (secret until the end), whose
     commitment every frame of the game shows."""
@@ -35,7 +36,7 @@ def create(
         created_at=now,
         creator=creator,
         settings=settings,
-        seats=[Seat(player_id=creator, connection_id=connection_id)],
+        seats=[Seat(player_id=creator, connection_id=connection_id, nickname=nickname)],
         fair=FairPlay(server_seed=server_seed, commitment=fair_dice.commitment(server_seed)),
     )
 
@@ -51,13 +52,18 @@ def add_seed(session: GameSession, player_id: str, seed: str) -> None:
     session.fair.client_seeds[player_id] = seed
 
 
-def join(session: GameSession, player_id: str, connection_id: str | None) -> Effects:
+def join(
+    session: GameSession,
+    player_id: str,
+    connection_id: str | None,
+    nickname: str | None = None,
+) -> Effects:
     require_status(session, "waiting")
     if session.seat_of(player_id) is not None:
         raise GameActionError("you already sit at this table", code="already_seated")
     if len(session.seats) >= session.settings.players:
         raise GameActionError("the table is full", code="table_full")
-    session.seats.append(Seat(player_id=player_id, connection_id=connection_id))
+    session.seats.append(Seat(player_id=player_id, connection_id=connection_id, nickname=nickname))
     return Effects(players={player_id: "seat"})
 
 

@@ -81,6 +81,8 @@ class PairsTurn(BaseModel):
 
 class Seat(BaseModel):
     player_id: str
+    # The player's nickname when they sat down (the sign-in's), for clients to show.
+    nickname: str | None = None
     # The player's live connection, kept here so that a broadcast needs no other read.
     connection_id: str | None = None
     present: bool = True

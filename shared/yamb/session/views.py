@@ -160,6 +160,7 @@ def game_view(session: GameSession, shows: str | None = None) -> GameView:
         seats=[
             SeatView(
                 player_id=seat.player_id,
+                nickname=seat.nickname,
                 present=seat.present,
                 left=seat.left,
                 return_deadline=seat.return_deadline,
@@ -248,6 +249,7 @@ def game_summary(session: GameSession) -> GameSummary:
         status=status,
         creator=session.creator,
         players=session.player_ids,
+        nicknames=[seat.nickname for seat in session.seats],
         seats=session.settings.players,
         grid=session.settings.grid,
         columns=list(session.settings.column_ids),
