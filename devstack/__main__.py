@@ -1,6 +1,8 @@
 """`make dev`: run the whole backend locally until interrupted.
 
-python -m devstack [--port 8765]            start the stack; prints its URLs and players' tokens
+python -m devstack [--port 8765] [--web-port 8766]
+                                            start the stack; prints its URLs and players' tokens
+                                            (the web client on --web-port, by default --port + 1)
 python -m devstack token NAME               a token for a (new) local player of the running stack
 python -m devstack mail [--to ADDRESS] [--last N]
                                             the running stack's latest mails, with their links
@@ -46,7 +48,9 @@ def _forget_state() -> None:
 
 
 def _print_started(stack: LocalStack) -> None:
-    print(f"Yamb local stack up.\n  WebSocket: {stack.url}?token=<ID token>")
+    print("Yamb local stack up.")
+    print(f"  Web client: {stack.web_url}")
+    print(f"  WebSocket: {stack.url}?token=<ID token>")
     print(f"  HTTP API: {stack.gateway.http_url}  (Authorization: <ID token>)")
     print(f"  Mailbox: {stack.gateway.mailbox_url}  (python -m devstack mail)")
     jobs = ", ".join(schedule.name for schedule in stack.schedules())
@@ -55,7 +59,7 @@ def _print_started(stack: LocalStack) -> None:
     print(f"  Embedded AWS: {stack.aws.endpoint_url}")
 
 
-def serve(port: int) -> int:
+def serve(port: int, web_port: int | None = None) -> int:
     """Runs the stack until SIGINT (Ctrl-C) or SIGTERM; a second signal ends the process at once.
 
     The state file goes whatever happens: a stop, a failed start, an exception, a second signal.
@@ -72,7 +76,7 @@ def serve(port: int) -> int:
         number: signal.signal(number, request_stop) for number in (signal.SIGINT, signal.SIGTERM)
     }
     try:
-        with LocalStack(port=port) as stack:
+        with LocalStack(port=port, web_port=web_port) as stack:
             write_state(stack)
             _print_started(stack)
             for name in DEMO_PLAYERS:
@@ -183,6 +187,12 @@ def main() -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--web-port",
+        type=int,
+        default=None,
+        help="the web client's port (default: --port + 1, a free one when --port is 0)",
+    )
     commands = parser.add_subparsers(dest="command")
     token_parser = commands.add_parser("token", help="an ID token for a local player")
     token_parser.add_argument("name")
@@ -200,7 +210,7 @@ def main() -> int:
         return mail(args.to, args.last)
     if args.command == "job":
         return job(args.name, args.now, args.list)
-    return serve(args.port)
+    return serve(args.port, args.web_port)
 
 
 if __name__ == "__main__":

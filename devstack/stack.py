@@ -10,6 +10,10 @@ environment the template gives it (CONNECTIONS_ENDPOINT pointing at the local ga
 Cognito triggers and the state machines' Lambda tasks call the same handlers (`LocalAws`). A
 scheduled job (a function's ScheduleV2 / Schedule event) runs only when asked: `run_job`, the
 gateway's ``POST /_local/jobs/<name>``, ``python -m devstack job <name>``.
+
+The web client (``client/web``) is served on a port of its own (`LocalStack.web_url`, devstack.web)
+with a generated ``/config.json`` that tells the page where the stack is, and
+``POST /_local/token`` to sign a local player in from the page.
 """
 
 import hashlib
@@ -31,6 +35,7 @@ import boto3
 from devstack.aws import LocalAws
 from devstack.gateway import GatewayThread, HttpAuthorizer, HttpRoute, LocalGateway, iso8601_utc
 from devstack.template import Schedule, Template, TemplateError, load_handler
+from devstack.web import LocalWebServer
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 STATE_FILE_VARIABLE = "YAMB_DEVSTACK_STATE"
@@ -47,6 +52,14 @@ LOG = logging.getLogger(__name__)
 class LocalStackNotRunningError(RuntimeError):
     def __init__(self) -> None:
         super().__init__("no local stack is running: start it with `make dev`")
+
+
+def web_port_for(port: int, web_port: int | None = None) -> int:
+    """The web client's port: `web_port` when given, else a free one (0) beside a gateway on a
+    free port, else the one after the gateway's (8765: 8766)."""
+    if web_port is not None:
+        return web_port
+    return 0 if port == 0 else port + 1
 
 
 def _forget_warm_state() -> None:
@@ -76,11 +89,17 @@ def _use_clock(now: Callable[[], datetime] | None) -> Callable[[], datetime]:
 
 
 class LocalStack:
+    """The whole backend of `root`'s template (see the module). `port` is the gateway's (0: a
+    free one); `web_port` the web client's (None: a free one when `port` is 0, else
+    ``port + 1``), which serves `web_root` (``<root>/client/web`` by default)."""
+
     def __init__(
         self,
         root: Path = PROJECT_ROOT,
         *,
         port: int = 0,
+        web_port: int | None = None,
+        web_root: Path | None = None,
     ) -> None:
         self.root = root
         self.template = Template(root / "template.yaml")
@@ -88,6 +107,7 @@ class LocalStack:
         self._thread: GatewayThread | None = None
         self._saved_environment: dict[str, str] | None = None
         self._saved_clock: Callable[[], datetime] | None = None
+        self._stopped = False
         self.aws = LocalAws(self.template)
         try:
             self._handlers = self._load_handlers()
@@ -95,6 +115,12 @@ class LocalStack:
         except BaseException:  # a handler that cannot be imported: moto does not linger
             self.aws.stop()
             raise
+        self.web = LocalWebServer(
+            root / "client" / "web" if web_root is None else web_root,
+            config=self.web_config,
+            token=self.player_token,
+            port=web_port_for(port, web_port),
+        )
 
     def _load_handlers(self) -> dict[str, Callable[[Any, Any], Any]]:
         specs = self.template.functions()
@@ -242,6 +268,8 @@ class LocalStack:
         self._saved_clock = _use_clock(self.aws.clock.now)
         for logical_id, handler in self._handlers.items():
             self.aws.register_function(logical_id, handler)
+        # On the gateway's event loop: one thread serves both ports.
+        self._thread.call(self.web.start(), timeout=10.0)
         return self
 
     def _environment(self, functions: list[str], overrides: dict[str, str]) -> dict[str, str]:
@@ -256,9 +284,29 @@ class LocalStack:
         assert self._thread is not None
         return self._thread.url
 
+    @property
+    def web_url(self) -> str:
+        """The web client's page, ``http://127.0.0.1:<port>/``."""
+        return self.web.url
+
+    def web_config(self) -> dict[str, Any]:
+        """What the web client reads at ``/config.json``: the WebSocket and HTTP APIs, and the
+        embedded AWS that answers Cognito's JSON API (moto allows any origin)."""
+        return {
+            "webSocketUrl": self.url,
+            "httpApiUrl": self.gateway.http_url,
+            "cognito": {
+                "endpoint": self.aws.endpoint_url,
+                "region": self.aws.region,
+                "clientId": self.aws.user_pool_client_id(),
+            },
+            "local": True,
+        }
+
     def describe(self) -> dict[str, Any]:
         """Where the running stack is (what `write_state` writes): the WebSocket URL, the
-        embedded AWS, the user pool, the HTTP API, the mailbox and the jobs endpoint."""
+        embedded AWS, the user pool, the HTTP API, the mailbox, the jobs endpoint and the web
+        client."""
         return {
             "url": self.url,
             "endpoint": self.aws.endpoint_url,
@@ -268,6 +316,7 @@ class LocalStack:
             "mailboxUrl": self.gateway.mailbox_url,
             "mailJsonUrl": f"{self.gateway.mailbox_url}.json",
             "jobsUrl": self.gateway.jobs_url,
+            "webUrl": self.web_url,
         }
 
     def player_token(self, name: str, password: str = LOCAL_PASSWORD) -> str:
@@ -292,9 +341,14 @@ class LocalStack:
 
     def stop(self) -> None:
         """Everything stops within about two seconds: the gateway (its sockets close, what is
-        under way has a second), the timers, moto; moto and the environment whatever fails."""
+        under way has a second), the timers, moto; moto and the environment whatever fails.
+        Once stopped, a stack stays stopped: a second stop does nothing."""
+        if self._stopped:
+            return
+        self._stopped = True
         try:
             if self._thread is not None:
+                self._stop_web()
                 # Closing the sockets runs $disconnect, which may start return countdowns.
                 self._thread.stop(grace=1.0)
             self._stop_timers()
@@ -307,6 +361,15 @@ class LocalStack:
                 os.environ.clear()
                 os.environ.update(self._saved_environment)
                 self._saved_environment = None
+
+    def _stop_web(self) -> None:
+        assert self._thread is not None
+        if not self.web.running:
+            return
+        try:
+            self._thread.call(self.web.stop(), timeout=3.0)
+        except Exception:  # the gateway's loop is gone, or slow: the port goes with the thread
+            LOG.warning("the web client did not stop cleanly", exc_info=True)
 
     def _stop_timers(self, timeout: float = 1.5, quiet_rounds: int = 2) -> None:
         """No timer outlives its stack: every running execution is stopped, rounds after rounds
