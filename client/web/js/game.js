@@ -1,0 +1,382 @@
+// The game screen: seats, the turn (dice, locks, roll, announcement, pending choice, clock),
+// every sheet, the finish offer, the result and its replay, and the game chat. It is drawn anew
+// from each game frame; what the player is doing between frames (announcing, a choice waiting
+// out its undo delay, a half-typed chat line) lives in `ui`, outside the drawing.
+
+import { byId, fill, h } from "./dom.js";
+import { cellLabel, columnLabel, gridLabel, rowLabel, turnTypeLabel } from "./labels.js";
+import { sheetTable } from "./sheet.js";
+
+const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+const params = new URLSearchParams(location.search);
+// How long a chosen cell waits before it is written, so that a misclick can be taken back.
+export const UNDO_MS = Math.max(0, Number(params.get("undoMs") ?? 1500));
+
+// locks: the locks asked for this roll, ahead of the server's answer (quick clicks add up);
+// rolling: a roll is on its way (a held key sends no second one).
+export const ui = { announcing: false, choice: null, replay: null, locks: null, rolling: false, enterDice: "" };
+
+let app = null; // {state, act, showLobby, watch}
+
+export function setUp(context) {
+  app = context;
+  document.addEventListener("keydown", onKey);
+}
+
+function nameOf(game, playerId) {
+  const seat = game.seats.find((s) => s.playerId === playerId);
+  return (seat && seat.nickname) || playerId;
+}
+
+// At a scorekeeping table the creator may type and write for the player in turn.
+const isMine = (game) => Boolean(game.turn) && (game.turn.playerId === app.state.me
+  || (game.settings.physicalDice && game.creator === app.state.me && game.status === "running"));
+const seated = (game) => game.seats.some((s) => s.playerId === app.state.me);
+
+/** A choice waiting out its undo delay belongs to one turn: a new turn drops it. */
+function dropStaleChoice(game) {
+  const choice = ui.choice;
+  if (!choice) return;
+  const turn = game.turn;
+  if (!turn || turn.number !== choice.turn || turn.roll !== choice.roll || choice.gameId !== game.gameId || !isMine(game)) {
+    clearTimeout(choice.timer);
+    ui.choice = null;
+  }
+}
+
+export function renderGame(game) {
+  dropStaleChoice(game);
+  if (!isMine(game)) ui.announcing = false;
+  fill(byId("game-head"), head(game));
+  fill(byId("game-seats"), seats(game));
+  fill(byId("game-turn"), turnPanel(game));
+  fill(byId("game-offer"), offer(game));
+  fill(byId("game-sheets"), sheets(game));
+  fill(byId("game-result"), result(game));
+  byId("game-replay").hidden = !(ui.replay && ui.replay.gameId === game.gameId);
+  tick();
+}
+
+// --------------------------------------------------------------------------- head and seats
+
+function settingsSummary(settings) {
+  const parts = [gridLabel(settings.grid)];
+  if (settings.preset) parts.push(`preset ${settings.preset}`);
+  else if (settings.columns) parts.push(settings.columns.map(columnLabel).join(", "));
+  parts.push(`${settings.players} ${settings.players === 1 ? "player" : "players"}`);
+  if (settings.pairs) parts.push("2 vs 2");
+  parts.push(turnTypeLabel(settings.turnType));
+  parts.push(settings.turnSeconds ? `${settings.turnSeconds} s a turn` : "no clock");
+  if (settings.dice === 6) parts.push("6 dice");
+  if (settings.ranked) parts.push("ranked");
+  if (settings.physicalDice) parts.push("real dice");
+  if (settings.sameDice) parts.push("same dice");
+  if (settings.timeBonus) parts.push("time bonus");
+  return parts.join(" · ");
+}
+
+function head(game) {
+  const mine = seated(game);
+  const creator = game.creator === app.state.me;
+  const buttons = [];
+  const act = (action, fields = {}) => app.act(action, { gameId: game.gameId, ...fields }, "game-actions-error");
+  if (game.status === "waiting" && creator) {
+    buttons.push(h("button", { id: "start", onclick: () => act("start_game") }, "Start"));
+  }
+  if (game.status === "waiting" && mine) {
+    buttons.push(h("button", { id: "leave", onclick: () => act("leave_game").then((a) => a && app.showLobby()) }, "Leave"));
+  }
+  if (game.status === "waiting" && creator) {
+    buttons.push(h("button", { id: "delete", class: "danger",
+      onclick: () => act("delete_game").then((a) => a && app.showLobby()) }, "Delete"));
+  }
+  if (game.status === "running" && mine) {
+    buttons.push(h("button", { id: "resign", class: "danger", onclick: () => {
+      if (confirm("Resign this game? Your opponents win.")) act("resign");
+    } }, "Resign"));
+  }
+  if (game.status === "finished" || game.status === "cancelled") {
+    buttons.push(h("button", { id: "replay", onclick: () => loadReplay(game) }, "Replay"));
+  }
+  buttons.push(h("button", { id: "to-lobby", onclick: () => app.showLobby() }, "Games"));
+  const watching = !mine ? h("span", { class: "badge" }, "watching") : null;
+  return [
+    h("div", { class: "game-title" },
+      h("h2", {}, `Game ${game.gameId}`, " ", h("span", { class: `status status-${game.status}`, id: "game-status" }, game.status), " ", watching),
+      h("p", { class: "settings" }, settingsSummary(game.settings)),
+      game.slowDeadline ? h("p", {}, "Ends at ", new Date(game.slowDeadline).toLocaleString()) : null),
+    h("div", { class: "actions" }, buttons),
+    h("p", { class: "error", id: "game-actions-error", role: "alert" }),
+  ];
+}
+
+function seats(game) {
+  const ownTurns = ["simultaneous", "each_for_themself", "slow"].includes(game.settings.turnType);
+  const following = app.state.watching?.gameId === game.gameId ? app.state.watching.follow : null;
+  const items = game.seats.map((seat) => {
+    const you = seat.playerId === app.state.me;
+    const inTurn = game.turn && !ownTurns && game.turn.playerId === seat.playerId;
+    const classes = ["seat"];
+    if (inTurn || seat.inTurn) classes.push("in-turn");
+    if (!seat.present) classes.push("away");
+    if (seat.left) classes.push("left");
+    const facts = [];
+    if (game.turnsPerSheet) facts.push(h("span", { class: "progress" }, `${seat.turnsPlayed}/${game.turnsPerSheet}`));
+    if (game.waitingFor.includes(seat.playerId)) facts.push(h("span", { class: "badge waiting" }, "playing the round"));
+    if (seat.left) facts.push(h("span", { class: "badge" }, "left"));
+    else if (!seat.present) {
+      facts.push(h("span", { class: "badge away" }, "away"));
+      if (seat.returnDeadline) facts.push(h("span", { class: "countdown return", dataset: { deadline: seat.returnDeadline } }));
+    }
+    if (seat.turnDeadline) facts.push(h("span", { class: "countdown clock", dataset: { deadline: seat.turnDeadline } }));
+    if (seat.decisionMs !== null && seat.decisionMs !== undefined) facts.push(h("span", { class: "decision" }, `${(seat.decisionMs / 1000).toFixed(1)} s`));
+    const follow = !seated(game) && ownTurns && game.status === "running"
+      ? h("button", { class: "follow", disabled: following === seat.playerId,
+          onclick: () => app.watch(game.gameId, seat.playerId) }, following === seat.playerId ? "following" : "follow")
+      : null;
+    return h("li", { class: classes.join(" "), dataset: { player: seat.playerId } },
+      h("span", { class: "nickname" }, seat.nickname || seat.playerId), you ? h("span", { class: "badge you" }, "you") : null,
+      " ", facts, follow);
+  });
+  return [h("h3", {}, "Players"), h("ul", { class: "seats" }, items)];
+}
+
+// --------------------------------------------------------------------------- the turn
+
+function turnPanel(game) {
+  const turn = game.turn;
+  if (!turn) {
+    if (game.status === "waiting") return h("p", { class: "hint" }, `Waiting for players (${game.seats.length}/${game.settings.players}).`);
+    if (game.status === "running" && game.waitingFor.length) {
+      return h("p", { class: "hint", id: "round-wait" }, "Waiting for ",
+        game.waitingFor.map((id) => nameOf(game, id)).join(", "), " to end the round.");
+    }
+    return null;
+  }
+  const mine = isMine(game);
+  const act = (action, fields = {}) => app.act(action, { gameId: game.gameId, turn: turn.number, ...fields }, "turn-error");
+  const asked = ui.locks && ui.locks.gameId === game.gameId && ui.locks.turn === turn.number && ui.locks.roll === turn.roll;
+  if (!asked) ui.locks = null;
+  const locks = new Set(asked ? ui.locks.set : turn.locks);
+  const canLock = mine && turn.canRoll && turn.roll > 0 && !game.settings.physicalDice && !turn.grace && !ui.choice;
+  const dice = turn.dice.map((face, index) => h("button", {
+    class: `die${locks.has(index) ? " locked" : ""}`,
+    dataset: { index: String(index), face: String(face) },
+    "aria-pressed": locks.has(index) ? "true" : "false",
+    "aria-label": `die ${index + 1}: ${face}${locks.has(index) ? ", kept" : ""}`,
+    disabled: !canLock,
+    onclick: () => {
+      const next = new Set(locks);
+      if (next.has(index)) next.delete(index); else next.add(index);
+      ui.locks = { gameId: game.gameId, turn: turn.number, roll: turn.roll, set: [...next].sort((a, b) => a - b) };
+      act("lock", { keep: ui.locks.set }).then((answer) => {
+        if (!answer) ui.locks = null; // refused: the server's locks stand
+      });
+      renderGame(app.state.game);
+    },
+  }, h("span", { class: "pips" }, FACES[face] || "?"), h("span", { class: "face" }, String(face))));
+  const who = mine ? "Your turn" : `${nameOf(game, turn.playerId)}'s turn`;
+  const part = turn.part ? (turn.part === 1 ? " · proposes" : " · finishes the team turn") : "";
+  const clock = turn.frozenMs !== null && turn.frozenMs !== undefined
+    ? h("span", { class: "clock frozen" }, `⏸ ${Math.ceil(turn.frozenMs / 1000)} s`)
+    : turn.deadline ? h("span", { class: "countdown clock", id: "turn-clock", dataset: { deadline: turn.deadline } }) : null;
+  const controls = [];
+  if (mine && !game.settings.physicalDice) {
+    controls.push(h("button", { id: "roll", class: "primary", disabled: !turn.canRoll || ui.rolling || Boolean(ui.choice),
+      title: "R or Space", onclick: () => {
+        ui.rolling = true;
+        act("roll", { keep: [...locks].sort((a, b) => a - b) }).finally(() => {
+          ui.rolling = false;
+          if (app.state.game) renderGame(app.state.game);
+        });
+      } }, "Roll"));
+  }
+  if (mine && game.settings.physicalDice) {
+    const input = h("input", { id: "enter-dice", inputmode: "numeric", maxlength: String(game.settings.dice),
+      value: ui.enterDice, oninput: (event) => { ui.enterDice = event.target.value; },
+      placeholder: `${game.settings.dice} faces, e.g. ${"35126".slice(0, game.settings.dice)}`, "aria-label": "the dice rolled at the table" });
+    controls.push(input, h("button", { id: "enter", onclick: () => {
+      const faces = [...input.value.replace(/\D/g, "")].map(Number);
+      act("enter_dice", { dice: faces }).then((a) => { if (a) ui.enterDice = ""; });
+    } }, "Enter dice"));
+  }
+  // In 2 vs 2 an announcement only opens a cell (turn.opened); one a team turn is enough here.
+  if (mine && !turn.announcement && !turn.opened.length && !ui.choice && announceColumns(game, turn).length) {
+    controls.push(h("button", { id: "announce", "aria-pressed": ui.announcing ? "true" : "false",
+      class: ui.announcing ? "active" : "", title: "A", onclick: () => { ui.announcing = !ui.announcing; renderGame(app.state.game); } },
+      ui.announcing ? "Pick the cell to announce…" : "Announce"));
+  }
+  const facts = [];
+  if (turn.announcement) facts.push(h("p", { class: "announcement" }, "Announced: ", cellLabel(turn.announcement)));
+  if (turn.directedRow) facts.push(h("p", { class: "directed-row" }, "Directed: ", rowLabel(turn.directedRow)));
+  if (turn.proposal) facts.push(h("p", { class: "proposal-note" }, "Proposal: ", cellLabel(turn.proposal), ` (${turn.proposal.score})`));
+  if (turn.opened.length) facts.push(h("p", {}, "Opened: ", turn.opened.map(cellLabel).join(", ")));
+  if (turn.grace) facts.push(h("p", { class: "grace" }, "Time is up: the dice are locked, choose a cell."));
+  if (ui.choice) {
+    facts.push(h("p", { class: "pending-note", id: "pending" }, "Writing ", cellLabel(ui.choice.cell), ` (${ui.choice.cell.score}) `,
+      h("button", { id: "undo", title: "U or Escape", onclick: undo }, "Undo")));
+  } else if (turn.pending) {
+    facts.push(h("p", { class: "pending-note" }, "Chosen: ", cellLabel(turn.pending)));
+  }
+  const history = turn.rolls.length > 1
+    ? h("ol", { class: "roll-history" }, turn.rolls.map((r) => h("li", {}, r.dice.join(" "), r.kept.length ? ` (kept ${r.kept.map((k) => k + 1).join(",")})` : "")))
+    : null;
+  return [
+    h("div", { class: `turn-head${mine ? " mine" : ""}` },
+      h("strong", { id: "turn-who" }, who), part, ` · roll ${turn.roll}/3 `, clock),
+    h("div", { class: "dice", id: "dice" }, dice),
+    h("div", { class: "controls" }, controls),
+    facts,
+    history,
+    h("p", { class: "error", id: "turn-error", role: "alert" }),
+  ];
+}
+
+/** The sheet's columns in which an announcement can be made at this roll. */
+function announceColumns(game, turn) {
+  const open = new Set(app.state.catalog.columnTypes
+    .filter((c) => c.announceByRoll && turn.roll >= 1 && turn.roll <= c.announceByRoll).map((c) => c.id));
+  return (game.settings.columns || app.state.catalog.presets[game.settings.preset] || []).filter((c) => open.has(c));
+}
+
+function choose(game, cell) {
+  const turn = game.turn;
+  if (ui.choice) return;
+  const fields = { gameId: game.gameId, turn: turn.number, column: cell.column, row: cell.row };
+  const write = () => {
+    ui.choice = null;
+    app.act("write", fields, "turn-error");
+  };
+  if (UNDO_MS === 0) {
+    write();
+    return;
+  }
+  // The choice is reported at once (it beats the clock), written once the undo delay is over.
+  ui.choice = { gameId: game.gameId, turn: turn.number, roll: turn.roll, cell, timer: setTimeout(write, UNDO_MS) };
+  app.act("select", { gameId: game.gameId, turn: turn.number, column: cell.column, row: cell.row }, "turn-error")
+    .then((answer) => { if (!answer) undo(false); }); // not pending at the server: not written
+  renderGame(game);
+}
+
+function undo(tell = true) {
+  const choice = ui.choice;
+  if (!choice) return;
+  clearTimeout(choice.timer);
+  ui.choice = null;
+  if (tell) app.act("select", { gameId: choice.gameId, turn: choice.turn, column: null, row: null }, "turn-error");
+  if (app.state.game) renderGame(app.state.game);
+}
+
+function announce(game, cell) {
+  ui.announcing = false;
+  app.act("announce", { gameId: game.gameId, turn: game.turn.number, column: cell.column, row: cell.row }, "turn-error");
+}
+
+// --------------------------------------------------------------------------- sheets
+
+function sheets(game) {
+  if (!game.sheets.length) return null;
+  const grid = app.state.catalog.grids.find((g) => g.id === game.settings.grid);
+  const mine = isMine(game);
+  return game.sheets.map((sheet) => {
+    const members = sheet.members || [sheet.playerId];
+    const forThisSheet = game.turn && members.includes(game.turn.playerId);
+    const turn = forThisSheet ? { ...game.turn, pending: ui.choice ? ui.choice.cell : game.turn.pending } : null;
+    const title = members.map((id) => nameOf(game, id)).join(" & ");
+    return sheetTable({
+      sheet, grid, columns: Object.keys(sheet.totals), title, turn,
+      onCell: forThisSheet && mine && !ui.choice ? (cell) => choose(game, cell) : null,
+      announcing: forThisSheet && mine && ui.announcing ? announceColumns(game, game.turn) : null,
+      onAnnounce: (cell) => announce(game, cell),
+    });
+  });
+}
+
+// --------------------------------------------------------------------------- offer, result, replay
+
+function offer(game) {
+  if (!game.finishOffer) return null;
+  if (game.finishOffer !== app.state.me) {
+    return h("p", { class: "hint" }, `${nameOf(game, game.finishOffer)} is offered to finish their sheet.`);
+  }
+  const answer = (accept) => app.act("finish_sheet", { gameId: game.gameId, accept }, "offer-error");
+  return h("div", { class: "offer", id: "finish-offer" },
+    h("p", {}, "You are the last player left. Finish your sheet alone (the result is recorded), or end the game now with your win?"),
+    h("button", { id: "finish-yes", class: "primary", onclick: () => answer(true) }, "Finish my sheet"),
+    h("button", { id: "finish-no", onclick: () => answer(false) }, "End now"),
+    h("p", { class: "error", id: "offer-error", role: "alert" }));
+}
+
+function result(game) {
+  if (game.status !== "finished" && game.status !== "cancelled") return null;
+  const winners = game.winners.map((id) => nameOf(game, id));
+  const ranking = [...game.sheets].sort((a, b) => b.total - a.total).map((sheet) =>
+    h("li", {}, (sheet.members || [sheet.playerId]).map((id) => nameOf(game, id)).join(" & "), `: ${sheet.total}`));
+  return h("div", { class: "result", id: "result" },
+    h("h3", {}, game.status === "cancelled" ? "Game cancelled" : winners.includes(nameOf(game, app.state.me)) ? "You win!" : "Game over"),
+    winners.length ? h("p", { id: "winners" }, "Winner: ", winners.join(", ")) : null,
+    game.outcome ? h("p", { class: "outcome" }, game.outcome.replace(/_/g, " ")) : null,
+    h("ol", { class: "ranking" }, ranking));
+}
+
+async function loadReplay(game) {
+  const parts = await app.act("replay", { gameId: game.gameId }, "game-actions-error");
+  if (!parts) return;
+  ui.replay = { gameId: game.gameId, turns: parts.flatMap((p) => p.turns), players: parts[0].players };
+  const rows = ui.replay.turns.map((turn) => h("tr", {},
+    h("td", {}, String(turn.number)),
+    h("td", {}, nameOf(game, turn.playerId)),
+    h("td", {}, turn.rolls.map((r) => r.dice.join("")).join(" → ")),
+    h("td", {}, turn.announcement ? cellLabel(turn.announcement) : ""),
+    h("td", {}, turn.proposal ? `${cellLabel(turn.proposal)} (${turn.proposal.score})` : ""),
+    h("td", {}, turn.write ? `${cellLabel(turn.write)}: ${turn.write.score}${turn.write.auto ? " (clock)" : ""}` : "—")));
+  fill(byId("game-replay"), h("h3", {}, `Replay: ${ui.replay.turns.length} turns`),
+    h("div", { class: "sheet-scroll" }, h("table", { class: "replay" },
+      h("thead", {}, h("tr", {}, ["#", "Player", "Rolls", "Announced", "Proposed", "Written"].map((t) => h("th", {}, t)))),
+      h("tbody", {}, rows))));
+  byId("game-replay").hidden = false;
+}
+
+// --------------------------------------------------------------------------- chat
+
+export function renderChat(messages, game) {
+  const list = byId("chat-messages");
+  fill(list, messages.map((m) => h("li", { class: m.spectator ? "spectator" : "" },
+    h("span", { class: "sender" }, m.nickname || nameOf(game, m.sender)), m.spectator ? h("span", { class: "badge" }, "watching") : null,
+    ": ", h("span", { class: "text" }, m.text))));
+  list.scrollTop = list.scrollHeight;
+}
+
+// --------------------------------------------------------------------------- clocks, keys
+
+export function tick() {
+  const now = Date.now();
+  for (const element of document.querySelectorAll(".countdown[data-deadline]")) {
+    const left = Math.max(0, new Date(element.dataset.deadline).getTime() - now);
+    const seconds = Math.ceil(left / 1000);
+    element.textContent = seconds >= 60 ? `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}` : `${seconds} s`;
+    element.classList.toggle("urgent", left <= 5000);
+  }
+}
+setInterval(tick, 250);
+
+function onKey(event) {
+  const game = app?.state.game;
+  if (!game || byId("game").hidden) return;
+  const target = event.target;
+  if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return;
+  if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+  const key = event.key.toLowerCase();
+  if (key === "r" || key === " ") {
+    const roll = byId("roll");
+    if (roll && !roll.disabled) { event.preventDefault(); roll.click(); }
+  } else if (/^[1-6]$/.test(key)) {
+    const die = document.querySelector(`.die[data-index="${Number(key) - 1}"]`);
+    if (die && !die.disabled) { event.preventDefault(); die.click(); }
+  } else if (key === "u" || key === "escape") {
+    if (ui.choice) { event.preventDefault(); undo(); }
+  } else if (key === "a") {
+    const button = byId("announce");
+    if (button) { event.preventDefault(); button.click(); }
+  }
+}

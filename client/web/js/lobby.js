@@ -1,0 +1,146 @@
+// The game list and the form that creates a table with any setting the server accepts. The
+// server is the judge of settings: a refusal names the settings involved (`fields`), and the
+// message is shown beside each of them.
+
+import { byId, fill, h } from "./dom.js";
+import { columnLabel, gridLabel, turnTypeLabel } from "./labels.js";
+
+let app = null; // {state, act, openGame, watch}
+
+export function setUp(context) {
+  app = context;
+}
+
+export async function refreshList() {
+  const frame = await app.act("list_games", {}, "lobby-error");
+  if (frame) renderList(frame.games);
+}
+
+function renderList(games) {
+  const rows = games.map((game) => {
+    const names = game.players.map((id, index) => (game.nicknames && game.nicknames[index]) || id);
+    const seated = game.players.includes(app.state.me);
+    const buttons = [];
+    if (game.status === "waiting" && !seated && game.players.length < game.seats) {
+      buttons.push(h("button", { class: "join", onclick: () => app.act("join_game", { gameId: game.gameId }, "lobby-error") }, "Join"));
+    }
+    if (seated) buttons.push(h("button", { class: "open", onclick: () => app.openGame(game.gameId) }, "Open"));
+    else buttons.push(h("button", { class: "watch", onclick: () => app.watch(game.gameId, null) }, "Watch"));
+    const columns = game.columns.length ? game.columns.map(columnLabel).join(", ") : "one column";
+    return h("li", { class: `game-row status-${game.status}`, dataset: { game: game.gameId } },
+      h("div", { class: "game-line" },
+        h("strong", {}, gridLabel(game.grid)), ` · ${columns} · `,
+        h("span", { class: "players" }, names.join(", ")), ` (${game.players.length}/${game.seats})`,
+        " ", h("span", { class: `status status-${game.status}` }, game.status)),
+      h("div", { class: "actions" }, buttons));
+  });
+  // Slow games go on for days and may drop off the list of open games: listed here as well.
+  const listed = new Set(games.map((game) => game.gameId));
+  const slow = app.state.slowGames.filter((id) => !listed.has(id)).map((id) =>
+    h("li", { class: "game-row", dataset: { game: id } }, h("div", { class: "game-line" }, h("strong", {}, "Your slow game"), ` ${id}`),
+      h("div", { class: "actions" }, h("button", { class: "open", onclick: () => app.openGame(id) }, "Open"))));
+  const all = [...slow, ...rows];
+  fill(byId("game-list"), all.length ? all : h("li", { class: "hint", id: "no-games" }, "No open games. Create one!"));
+}
+
+// --------------------------------------------------------------------------- the create form
+
+function field(name, label, control, note = null) {
+  return h("label", { class: "field", dataset: { field: name } },
+    h("span", { class: "label" }, label), control, note ? h("small", {}, note) : null,
+    h("span", { class: "field-error", role: "alert" }));
+}
+
+const select = (name, options, value) => h("select", { name, id: `setting-${name}` },
+  options.map(([v, text]) => h("option", { value: String(v), selected: String(v) === String(value) }, text)));
+const checkbox = (name, checked = false) => h("input", { type: "checkbox", name, id: `setting-${name}`, checked });
+const number = (name, value, min, max) => h("input", { type: "number", name, id: `setting-${name}`, value: String(value), min: String(min), max: String(max) });
+
+export function buildCreateForm() {
+  const { catalog } = app.state;
+  const form = byId("create-form");
+  const presets = Object.entries(catalog.presets).map(([n, columns]) => [n, `${n}: ${columns.map(columnLabel).join(", ")}`]);
+  const columnBoxes = h("div", { class: "column-boxes" }, catalog.columnTypes.map((c) =>
+    h("label", { class: "inline" }, h("input", { type: "checkbox", name: "column", value: c.id }), columnLabel(c.id))));
+  fill(form,
+    field("grid", "Grid", select("grid", catalog.grids.map((g) => [g.id, gridLabel(g.id)]), "yamb")),
+    field("players", "Players", select("players", [[1, "1 (solo)"], [2, "2"], [3, "3"], [4, "4"]], 2)),
+    field("pairs", "2 vs 2", checkbox("pairs"), "four players in two teams"),
+    field("turnType", "Turns", select("turnType", catalog.turnTypes.map((t) => [t, turnTypeLabel(t)]), "turn_by_turn")),
+    field("preset", "Columns", select("preset", [...presets, ["custom", "custom set…"]], "1")),
+    field("columns", "Custom columns", columnBoxes),
+    field("dice", "Dice", select("dice", [[5, "5"], [6, "6"]], 5)),
+    field("turnSeconds", "Seconds a turn", number("turnSeconds", catalog.turnSeconds.default, catalog.turnSeconds.min, catalog.turnSeconds.max)),
+    field("unlimited", "No clock", checkbox("unlimited")),
+    field("slowDeadlineHours", "Slow game: hours", number("slowDeadlineHours", 48, catalog.slowDeadlineHours.min, catalog.slowDeadlineHours.max)),
+    field("ranked", "Ranked", checkbox("ranked")),
+    field("physicalDice", "Real dice", checkbox("physicalDice"), "type the rolls of dice on the table"),
+    field("sameDice", "Same dice", checkbox("sameDice"), "everyone's k-th turn has the same dice"),
+    field("timeBonus", "Time bonus", checkbox("timeBonus"), "equal totals: the faster wins"),
+    h("p", { class: "error", id: "create-error", role: "alert" }),
+    h("button", { type: "submit", class: "primary", id: "create" }, "Create game"));
+  form.onchange = () => showRelevant(form);
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    create(form);
+  };
+  showRelevant(form);
+}
+
+/** Hides what does not apply to the grid and turn type chosen (the server still judges). */
+function showRelevant(form) {
+  const grid = app.state.catalog.grids.find((g) => g.id === form.grid.value);
+  const show = (name, visible) => { form.querySelector(`[data-field="${name}"]`).hidden = !visible; };
+  show("preset", grid.columnTypes);
+  show("columns", grid.columnTypes && form.preset.value === "custom");
+  show("dice", grid.diceCounts.length > 1);
+  show("slowDeadlineHours", form.turnType.value === "slow");
+  show("turnSeconds", !clockless(form));
+}
+
+/** Slow and real-dice tables have no turn clock (the server refuses one). */
+const clockless = (form) => form.unlimited.checked || form.turnType.value === "slow" || form.physicalDice.checked;
+
+export function settingsOf(form) {
+  const grid = app.state.catalog.grids.find((g) => g.id === form.grid.value);
+  const settings = {
+    grid: grid.id,
+    players: Number(form.players.value),
+    pairs: form.pairs.checked,
+    turnType: form.turnType.value,
+    ranked: form.ranked.checked,
+    turnSeconds: clockless(form) ? null : Number(form.turnSeconds.value),
+    physicalDice: form.physicalDice.checked,
+    sameDice: form.sameDice.checked,
+    timeBonus: form.timeBonus.checked,
+  };
+  if (grid.columnTypes) {
+    if (form.preset.value === "custom") {
+      settings.columns = [...form.querySelectorAll('input[name="column"]:checked')].map((box) => box.value);
+    } else settings.preset = Number(form.preset.value);
+  }
+  if (grid.diceCounts.length > 1) settings.dice = Number(form.dice.value);
+  if (settings.turnType === "slow") settings.slowDeadlineHours = Number(form.slowDeadlineHours.value);
+  return settings;
+}
+
+async function create(form) {
+  for (const slot of form.querySelectorAll(".field-error")) slot.textContent = "";
+  byId("create-error").textContent = "";
+  try {
+    await app.connection().send("create_game", { settings: settingsOf(form) }, { open: true });
+  } catch (error) {
+    const placed = [];
+    const problems = String(error.message).split("; ");
+    for (const name of error.fields || []) {
+      const slot = form.querySelector(`[data-field="${CSS.escape(name)}"] .field-error`);
+      if (slot && !slot.closest("[hidden]")) {
+        const snake = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+        const own = problems.filter((p) => p.includes(snake) || p.includes(name));
+        slot.textContent = (own.length ? own : problems).join("; ");
+        placed.push(name);
+      }
+    }
+    if (!placed.length) byId("create-error").textContent = error.message;
+  }
+}

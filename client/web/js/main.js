@@ -1,0 +1,338 @@
+// The page: signing in, the lobby, a game; one connection, one state. Every server frame goes
+// through `onFrame`, which keeps the newest version of the game and draws the screen it belongs
+// to; a frame of a type this page does not know is ignored.
+
+import * as api from "./api.js";
+import { Connection, ServerRefusal } from "./connection.js";
+import { byId, fill, h } from "./dom.js";
+import * as gameScreen from "./game.js";
+import * as lobby from "./lobby.js";
+
+const state = {
+  config: null,
+  catalog: null,
+  me: null,
+  nickname: null,
+  game: null,
+  // The game on screen, chosen by the player (or opened by their own request); frames of their
+  // other games only raise a notice.
+  view: null,
+  games: new Map(),
+  // A game this page watches (no seat): watched again after a reconnect, which sync cannot do.
+  watching: null,
+  chat: new Map(),
+  slowGames: [],
+};
+let connection = null;
+const store = sessionStorage;
+
+// --------------------------------------------------------------------------- screens
+
+function show(screen) {
+  for (const id of ["signin", "lobby", "game"]) byId(id).hidden = id !== screen;
+  document.body.dataset.screen = screen;
+}
+
+function showLobby() {
+  state.game = null;
+  state.view = null;
+  state.watching = null;
+  store.removeItem("yamb.watching");
+  show("lobby");
+  lobby.refreshList();
+}
+
+function showGame(game) {
+  state.game = game;
+  state.view = game.gameId;
+  show("game");
+  gameScreen.renderGame(game);
+  gameScreen.renderChat(state.chat.get(game.gameId) || [], game);
+}
+
+function banner(kind, ...text) {
+  const element = byId("banner");
+  element.className = `banner ${kind}`;
+  element.hidden = text.length === 0;
+  fill(element, ...text);
+}
+
+// --------------------------------------------------------------------------- actions
+
+/**
+ * Sends an action; a refusal's message goes to the element `errorSlot` (an id), and the
+ * answer is null. With `open`, a game frame answering it goes on screen.
+ */
+async function act(action, fields, errorSlot, { open = true } = {}) {
+  const slot = errorSlot ? byId(errorSlot) : null;
+  if (slot) slot.textContent = "";
+  try {
+    // The answer reaches onFrame as every frame does; here it only settles the request.
+    return await connection.send(action, fields, { open });
+  } catch (error) {
+    const message = error instanceof ServerRefusal ? error.message : `${error.message} — try again`;
+    if (slot) slot.textContent = message;
+    else banner("warning", message);
+    return null;
+  }
+}
+
+async function watch(gameId, follow) {
+  const fields = { gameId };
+  if (follow) fields.follow = follow;
+  const before = state.watching;
+  // Set first: the answer is drawn before this function hears of it.
+  state.watching = { gameId, follow };
+  const answer = await act("watch_game", fields, state.game ? "game-actions-error" : "lobby-error");
+  if (answer) store.setItem("yamb.watching", JSON.stringify(state.watching));
+  else state.watching = before;
+}
+
+async function openGame(gameId) {
+  await act("sync", { gameId }, "lobby-error");
+}
+
+// --------------------------------------------------------------------------- frames
+
+function onFrame(frame, meta) {
+  switch (frame.type) {
+    case "game":
+      return onGame(frame, meta);
+    case "game_deleted":
+      if (state.game && state.game.gameId === frame.gameId) {
+        showLobby();
+        banner("info", "The game was deleted.");
+      }
+      return undefined;
+    case "chat":
+      return onChat(frame);
+    case "error":
+      // Refusals of our own requests are shown where they were made; this one has no owner.
+      if (!frame.requestId) banner("warning", String(frame.message || frame.code));
+      return undefined;
+    default:
+      return undefined; // game_list, replay, ack...: answers, taken by their senders
+  }
+}
+
+function onGame(frame, meta) {
+  if (Array.isArray(frame.slowGames)) state.slowGames = frame.slowGames;
+  const game = frame.game;
+  if (!game) {
+    if (meta?.open && !state.view && !state.watching) showLobby();
+    return;
+  }
+  const known = state.games.get(game.gameId);
+  if (known && game.version < known.version) return; // a frame overtaken by a newer one
+  state.games.set(game.gameId, game);
+  if (game.gameId === state.view || (meta?.open && game.status !== "deleted")) {
+    if (game.status === "deleted") showLobby();
+    else showGame(game);
+    return;
+  }
+  // Another game of the player's (a slow one beside this, or the one left for the lobby).
+  if (game.turn && game.turn.playerId === state.me && game.seats.some((s) => s.playerId === state.me)) {
+    banner("info", `Your turn in game ${game.gameId}. `,
+      h("button", { onclick: () => { banner("ok"); showGame(state.games.get(game.gameId)); } }, "Open"));
+  }
+}
+
+function onChat(frame) {
+  const messages = state.chat.get(frame.gameId) || [];
+  messages.push(frame);
+  if (messages.length > 200) messages.shift();
+  state.chat.set(frame.gameId, messages);
+  if (state.game && state.game.gameId === frame.gameId) gameScreen.renderChat(messages, state.game);
+}
+
+// --------------------------------------------------------------------------- connection
+
+function onStatus(status) {
+  const reconnect = h("button", { onclick: () => connection.reconnectNow() }, "Reconnect now");
+  switch (status.state) {
+    case "open":
+      return banner("ok");
+    case "connecting":
+      if (status.attempt) banner("warning", "Connecting…");
+      return undefined;
+    case "lost":
+      return banner("error", `Connection lost. Retrying in ${Math.ceil(status.retryInMs / 1000)} s (attempt ${status.attempt}). `, reconnect);
+    case "replaced":
+      return banner("error", "This game is open in another window or device; this one is disconnected. ",
+        h("button", { onclick: () => location.reload() }, "Use it here"));
+    case "signed-out":
+      return signedOut(status.message);
+    default:
+      return undefined;
+  }
+}
+
+async function onOpen() {
+  const viewing = state.view;
+  // sync gives the regular game (on screen only if nothing else is) and names the slow games;
+  // each of those is synced by its id, which also gives its seat this connection.
+  const regular = await act("sync", {}, null, { open: !viewing && !state.watching });
+  for (const gameId of state.slowGames) await act("sync", { gameId }, null, { open: false });
+  if (state.watching) {
+    await watch(state.watching.gameId, state.watching.follow);
+    return;
+  }
+  const shown = viewing && state.games.get(viewing);
+  const gone = regular && !regular.game && !state.slowGames.includes(viewing);
+  if (shown && gone && !["finished", "cancelled"].includes(shown.status)) {
+    showLobby(); // the table went while this page was away (deleted, or its seat lost)
+    banner("info", "That game is no longer yours to play.");
+  }
+}
+
+function signedOut(reason) {
+  if (connection) connection.close();
+  connection = null;
+  store.removeItem("yamb.token");
+  store.removeItem("yamb.local");
+  store.removeItem("yamb.refresh");
+  show("signin");
+  banner("warning", `Signed out: ${reason}`);
+}
+
+async function freshToken(fresh) {
+  const token = store.getItem("yamb.token");
+  const expired = !token || (api.claims(token).exp || 0) * 1000 < Date.now() + 5_000;
+  if (!fresh && !expired) return token;
+  const local = store.getItem("yamb.local");
+  const refreshToken = store.getItem("yamb.refresh");
+  let next;
+  if (local) next = await api.localToken(local);
+  else if (refreshToken) next = await api.refresh(refreshToken);
+  else throw new api.ApiError("your sign-in has expired; sign in again", { code: "expired" });
+  store.setItem("yamb.token", next);
+  return next;
+}
+
+function start(token) {
+  store.setItem("yamb.token", token);
+  const claims = api.claims(token);
+  state.me = claims.sub;
+  state.nickname = claims["cognito:username"] || null;
+  fill(byId("who"), h("span", { id: "me" }, store.getItem("yamb.nickname") || store.getItem("yamb.local") || claims.email || state.me),
+    " ", h("button", { id: "sign-out", onclick: () => signOutHere() }, "Sign out"));
+  connection = new Connection(state.config.webSocketUrl, freshToken, {
+    frame: onFrame, status: onStatus, open: onOpen, signedOut,
+  });
+  connection.open();
+  show("lobby");
+}
+
+function signOutHere() {
+  signedOut("you signed out on this page");
+  banner("info", "Signed out.");
+}
+
+// --------------------------------------------------------------------------- sign in
+
+function signInForms() {
+  const note = (id) => h("p", { class: "error", id, role: "alert" });
+  const local = state.config.local
+    ? h("form", { id: "local-form", onsubmit: async (event) => {
+        event.preventDefault();
+        const name = event.target.name.value.trim().toLowerCase();
+        byId("local-error").textContent = "";
+        try {
+          const token = await api.localToken(name);
+          store.setItem("yamb.local", name);
+          store.setItem("yamb.nickname", name);
+          start(token);
+        } catch (error) {
+          byId("local-error").textContent = error.message;
+        }
+      } },
+      h("h2", {}, "Local player"),
+      h("p", { class: "hint" }, "The local stack makes the player on the spot."),
+      h("label", { class: "field" }, h("span", { class: "label" }, "Name"),
+        h("input", { name: "name", id: "local-name", autocomplete: "off", required: true, maxlength: "20", pattern: "[a-z0-9\\-]+" })),
+      note("local-error"),
+      h("button", { type: "submit", class: "primary", id: "local-play" }, "Play"))
+    : null;
+  const login = h("form", { id: "login-form", onsubmit: async (event) => {
+      event.preventDefault();
+      const form = event.target;
+      byId("login-error").textContent = "";
+      try {
+        const { token, refreshToken } = await api.logIn(form.email.value.trim(), form.password.value);
+        if (refreshToken) store.setItem("yamb.refresh", refreshToken);
+        store.setItem("yamb.nickname", form.email.value.trim());
+        start(token);
+      } catch (error) {
+        byId("login-error").textContent = error.message;
+      }
+    } },
+    h("h2", {}, "Log in"),
+    h("label", { class: "field" }, h("span", { class: "label" }, "E-mail"), h("input", { name: "email", id: "login-email", type: "email", required: true, autocomplete: "username" })),
+    h("label", { class: "field" }, h("span", { class: "label" }, "Password"), h("input", { name: "password", id: "login-password", type: "password", required: true, autocomplete: "current-password" })),
+    note("login-error"),
+    h("button", { type: "submit", class: "primary", id: "login" }, "Log in"));
+  const register = h("form", { id: "register-form", onsubmit: async (event) => {
+      event.preventDefault();
+      const form = event.target;
+      for (const slot of form.querySelectorAll(".field-error")) slot.textContent = "";
+      byId("register-error").textContent = "";
+      try {
+        await api.register(form.nickname.value.trim(), form.email.value.trim(), form.password.value);
+        byId("register-error").className = "note";
+        byId("register-error").textContent = "Check your mail for the verification link, then log in."
+          + (state.config.local ? " (Local mailbox: /_local/mail on the HTTP API.)" : "");
+      } catch (error) {
+        const slot = error.field && form.querySelector(`[data-field="${CSS.escape(error.field)}"] .field-error`);
+        (slot || byId("register-error")).textContent = error.message;
+      }
+    } },
+    h("h2", {}, "Register"),
+    ...[["nickname", "Nickname", "text", "nickname"], ["email", "E-mail", "email", "email"], ["password", "Password", "password", "new-password"]].map(([name, label, type, auto]) =>
+      h("label", { class: "field", dataset: { field: name } }, h("span", { class: "label" }, label),
+        h("input", { name, id: `register-${name}`, type, required: true, autocomplete: auto }), h("span", { class: "field-error", role: "alert" }))),
+    note("register-error"),
+    h("button", { type: "submit", id: "register" }, "Register"));
+  fill(byId("signin"), local, login, register);
+}
+
+// --------------------------------------------------------------------------- boot
+
+async function boot() {
+  try {
+    const [config, catalog] = await Promise.all([
+      api.loadConfig(),
+      fetch("catalog.json", { cache: "no-store" }).then((r) => r.json()),
+    ]);
+    state.config = config;
+    state.catalog = catalog;
+  } catch (error) {
+    banner("error", `The page could not load its configuration: ${error.message}`);
+    return;
+  }
+  const context = {
+    state, act, watch, openGame,
+    showLobby, connection: () => connection,
+  };
+  lobby.setUp(context);
+  gameScreen.setUp(context);
+  lobby.buildCreateForm();
+  byId("refresh").addEventListener("click", () => lobby.refreshList());
+  byId("chat-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = byId("chat-input");
+    if (!state.game || !input.value.trim()) return;
+    const sent = await act("chat", { gameId: state.game.gameId, text: input.value }, "chat-error");
+    if (sent) input.value = "";
+  });
+  signInForms();
+  const watching = store.getItem("yamb.watching");
+  if (watching) {
+    try { state.watching = JSON.parse(watching); } catch { state.watching = null; }
+  }
+  const token = store.getItem("yamb.token");
+  if (token) start(token);
+  else show("signin");
+}
+
+window.yamb = { state, frames: () => connection?.ignored ?? 0 };
+boot();
