@@ -7,7 +7,10 @@ pools (with their LambdaConfig, ARNs resolved) and their clients, the SQS queues
 first), the state machines (definition file, substitutions resolved, an IAM role each), the SES
 identities (`AWS::SES::EmailIdentity`: SES v1 `VerifyEmailIdentity` for an address,
 `VerifyDomainIdentity` for a domain, so that v1 and v2 sends from it work) and templates
-(`AWS::SES::Template`: v1 `CreateTemplate`). Nothing polls a queue: a function's SQS event source
+(`AWS::SES::Template`: v1 `CreateTemplate`), and the SSM parameters a function may read
+(`ssm:GetParameter` in its policy: the deployer creates those, not the template) as SecureStrings
+with local values (`local_secret_value`: the local Stripe webhook secret is
+`local-yamb-stripe-webhook-secret`). Nothing polls a queue: a function's SQS event source
 is not run here, nor a schedule (the stack runs those by hand). A Lambda Task of a state machine
 (`arn:aws:states:::lambda:invoke`) calls the Python callable registered for that function with
 `register_function`, in this process. Wait states and heartbeat timeouts run on `clock`
@@ -887,6 +890,7 @@ class LocalAws:
             self._create_email_identity(logical_id)
         for logical_id in self.template.resources_of_type("AWS::SES::Template"):
             self._create_email_template(logical_id)
+        self._create_secure_parameters()
 
     def _input(self, service: str, operation: str, parameters: Mapping[str, Any]) -> Any:
         model = self.client(service).meta.service_model.operation_model(operation)
@@ -1047,6 +1051,30 @@ class LocalAws:
             Template=self._input("ses", "CreateTemplate", {"Template": template})["Template"]
         )
         self._created(logical_id, str(template["TemplateName"]))
+
+    def secure_parameter_names(self) -> list[str]:
+        """The SSM parameters the template's functions may read (`ssm:GetParameter`)."""
+        names: set[str] = set()
+        for logical_id in self.template.resources_of_type(*FUNCTION_TYPES):
+            for policy in self.template.properties(logical_id).get("Policies") or []:
+                if not (isinstance(policy, Mapping) and "Statement" in policy):
+                    continue
+                for statement in self.template.resolve(policy["Statement"]):
+                    actions = statement.get("Action")
+                    actions = actions if isinstance(actions, list) else [actions]
+                    if "ssm:GetParameter" not in actions:
+                        continue
+                    resources = statement.get("Resource")
+                    for arn in resources if isinstance(resources, list) else [resources]:
+                        if isinstance(arn, str) and ":parameter/" in arn:
+                            names.add(arn.split(":parameter", 1)[1])
+        return sorted(names)
+
+    def _create_secure_parameters(self) -> None:
+        ssm = self.client("ssm")
+        for name in self.secure_parameter_names():
+            ssm.put_parameter(Name=name, Value=local_secret_value(name), Type="SecureString")
+            LOG.debug("created the SecureString parameter %s", name)
 
     def _create_role(self, name: str, service_principal: str) -> str:
         trust = {
@@ -1361,6 +1389,12 @@ class LocalAws:
         url = f"{self.endpoint_url}/{self.user_pool_id(pool)}/.well-known/jwks.json"
         with urllib.request.urlopen(url, timeout=10) as response:
             return cast(dict[str, Any], json.loads(response.read()))
+
+
+def local_secret_value(name: str) -> str:
+    """The local value of a SecureString parameter: its name as a word (`/yamb/stripe/api-key`
+    is `local-yamb-stripe-api-key`). Local only: nothing real is ever stored here."""
+    return "local-" + "-".join(part for part in name.split("/") if part)
 
 
 def _stringify_attribute(value: Any) -> str:

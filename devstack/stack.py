@@ -34,6 +34,7 @@ import boto3
 
 from devstack.aws import LocalAws
 from devstack.gateway import GatewayThread, HttpAuthorizer, HttpRoute, LocalGateway, iso8601_utc
+from devstack.streams import StreamPoller
 from devstack.template import Schedule, Template, TemplateError, load_handler
 from devstack.web import LocalWebServer
 
@@ -43,6 +44,8 @@ STATE_FILE_VARIABLE = "YAMB_DEVSTACK_STATE"
 # $YAMB_DEVSTACK_STATE moves it (a test's stack does not clobber the one `make dev` runs).
 STATE_FILE = Path(os.environ.get(STATE_FILE_VARIABLE) or PROJECT_ROOT / ".devstack.json")
 LOCAL_PASSWORD = "Password-123"
+# Port 9 (discard) on the loopback: nothing listens, the connection is refused at once.
+LOCAL_STRIPE_API_BASE = "http://127.0.0.1:9"
 # The accounts' HTTP API as `player_token` uses it: a player registers, then follows the link.
 REGISTER_ROUTE = "POST /accounts"
 VERIFY_PATH = "/accounts/verify"
@@ -108,6 +111,7 @@ class LocalStack:
         self._saved_environment: dict[str, str] | None = None
         self._saved_clock: Callable[[], datetime] | None = None
         self._stopped = False
+        self.streams: list[StreamPoller] = []
         self.aws = LocalAws(self.template)
         try:
             self._handlers = self._load_handlers()
@@ -259,6 +263,9 @@ class LocalStack:
             # is lifted here (its own tests run in tests/integration).
             "THROTTLE_PER_SECOND": "1000",
             "THROTTLE_BURST": "1000",
+            # Stripe cannot be reached from here: its SDK is pointed at a closed local port, so
+            # a checkout answers payment_provider_unavailable at once (docs/economy.md).
+            "STRIPE_API_BASE": LOCAL_STRIPE_API_BASE,
         }
         # One process runs every function: their (disjoint or equal) variables are merged,
         # and put back as they were when the stack stops.
@@ -270,7 +277,19 @@ class LocalStack:
             self.aws.register_function(logical_id, handler)
         # On the gateway's event loop: one thread serves both ports.
         self._thread.call(self.web.start(), timeout=10.0)
+        self._start_streams()
         return self
+
+    def _start_streams(self) -> None:
+        """A poller per DynamoDB event of a function (devstack.streams), from the stream's
+        start: what the stack writes from now on reaches the function."""
+        dynamodb, streams = self.aws.client("dynamodb"), self.aws.client("dynamodbstreams")
+        for mapping in self.template.stream_mappings():
+            table = self.aws.physical_ids[mapping.table]
+            arn = dynamodb.describe_table(TableName=table)["Table"]["LatestStreamArn"]
+            self.streams.append(
+                StreamPoller(mapping, arn, streams, self.aws.invoke_function).start()
+            )
 
     def _environment(self, functions: list[str], overrides: dict[str, str]) -> dict[str, str]:
         """The embedded AWS's variables and every function's (merged) with `overrides`."""
@@ -353,6 +372,8 @@ class LocalStack:
                 self._thread.stop(grace=1.0)
             self._stop_timers()
         finally:
+            for poller in self.streams:
+                poller.stop()
             self.aws.stop()
             if self._saved_clock is not None:
                 _use_clock(self._saved_clock)

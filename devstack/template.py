@@ -581,6 +581,19 @@ class Schedule:
         return payload
 
 
+@dataclass(frozen=True, slots=True)
+class StreamMapping:
+    """A function's `DynamoDB` event: its table's stream, filtered, in batches."""
+
+    function: str
+    event: str
+    table: str  # the table's logical id
+    starting_position: str
+    batch_size: int
+    filters: tuple[Mapping[str, Any], ...]
+    maximum_retry_attempts: int
+
+
 def _strings(value: Any) -> tuple[str, ...]:
     if value is None:
         return ()
@@ -918,6 +931,32 @@ class Template:
                     has_input=raw_input is not None,
                     timezone=properties.get("ScheduleExpressionTimezone"),
                     enabled=enabled,
+                )
+            )
+        return result
+
+    def stream_mappings(self) -> list[StreamMapping]:
+        """The functions' `DynamoDB` events: a table's stream to a function."""
+        result: list[StreamMapping] = []
+        for function, name, kind, properties in self._function_events():
+            if kind != "DynamoDB":
+                continue
+            stream = properties.get("Stream")
+            target = stream.get("Fn::GetAtt") if isinstance(stream, Mapping) else None
+            if isinstance(target, str):
+                target = target.split(".", 1)
+            if not (isinstance(target, list) and len(target) == 2 and target[1] == "StreamArn"):
+                raise TemplateError(f"{function}.{name}: Stream is not a table's !GetAtt StreamArn")
+            filters = (properties.get("FilterCriteria") or {}).get("Filters") or []
+            result.append(
+                StreamMapping(
+                    function=function,
+                    event=name,
+                    table=str(target[0]),
+                    starting_position=str(properties.get("StartingPosition", "LATEST")),
+                    batch_size=int(properties.get("BatchSize", 100)),
+                    filters=tuple(json.loads(str(f["Pattern"])) for f in filters),
+                    maximum_retry_attempts=int(properties.get("MaximumRetryAttempts", 3)),
                 )
             )
         return result

@@ -2,11 +2,12 @@
 (Cognito), mail (SES) and the live connection of a player. Adapters: account_store, cognito,
 mailer; tests hand in fakes or run the real ones on moto."""
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from pynamodb.transactions import TransactWrite
 from yamb.accounts.errors import AccountError
 from yamb.accounts.links import Link
 from yamb.accounts.mail import MailKind
@@ -60,9 +61,14 @@ class AccountStore(Protocol):
         """Writes `profile` if the stored one still has its version; the saved profile (next
         version). StaleProfileError when it changed meanwhile."""
 
-    def rename(self, profile: Profile, old_nickname: str) -> Profile:
+    def rename(
+        self,
+        profile: Profile,
+        old_nickname: str,
+        also: Callable[[TransactWrite], None] | None = None,
+    ) -> Profile:
         """Saves `profile` (its new nickname) and moves the reservation from `old_nickname`
-        to it, in one transaction."""
+        to it, in one transaction with `also`'s writes (the price paid from the wallet)."""
 
     def purge(self, profile: Profile, *, release: str) -> None:
         """Saves `profile` (already stripped of personal data) and frees the reservation of

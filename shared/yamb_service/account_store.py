@@ -128,10 +128,19 @@ class DynamoAccountStore:
             raise _busy_or(error) from error
         return profile.model_copy(update={"version": profile.version + 1})
 
-    def rename(self, profile: Profile, old_nickname: str) -> Profile:
+    def rename(
+        self,
+        profile: Profile,
+        old_nickname: str,
+        also: Callable[[TransactWrite], None] | None = None,
+    ) -> Profile:
+        """The profile under its new nickname, the reservations moved, and `also` (the price's
+        wallet writes) in the same transaction."""
         same_key = nickname_key(old_nickname) == nickname_key(profile.nickname)
         try:
             with TransactWrite(connection=self._item._get_connection().connection) as write:
+                if also is not None:
+                    also(write)
                 write.save(
                     self._profile_item(profile, profile.version + 1),
                     condition=self._item.version == profile.version,

@@ -21,6 +21,7 @@ from yamb_service.dynamo import (
 from yamb_service.live_connections import PlayerConnections
 from yamb_service.mailer import SesMailer
 from yamb_service.notifier import ApiGatewayNotifier
+from yamb_service.wallet_store import DynamoWalletStore
 
 _CONFIG = Config(retries={"mode": "standard", "max_attempts": 4}, connect_timeout=2, read_timeout=5)
 
@@ -63,5 +64,6 @@ def account_service(
             DynamoPlayerRepository(item),
             ApiGatewayNotifier(client("apigatewaymanagementapi", settings.connections_endpoint)),
         ),
+        wallets=DynamoWalletStore(item),
         now=_now,
     )

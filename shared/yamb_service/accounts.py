@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from urllib.parse import urlencode
 
 from yamb.accounts.emails import check_email, email_key
@@ -27,6 +28,7 @@ from yamb.accounts.profile import (
     refusal,
     reminder_due,
 )
+from yamb.economy.errors import EconomyError
 
 from yamb_service.account_ports import (
     AccountStore,
@@ -39,6 +41,7 @@ from yamb_service.account_ports import (
     Tokens,
 )
 from yamb_service.observability import MetricUnit, logger, metrics
+from yamb_service.wallet_store import Change, DynamoWalletStore, Plan
 
 # Where each mailed link leads (the HTTP API's routes).
 LINK_PATHS = {
@@ -74,9 +77,11 @@ class AccountService:
         identity: IdentityProvider,
         mailer: Mailer,
         connections: LiveConnections,
+        wallets: DynamoWalletStore,
         now: Callable[[], datetime],
     ) -> None:
         self.store = store
+        self.wallets = wallets
         self.identity = identity
         self.mailer = mailer
         self.connections = connections
@@ -252,19 +257,32 @@ class AccountService:
             price = check_change_allowed(
                 changes_made=profile.nickname_changes,
                 last_change=profile.nickname_changed_at,
-                tokens=profile.tokens,
+                tokens=self.wallets.wallet(player_id).balance,
                 now=now,
             )
             renamed = profile.model_copy(
                 update={
                     "nickname": nickname,
-                    "tokens": profile.tokens - price,
                     "nickname_changes": profile.nickname_changes + 1,
                     "nickname_changed_at": now,
                 }
             )
+            # Paid from the wallet in the rename's transaction, once per change number.
+            key = f"nickname:{player_id}:{renamed.nickname_changes}"
             try:
-                saved = self.store.rename(renamed, old_nickname=profile.nickname)
+                plan = self.wallets.plan(
+                    key, [Change(player_id, -price, "nickname", detail=nickname)], now
+                )
+            except EconomyError as error:  # the balance moved since it was read
+                raise AccountError(error.message, code="not_enough_tokens") from None
+            if not isinstance(plan, Plan):
+                continue  # that change was made meanwhile: read the profile again
+            try:
+                saved = self.store.rename(
+                    renamed,
+                    old_nickname=profile.nickname,
+                    also=partial(self.wallets.add_to, plan=plan),
+                )
             except StaleProfileError:
                 continue
             metrics.add_metric(name="NicknameChanged", unit=MetricUnit.Count, value=1)

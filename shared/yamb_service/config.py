@@ -78,6 +78,44 @@ class AccountSettings(_EnvironmentSettings):
     powertools_metrics_namespace: str
 
 
+class EconomySettings(_EnvironmentSettings):
+    """What the economy function needs (the wallet, premium, gifts)."""
+
+    table_name: str
+    aws_region: str = "us-east-1"
+    aws_endpoint_url: str | None = None
+    powertools_service_name: str
+    powertools_metrics_namespace: str
+
+
+@cache
+def economy_settings() -> EconomySettings:
+    return EconomySettings.from_environment()
+
+
+class PaymentSettings(_EnvironmentSettings):
+    """What the payments function needs (docs/economy.md)."""
+
+    table_name: str
+    # SSM Parameter Store SecureString names (template parameters), read once per cold start:
+    # Stripe's secret API key and the webhook endpoint's signing secret. Never the values.
+    stripe_api_key_parameter: str
+    stripe_webhook_secret_parameter: str
+    # Where Stripe's checkout page sends the player back (success and cancel).
+    shop_url: str
+    # The local stack points Stripe's SDK elsewhere (it cannot reach Stripe); None on AWS.
+    stripe_api_base: str | None = None
+    aws_region: str = "us-east-1"
+    aws_endpoint_url: str | None = None
+    powertools_service_name: str
+    powertools_metrics_namespace: str
+
+
+@cache
+def payment_settings() -> PaymentSettings:
+    return PaymentSettings.from_environment()
+
+
 @cache
 def account_settings() -> AccountSettings:
     return AccountSettings.from_environment()

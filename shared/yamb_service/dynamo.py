@@ -16,7 +16,6 @@ from typing import Any
 
 from pynamodb.attributes import (
     BinaryAttribute,
-    BooleanAttribute,
     NumberAttribute,
     UnicodeAttribute,
     UnicodeSetAttribute,
@@ -63,7 +62,9 @@ RESULT_TTL = timedelta(days=3650)
 CLOSED_GAME_TTL = timedelta(days=30)
 # A table removed before its start is kept just long enough for a repeated request.
 DELETED_GAME_TTL = timedelta(days=1)
-_GAME, _LANE, _RESULT, _PLAYER = "GAME", "LANE", "RESULT", "PLAYER"
+_GAME, _LANE, _RESULT, _PLAYER, _ENDED = "GAME", "LANE", "RESULT", "PLAYER", "ENDED"
+# The stream keeps a record 24 hours; the item a while longer, to look into.
+ENDED_TTL = timedelta(days=30)
 # A connection's recent chat messages (its rate limit), under `CONN#<connectionId>`.
 _CHAT = "CHAT"
 # Sorted between the game and its lane: one query reads the three kinds together.
@@ -153,15 +154,20 @@ class _Item(Model):
     seated_in = UnicodeAttribute(null=True)
     cooldown_day = UnicodeAttribute(null=True)
     disappearances = NumberAttribute(null=True)
-    # The slow games the player sits at (beside one regular seat), and the premium flag that
-    # allows more of them.
+    # The slow games the player sits at (beside one regular seat); premium (premium_until,
+    # below) allows more of them.
     slow_games = UnicodeSetAttribute(null=True)
-    premium = BooleanAttribute(null=True)
     # An account (yamb_service.account_store): its profile as JSON, a nickname's owner, a
     # mailed link as JSON.
     profile = UnicodeAttribute(null=True)
     player_id = UnicodeAttribute(null=True)
     link = UnicodeAttribute(null=True)
+    # A wallet (yamb_service.wallet_store): its balance and debt (version: its changes); a
+    # ledger entry or an idempotency key's record, as JSON; premium's end on the player.
+    balance = NumberAttribute(null=True)
+    debt = NumberAttribute(null=True)
+    entry = UnicodeAttribute(null=True)
+    premium_until = NumberAttribute(null=True)
     # A spectator: whose own turn it follows.
     follows = UnicodeAttribute(null=True)
     blocked_until = NumberAttribute(null=True)
@@ -333,19 +339,22 @@ class DynamoGameRepository:
         players: Mapping[str, PlayerChange] | None = None,
         cooldowns: Mapping[str, Cooldown] | None = None,
         result: GameResult | None = None,
+        ended: GameResult | None = None,
         dice_chunk: DiceChunk | None = None,
         now: datetime,
     ) -> None:
         """Writes the session if nobody wrote since it was read: one conditional write on the
         version, or one transaction with the players' records (their seats, the cooldowns of
-        those who disappeared), the final result and a chunk of the dice record when those
-        change too. StaleGameError for the loser of a race, SeatTakenError for a player who may
-        not sit."""
+        those who disappeared), the final result, the game's end (`ended`: what the table's
+        stream hands to the rewards) and a chunk of the dice record when those change too.
+        StaleGameError for the loser of a race, SeatTakenError for a player who may not sit."""
         expected = session.version
         session.version = expected + 1
         item = self._to_item(session)
         condition = self._item.version == expected
         extra = [self._result_item(result)] if result is not None else []
+        if ended is not None:
+            extra.append(self._ended_item(ended))
         if dice_chunk is not None:
             extra.append(self._dice_item(session.game_id, dice_chunk, now))
         try:
@@ -414,7 +423,7 @@ class DynamoGameRepository:
             item.slow_games.does_not_exist()
             | (size(item.slow_games) < FREE_SLOW_GAMES)  # type: ignore[no-untyped-call]
             | (
-                (item.premium == True)  # noqa: E712 - a condition, not a comparison
+                (item.premium_until > int(now.timestamp()))
                 & (size(item.slow_games) < PREMIUM_SLOW_GAMES)  # type: ignore[no-untyped-call]
             )
         )
@@ -510,6 +519,16 @@ class DynamoGameRepository:
             expires_at=_epoch(result.ended_at + RESULT_TTL),
         )
 
+    def _ended_item(self, ended: GameResult) -> _Item:
+        """Written once, with the write that ends the game: an insert on the table's stream
+        (filtered on this sort key) that the rewards function turns into payments."""
+        return self._item(
+            _game_key(ended.game_id),
+            _ENDED,
+            body=ended.model_dump_json(by_alias=True).encode(),
+            expires_at=_epoch(ended.ended_at + ENDED_TTL),
+        )
+
     @busy_when_transient
     def result(self, game_id: str) -> GameResult | None:
         try:
@@ -558,7 +577,7 @@ def _player_record(player_id: str, attributes: Mapping[str, Any]) -> PlayerRecor
 
     blocked = number("blocked_until")
     slow_games = attributes.get("slow_games")
-    premium = attributes.get("premium")
+    premium_until = number("premium_until")
     return PlayerRecord(
         player_id=player_id,
         connection_id=text("connection_id"),
@@ -568,7 +587,7 @@ def _player_record(player_id: str, attributes: Mapping[str, Any]) -> PlayerRecor
         disappearances=int(number("disappearances") or 0),
         blocked_until=None if blocked is None else datetime.fromtimestamp(blocked, UTC),
         slow_games=frozenset(slow_games["SS"]) if slow_games else frozenset(),
-        premium=bool(premium and premium.get("BOOL")),
+        premium_until=None if premium_until is None else datetime.fromtimestamp(premium_until, UTC),
     )
 
 
@@ -630,10 +649,11 @@ class DynamoPlayerRepository:
             raise
 
     @busy_when_transient
-    def set_premium(self, player_id: str, premium: bool) -> None:
-        """The premium flag (until the economy's wallet sells it): more slow games."""
+    def grant_premium(self, player_id: str, until: datetime) -> None:
+        """Premium until `until`, given by an operator (bought premium goes through the
+        wallet: yamb_service.wallet_store)."""
         self._item(_player_key(player_id), _PLAYER).update(
-            actions=[self._item.premium.set(premium)]
+            actions=[self._item.premium_until.set(int(until.timestamp()))]
         )
 
     @busy_when_transient

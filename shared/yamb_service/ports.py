@@ -63,7 +63,11 @@ class PlayerRecord:
     blocked_until: datetime | None = None
     # The slow games the player sits at, beside `seated_in`; premium allows more of them.
     slow_games: frozenset[str] = frozenset()
-    premium: bool = False
+    # Until when the player has premium (E3); None: never had it.
+    premium_until: datetime | None = None
+
+    def premium(self, now: datetime) -> bool:
+        return self.premium_until is not None and self.premium_until > now
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +121,7 @@ class GameRepository(Protocol):
         players: Mapping[str, PlayerChange] | None = None,
         cooldowns: Mapping[str, Cooldown] | None = None,
         result: GameResult | None = None,
+        ended: GameResult | None = None,
         dice_chunk: DiceChunk | None = None,
         now: datetime,
     ) -> None: ...

@@ -471,7 +471,7 @@ class GameService:
                 code="cooldown",
             )
         if slow:
-            allowed = PREMIUM_SLOW_GAMES if record.premium else FREE_SLOW_GAMES
+            allowed = PREMIUM_SLOW_GAMES if record.premium(now) else FREE_SLOW_GAMES
             if len(record.slow_games) >= allowed:
                 return GameActionError(
                     f"you already play {len(record.slow_games)} slow game"

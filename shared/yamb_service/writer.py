@@ -176,6 +176,8 @@ class GameWriter:
     def _write(self, session: GameSession, effects: Effects, now: datetime) -> None:
         ending = effects.ended or effects.result_changed
         result = result_of(session) if ending and records_result(session) else None
+        # Every finished game, recorded or not (a declined finish still pays, rules.md 8).
+        ended = result_of(session) if effects.ended and session.status == "finished" else None
         dice_chunk = _dice_chunk(session)
         # A disappearance's cooldown is written with the game that records it, or not at all.
         # (No condition on the count read: a player has one regular seat, so one game at a
@@ -189,6 +191,7 @@ class GameWriter:
             players=effects.players,
             cooldowns=cooldowns,
             result=result,
+            ended=ended,
             dice_chunk=dice_chunk,
             now=now,
         )

@@ -65,6 +65,11 @@ def create_game_table(name: str = TABLE_NAME) -> str:
     properties = game_table_properties()
     client = boto3.client("dynamodb", region_name=REGION)
     arguments = {key: properties[key] for key in _CREATE_TABLE_PROPERTIES if key in properties}
+    if "StreamSpecification" in arguments:  # CloudFormation's form has no StreamEnabled
+        arguments["StreamSpecification"] = {
+            "StreamEnabled": True,
+            **arguments["StreamSpecification"],
+        }
     sse = properties.get("SSESpecification")
     if sse is not None:
         arguments["SSESpecification"] = {"Enabled": sse["SSEEnabled"]}

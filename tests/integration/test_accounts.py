@@ -21,6 +21,7 @@ from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
 from yamb_service.account_store import DynamoAccountStore
 from yamb_service.dynamo import DynamoGameRepository, item_model
+from yamb_service.wallet_store import Change, DynamoWalletStore
 
 from devstack.stack import LocalStack
 from devstack.template import Template
@@ -62,6 +63,7 @@ class Accounts:
         games = item_model(*settings)
         self.store = DynamoAccountStore(games, DynamoGameRepository(games).result)
         self.games = DynamoGameRepository(games)
+        self.wallets = DynamoWalletStore(games)
 
     # -------------------------------------------------------------- HTTP API
 
@@ -604,17 +606,18 @@ def test_nickname_change_is_priced_weekly_and_frees_the_old_name(accounts: Accou
     old = _unique("Renamer")
     email, token = accounts.player(old)
     player_id = accounts.http("GET", "/me", token=token).json["playerId"]
-    profile = accounts.store.get(player_id)
-    assert profile is not None
-    accounts.store.save(profile.model_copy(update={"tokens": 350}))
+    accounts.wallets.apply("grant-350", [Change(player_id, 350, "grant")], datetime.now(UTC))
 
     # when they change their nickname
     new = _unique("Renamed")
     first = accounts.http("POST", "/me/nickname", {"nickname": new}, token=token)
 
-    # then it costs 100, the next costs 200 in 7 days, and the old name is free again
+    # then it costs 100 from the wallet (its ledger says why), the next costs 200 in 7 days,
+    # and the old name is free again
     assert first.status == 200
-    assert first.json["nickname"] == new and first.json["tokens"] == 250
+    assert first.json["nickname"] == new and accounts.wallets.wallet(player_id).balance == 250
+    paid = accounts.wallets.entries(player_id, 1)[0]
+    assert (paid.reason, paid.amount, paid.detail) == ("nickname", -100, new)
     assert first.json["nicknameChange"]["nextPrice"] == 200
     assert accounts.store.nickname_owner(new.upper()) == player_id
     assert accounts.store.nickname_owner(old) is None
@@ -629,7 +632,7 @@ def test_nickname_change_is_priced_weekly_and_frees_the_old_name(accounts: Accou
     taken = accounts.http("POST", "/me/nickname", {"nickname": old.lower()}, token=token)
     assert (taken.status, taken.code) == (409, "nickname_taken")
     second = accounts.http("POST", "/me/nickname", {"nickname": _unique("Twice")}, token=token)
-    assert second.json["tokens"] == 50
+    assert second.status == 200 and accounts.wallets.wallet(player_id).balance == 50
     accounts.aws.advance(days=7)
     token = accounts.login(email)
     poor = accounts.http("POST", "/me/nickname", {"nickname": _unique("Thrice")}, token=token)

@@ -179,6 +179,9 @@ def test_template_functions_merge_globals_environment() -> None:
         "AccountsFunction",
         "AccountTriggersFunction",
         "AccountJobsFunction",
+        "PaymentsFunction",
+        "EconomyFunction",
+        "RewardsFunction",
     }
     clock = functions["ClockFunction"]
     assert (clock.code_uri, clock.handler, clock.memory_size) == (

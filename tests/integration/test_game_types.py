@@ -2,6 +2,7 @@
 clocks, per-recipient views (no frame carries another player's hidden dice), spectators who
 pick whom to follow."""
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -200,7 +201,7 @@ def test_slow_game_is_played_beside_a_regular_game_and_one_more_is_refused(harne
 def test_slow_games_premium_player_sits_at_three(harness: Any) -> None:
     # given ana has premium
     harness.connect(ANA)
-    harness.players.set_premium("ana", True)
+    harness.players.grant_premium("ana", harness.clock.moment + timedelta(days=30))
 
     # when she creates four slow games
     created = [harness.act(ANA, "create_game", settings={"players": 2, **SLOW}) for _ in range(4)]

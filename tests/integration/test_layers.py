@@ -47,5 +47,6 @@ def test_trimmed_botocore_makes_the_functions_clients(tmp_path: Path) -> None:
         "apigatewaymanagementapi",
         "cognito-idp",
         "ses",
+        "ssm",
     } == set(services)
     assert len(removed) > 300

@@ -73,7 +73,6 @@ class AccountView(_Message):
     status: str
     created_at: datetime
     preferences: Preferences
-    tokens: int
     nickname_change: NicknameChangeView
     deletion: DeletionView | None
 
@@ -92,7 +91,6 @@ class AccountView(_Message):
             status=profile.status,
             created_at=profile.created_at,
             preferences=profile.preferences,
-            tokens=profile.tokens,
             nickname_change=NicknameChangeView(
                 changes_made=profile.nickname_changes,
                 next_price=nickname_change_price(profile.nickname_changes),

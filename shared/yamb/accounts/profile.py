@@ -42,7 +42,6 @@ class Profile(BaseModel):
     # sign-out everywhere moves it on, and older tokens stop working at once.
     session: int = 0
     preferences: Preferences = Preferences()
-    tokens: int = 0
     nickname_changes: int = 0
     nickname_changed_at: datetime | None = None
     pending_email: str | None = None

@@ -1,0 +1,230 @@
+"""Tokens for money over the HTTP API (docs/economy.md): the offers on sale, a checkout for the
+signed-in player, and Stripe's webhook (no authorizer: Stripe signs it, the SDK verifies it)."""
+
+import gc
+
+gc.disable()  # until the first invocation is over: yamb_service.warmup
+
+import base64
+import json
+from datetime import datetime
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.alias_generators import to_camel
+from yamb.economy.errors import EconomyError
+from yamb.economy.ledger import LedgerEntry
+from yamb.economy.offers import Offer
+from yamb_service.config import payment_settings
+from yamb_service.observability import logger, metrics
+from yamb_service.payment_wiring import now, payment_service
+from yamb_service.payments import WebhookRefusedError
+from yamb_service.ports import ServiceBusyError
+from yamb_service.warmup import collector_after_first_call
+
+app = APIGatewayHttpResolver()
+
+_STATUS = {
+    "bad_request": 400,
+    "gift_to_self": 400,
+    "unknown_player": 404,
+    "unknown_offer": 404,
+    "offer_not_started": 409,
+    "offer_expired": 410,
+    "key_reused": 409,
+    "busy": 503,
+    "payment_provider_unavailable": 503,
+}
+_Id = Annotated[str, Field(min_length=1, max_length=128)]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
+    )
+
+
+class CheckoutRequest(_Message):
+    offer_id: _Id
+    gift_to: _Id | None = None
+
+
+class OfferView(_Message):
+    offer_id: str
+    kind: str
+    name: str
+    tokens: int
+    price_cents: int
+    currency: str
+    regular_price_cents: int | None
+    valid_from: datetime | None
+    valid_until: datetime | None
+
+    @classmethod
+    def of(cls, offer: Offer) -> "OfferView":
+        return cls(
+            offer_id=offer.offer_id,
+            kind=offer.kind,
+            name=offer.name,
+            tokens=offer.tokens,
+            price_cents=offer.price_cents,
+            currency=offer.currency,
+            regular_price_cents=offer.regular_price_cents,
+            valid_from=offer.valid_from,
+            valid_until=offer.valid_until,
+        )
+
+
+class OffersView(_Message):
+    offers: list[OfferView]
+
+
+class CreditView(_Message):
+    tokens: int
+    balance: int
+    debt: int
+
+
+class CheckoutView(_Message):
+    """A paid offer: the checkout page to open; a free promotion: what was credited."""
+
+    offer_id: str
+    url: str | None = None
+    session_id: str | None = None
+    credited: CreditView | None = None
+
+
+class ReceivedView(_Message):
+    received: bool = True
+    handled: str
+
+
+class ErrorDetail(_Message):
+    code: str
+    message: str
+    field: str | None = None
+
+
+class ErrorView(_Message):
+    error: ErrorDetail
+
+
+def _json(status: int, model: BaseModel) -> Response[str]:
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=model.model_dump_json(by_alias=True),
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def _error(status: int, code: str, message: str, field: str | None = None) -> Response[str]:
+    return _json(status, ErrorView(error=ErrorDetail(code=code, message=message, field=field)))
+
+
+def _player_id() -> str:
+    return str(app.current_event.request_context.authorizer.get_lambda["playerId"])
+
+
+def _raw_body() -> bytes:
+    """The body as Stripe sent it (its signature is over these bytes)."""
+    event = app.current_event
+    body = event.get("body") or ""
+    return base64.b64decode(body) if event.get("isBase64Encoded") else str(body).encode()
+
+
+def _credit(entry: LedgerEntry) -> CreditView:
+    return CreditView(tokens=entry.amount, balance=entry.balance, debt=entry.debt)
+
+
+@app.get("/offers")
+def offers() -> Response[str]:
+    on_sale = payment_service().offers(now())
+    return _json(200, OffersView(offers=[OfferView.of(offer) for offer in on_sale]))
+
+
+@app.post("/me/checkout")
+def checkout() -> Response[str]:
+    raw = app.current_event.decoded_body or ""
+    try:
+        data: Any = json.loads(raw) if raw else {}
+    except json.JSONDecodeError:
+        raise EconomyError("the body is not JSON", code="bad_request") from None
+    request = CheckoutRequest.model_validate(data)
+    shop = payment_settings().shop_url
+    result = payment_service().checkout(
+        _player_id(),
+        request.offer_id,
+        now(),
+        request.gift_to,
+        # Stripe puts the session's id in place of {CHECKOUT_SESSION_ID}.
+        success_url=f"{shop}?checkout=success&session_id={{CHECKOUT_SESSION_ID}}",
+        cancel_url=f"{shop}?checkout=cancelled",
+    )
+    if result.entry is not None:
+        view = CheckoutView(offer_id=result.offer.offer_id, credited=_credit(result.entry))
+        return _json(200, view)
+    view = CheckoutView(
+        offer_id=result.offer.offer_id, url=result.url, session_id=result.session_id
+    )
+    return _json(201, view)
+
+
+@app.post("/webhooks/stripe")
+def stripe_webhook() -> Response[str]:
+    signature = app.current_event.headers.get("stripe-signature")
+    result = payment_service().webhook(_raw_body(), signature, now())
+    logger.info("stripe webhook", event_type=result.event_type, handled=result.handled)
+    return _json(200, ReceivedView(handled=result.handled))
+
+
+# ---------------------------------------------------------------------- errors
+
+
+@app.exception_handler(WebhookRefusedError)
+def webhook_refused(error: WebhookRefusedError) -> Response[str]:
+    logger.warning("stripe webhook refused", reason=str(error))
+    return _error(400, "bad_signature", str(error))
+
+
+@app.exception_handler(EconomyError)
+def economy_error(error: EconomyError) -> Response[str]:
+    logger.info("request refused", code=error.code, field=error.field)
+    return _error(_STATUS.get(error.code, 400), error.code, error.message, error.field)
+
+
+@app.exception_handler(ValidationError)
+def invalid_request(error: ValidationError) -> Response[str]:
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"]) or None
+    message = f"{field}: {first['msg']}" if field else first["msg"]
+    return _error(400, "bad_request", message, field)
+
+
+@app.exception_handler(ServiceBusyError)
+def busy(error: ServiceBusyError) -> Response[str]:
+    return _error(503, "busy", "the server is busy: try again in a moment")
+
+
+@app.not_found
+def not_found(error: Exception) -> Response[str]:
+    return _error(404, "not_found", "no such route")
+
+
+@app.exception_handler(Exception)
+def failed(error: Exception) -> Response[str]:
+    # A webhook answered 500 is delivered again by Stripe: its keys make that safe.
+    logger.exception("request failed")
+    return _error(500, "internal", "something went wrong on our side: try again later")
+
+
+@collector_after_first_call
+@logger.inject_lambda_context(clear_state=True, correlation_id_path="requestContext.requestId")
+@metrics.log_metrics
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    player = ((event.get("requestContext") or {}).get("authorizer") or {}).get("lambda") or {}
+    if "playerId" in player:
+        logger.append_keys(player_id=player["playerId"])
+    return app.resolve(event, context)

@@ -1,0 +1,31 @@
+"""Economy errors: a stable code for clients, the request field when there is one, a sentence
+for people. Nothing is changed when one is raised."""
+
+from typing import Literal
+
+type EconomyErrorCode = Literal[
+    "bad_request",
+    "bad_amount",
+    "not_enough_tokens",
+    "unknown_offer",
+    "offer_expired",
+    "offer_not_started",
+    "payment_provider_unavailable",
+    "gift_to_self",
+    "unknown_player",
+    "key_reused",
+    "busy",
+]
+
+
+class EconomyError(Exception):
+    code: EconomyErrorCode = "bad_request"
+
+    def __init__(
+        self, message: str, *, code: EconomyErrorCode | None = None, field: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        if code is not None:
+            self.code = code

@@ -1,0 +1,111 @@
+"""A wallet and the ledger of its changes (E1): a balance that never goes negative, and a debt
+that takes what a refund or a dispute could not debit (paid back by the next credits first).
+
+`apply` is the one rule every change follows; the store writes its result together with an
+immutable ledger entry in one transaction, on the wallet's version, so the entries of a player
+always sum to the balance minus the debt.
+"""
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from yamb.economy.errors import EconomyError
+
+MAX_AMOUNT = 1_000_000
+
+type Reason = Literal[
+    "purchase",  # tokens bought with money (E4)
+    "refund",  # a purchase refunded by the payment provider
+    "dispute",  # a purchase disputed (chargeback)
+    "win",  # a game's win reward (E2)
+    "premium",  # premium days bought (E3)
+    "gift_sent",  # tokens or premium given to another player (S2)
+    "gift_received",
+    "nickname",  # a nickname change (A5)
+    "cosmetic",  # a cosmetic bought (E5)
+    "grant",  # given by an operator or a promotion
+]
+
+
+class Wallet(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    balance: int = 0
+    debt: int = 0
+    # The number of changes written: the next entry's sequence number is version + 1.
+    version: int = 0
+
+
+class LedgerEntry(BaseModel):
+    """One change of a wallet, as written: never changed afterwards."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seq: int = Field(description="1, 2, 3...: the wallet's version this change made")
+    reason: Reason
+    amount: int = Field(description="what was asked: positive credits, negative debits")
+    balance_change: int
+    debt_change: int
+    balance: int = Field(description="the balance after the change")
+    debt: int
+    key: str = Field(description="the idempotency key: one change per key, ever")
+    at: datetime
+    counterparty: str | None = Field(default=None, description="the other player of a gift")
+    detail: str | None = Field(default=None, description="what was bought, the payment's id")
+
+
+def check_amount(amount: int, field: str = "amount") -> int:
+    if not 1 <= amount <= MAX_AMOUNT:
+        raise EconomyError(
+            f"an amount is a whole number of tokens from 1 to {MAX_AMOUNT:,}",
+            code="bad_amount",
+            field=field,
+        )
+    return amount
+
+
+def apply(
+    wallet: Wallet,
+    amount: int,
+    *,
+    reason: Reason,
+    key: str,
+    at: datetime,
+    allow_debt: bool = False,
+    counterparty: str | None = None,
+    detail: str | None = None,
+) -> tuple[Wallet, LedgerEntry]:
+    """The wallet after the change, and its entry. A credit pays the debt back first; a debit
+    beyond the balance is refused, or (`allow_debt`: what was credited is taken back) takes the
+    balance to 0 and the rest into the debt."""
+    check_amount(abs(amount))
+    balance, debt = wallet.balance, wallet.debt
+    if amount > 0:
+        repaid = min(debt, amount)
+        balance, debt = balance + amount - repaid, debt - repaid
+    elif balance + amount >= 0:
+        balance += amount
+    elif allow_debt:
+        balance, debt = 0, debt - amount - wallet.balance
+    else:
+        raise EconomyError(
+            f"this costs {-amount} tokens and the balance is {wallet.balance}",
+            code="not_enough_tokens",
+        )
+    after = Wallet(balance=balance, debt=debt, version=wallet.version + 1)
+    entry = LedgerEntry(
+        seq=after.version,
+        reason=reason,
+        amount=amount,
+        balance_change=balance - wallet.balance,
+        debt_change=debt - wallet.debt,
+        balance=balance,
+        debt=debt,
+        key=key,
+        at=at,
+        counterparty=counterparty,
+        detail=detail,
+    )
+    return after, entry

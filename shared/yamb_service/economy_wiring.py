@@ -1,0 +1,28 @@
+"""Builds the economy service from the function's settings, once per execution environment, on
+first use: no client is made at import."""
+
+from datetime import datetime
+from functools import cache
+
+from yamb_service import wiring
+from yamb_service.account_store import DynamoAccountStore
+from yamb_service.config import economy_settings
+from yamb_service.dynamo import DynamoGameRepository, item_model
+from yamb_service.economy import Accounts, EconomyService
+from yamb_service.wallet_store import DynamoWalletStore
+
+
+def _now() -> datetime:
+    return wiring.clock()  # the local stack replaces the clock: looked up at each call
+
+
+@cache
+def economy_service() -> EconomyService:
+    settings = economy_settings()
+    item = item_model(settings.table_name, settings.aws_region, settings.aws_endpoint_url)
+    accounts = DynamoAccountStore(item, DynamoGameRepository(item).result)
+    return EconomyService(
+        DynamoWalletStore(item),
+        Accounts(profile=accounts.get, nickname_owner=accounts.nickname_owner),
+        now=_now,
+    )

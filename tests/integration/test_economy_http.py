@@ -1,0 +1,216 @@
+"""The wallet's HTTP API on the local stack (the HTTP API with its authorizer, the economy
+function of template.yaml on moto): the balance and the ledger, premium for tokens and as a gift,
+token gifts; every DynamoDB call the function makes is one its grants allow."""
+
+import base64
+import json
+import threading
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from botocore.client import BaseClient
+from yamb_service.dynamo import item_model
+from yamb_service.wallet_store import Change, DynamoWalletStore
+
+from devstack.stack import LocalStack, local_nickname
+from devstack.template import Template
+from tests.integration.test_template import granted, iam_actions
+
+ROOT = Path(__file__).resolve().parents[2]
+NEEDS: set[tuple[str, str]] = set()
+_running = threading.local()
+
+
+@dataclass
+class Reply:
+    status: int
+    json: Any
+
+    @property
+    def code(self) -> str | None:
+        return self.json.get("error", {}).get("code") if self.status >= 400 else None
+
+
+@dataclass
+class Player:
+    name: str
+    token: str
+
+    @property
+    def player_id(self) -> str:
+        payload = self.token.split(".")[1]
+        claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+        return str(claims["sub"])
+
+
+class Economy:
+    def __init__(self, stack: LocalStack) -> None:
+        self.stack = stack
+        item = item_model(
+            stack.aws.physical_ids["GameTable"], stack.aws.region, stack.aws.endpoint_url
+        )
+        self.wallets = DynamoWalletStore(item)
+
+    def player(self, prefix: str) -> Player:
+        name = f"{prefix}{uuid.uuid4().hex[:6]}"
+        return Player(name, self.stack.player_token(name))
+
+    def credit(self, player: Player, amount: int) -> None:
+        self.wallets.apply(
+            f"grant:{uuid.uuid4()}", [Change(player.player_id, amount, "grant")], datetime.now(UTC)
+        )
+
+    def http(
+        self, method: str, path: str, player: Player, body: Any = None, key: str | None = None
+    ) -> Reply:
+        headers = {"Authorization": player.token, "Content-Type": "application/json"}
+        if key is not None:
+            headers["Idempotency-Key"] = key
+        request = urllib.request.Request(
+            f"{self.stack.gateway.http_url}{path}",
+            data=None if body is None else json.dumps(body).encode(),
+            method=method,
+            headers=headers,
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return Reply(answer.status, json.load(answer))
+        except urllib.error.HTTPError as error:
+            return Reply(error.code, json.loads(error.read() or b"{}"))
+
+
+class _RecordingStack(LocalStack):
+    """The stack, its economy function's DynamoDB calls recorded (in the gateway's threads)."""
+
+    def _load_handlers(self) -> dict[str, Any]:
+        handlers = super()._load_handlers()
+        handler = handlers["EconomyFunction"]
+
+        def run(event: Any, context: Any) -> Any:
+            _running.economy = True
+            try:
+                return handler(event, context)
+            finally:
+                _running.economy = False
+
+        handlers["EconomyFunction"] = run
+        return handlers
+
+
+@pytest.fixture(scope="module")
+def economy() -> Iterator[Economy]:
+    make_api_call = BaseClient._make_api_call
+
+    def recording(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
+        if getattr(_running, "economy", False) and client.meta.service_model.service_name == (
+            "dynamodb"
+        ):
+            NEEDS.update(iam_actions(operation, params))
+        return make_api_call(client, operation, params)
+
+    with pytest.MonkeyPatch.context() as patch, _RecordingStack(ROOT) as stack:
+        patch.setattr(BaseClient, "_make_api_call", recording)
+        yield Economy(stack)
+
+
+def test_economy_wallet_and_ledger_of_a_new_player(economy: Economy) -> None:
+    # given a player with 120 tokens credited
+    ana = economy.player("ana")
+    economy.credit(ana, 120)
+
+    # when they read the wallet and the ledger
+    wallet = economy.http("GET", "/me/wallet", ana)
+    ledger = economy.http("GET", "/me/ledger?limit=5", ana)
+
+    # then they see the balance, no premium, and the one entry
+    assert wallet.status == 200
+    assert wallet.json == {"balance": 120, "debt": 0, "premiumUntil": None, "premium": False}
+    assert [e["amount"] for e in ledger.json["entries"]] == [120]
+    assert ledger.json["nextBefore"] is None
+
+
+def test_economy_premium_bought_over_http_and_repeated_once(economy: Economy) -> None:
+    # given a player with 400 tokens
+    ana = economy.player("ana")
+    economy.credit(ana, 400)
+    offers = economy.http("GET", "/me/premium", ana).json["offers"]
+
+    # when they buy 30 days, and the request is sent twice with its key
+    first = economy.http("POST", "/me/premium", ana, {"days": 30}, key="buy-30")
+    again = economy.http("POST", "/me/premium", ana, {"days": 30}, key="buy-30")
+
+    # then premium ends when the offer said, and it was paid once
+    thirty = next(o for o in offers if o["days"] == 30)
+    assert first.status == again.status == 201
+    assert first.json == again.json
+    assert first.json["premiumUntil"][:16] == thirty["endsAt"][:16]
+    wallet = economy.http("GET", "/me/wallet", ana).json
+    assert (wallet["balance"], wallet["premium"]) == (400 - thirty["price"], True)
+
+
+def test_economy_gift_of_tokens_and_of_premium(economy: Economy) -> None:
+    # given ana with 200 tokens and ben
+    ana, ben = economy.player("ana"), economy.player("ben")
+    economy.credit(ana, 200)
+
+    # when ana gives ben 50 tokens and 7 days of premium
+    gift = economy.http(
+        "POST", "/me/gifts", ana, {"nickname": local_nickname(ben.name), "amount": 50}, key="g-1"
+    )
+    premium = economy.http(
+        "POST", "/me/premium", ana, {"days": 7, "giftTo": local_nickname(ben.name)}, key="g-2"
+    )
+
+    # then ben has both, and ana paid for both
+    assert gift.status == premium.status == 201, (gift, premium)
+    ben_wallet = economy.http("GET", "/me/wallet", ben).json
+    assert (ben_wallet["balance"], ben_wallet["premium"]) == (50, True)
+    assert economy.http("GET", "/me/wallet", ana).json["balance"] == 200 - 50 - 100
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "key", "status", "code"),
+    [
+        ("/me/premium", {"days": 8}, "k1", 404, "unknown_offer"),
+        ("/me/premium", {"days": 360}, "k2", 402, "not_enough_tokens"),
+        ("/me/premium", {"days": 7}, None, 400, "bad_request"),
+        ("/me/premium", {"days": "7"}, "k3", 400, "bad_request"),
+        ("/me/gifts", {"nickname": "nobody-here", "amount": 5}, "k4", 404, "unknown_player"),
+        ("/me/gifts", {"nickname": "x", "amount": -5}, "k5", 400, "bad_amount"),
+    ],
+)
+def test_economy_bad_input_gets_its_code_and_changes_nothing(  # noqa: PLR0917 - the cases
+    economy: Economy, path: str, body: Any, key: str | None, status: int, code: str
+) -> None:
+    # given a player with 10 tokens
+    ana = economy.player("ana")
+    economy.credit(ana, 10)
+
+    # when they send a bad request
+    reply = economy.http("POST", path, ana, body, key=key)
+
+    # then it gets its status and code, and the wallet is as it was
+    assert (reply.status, reply.code) == (status, code), reply
+    wallet = economy.http("GET", "/me/wallet", ana).json
+    assert (wallet["balance"], wallet["premium"]) == (10, False)
+    assert len(economy.http("GET", "/me/ledger", ana).json["entries"]) == 1
+
+
+def test_economy_calls_to_dynamodb_are_exactly_the_granted_ones(economy: Economy) -> None:
+    # given every call the economy function made through this module's flows
+    assert NEEDS, "the flows ran first"
+    template = Template(ROOT / "template.yaml")
+    table = template.resolve({"Fn::GetAtt": ["GameTable", "Arn"]})
+
+    # when they are compared with the function's grants
+    needed = {(action, table) for action, _ in NEEDS}
+
+    # then each call is granted, and each grant is used
+    assert needed == granted(template, "EconomyFunction", "dynamodb")

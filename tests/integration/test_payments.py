@@ -1,0 +1,846 @@
+"""Tokens for money (E4) on the embedded AWS: the payments function of template.yaml runs
+in-process on moto (DynamoDB, SSM Parameter Store with the local secrets), called with the
+events API Gateway sends. Stripe is faked at its SDK's HTTP-client level (`FakeStripe`, in
+place of the RequestsClient the wiring makes); its webhooks are signed with the SDK's own
+scheme (`WebhookSignature.generate_signature_header`: HMAC-SHA256 of `<t>.<body>`)."""
+
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from itertools import count
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlparse
+
+import pytest
+import stripe
+from botocore.client import BaseClient
+from stripe import WebhookSignature
+from yamb.accounts.profile import AccountStatus, Profile
+from yamb_service import payment_wiring, wiring
+from yamb_service.account_store import DynamoAccountStore
+from yamb_service.dynamo import DynamoGameRepository, item_model
+from yamb_service.wallet_store import DynamoWalletStore
+
+from devstack.aws import local_secret_value
+from devstack.stack import LocalStack
+from devstack.template import Template
+from tests.integration.test_template import granted, iam_actions
+
+pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
+
+ROOT = Path(__file__).resolve().parents[2]
+EVENTS = ROOT / "events"
+# Both promotions of the catalogue are on sale then.
+NOW = datetime(2026, 12, 20, 12, 0, tzinfo=UTC)
+AFTER_WINTER = datetime(2027, 2, 1, 12, 0, tzinfo=UTC)
+WEBHOOK_SECRET = local_secret_value("/yamb/stripe/webhook-secret")
+IDS = count(1)
+
+
+# ----------------------------------------------------------------------------- a fake Stripe
+
+
+class FakeStripe(stripe.HTTPClient):
+    """Stripe's API as far as the payment service calls it: Checkout Sessions created (their
+    PaymentIntent's metadata kept), PaymentIntents retrieved, a charge's refunds listed."""
+
+    name = "fake-stripe"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.requests: list[tuple[str, str, dict[str, str]]] = []
+        self.sessions: dict[str, dict[str, str]] = {}
+        self.intents: dict[str, dict[str, str]] = {}
+        self.refunds: dict[str, list[dict[str, Any]]] = {}
+        self.unreachable = False
+
+    def request(
+        self,
+        method: str,
+        url: str,
+        headers: Any,
+        post_data: Any = None,
+        *,
+        _usage: Any = None,
+    ) -> tuple[str, int, dict[str, str]]:
+        if self.unreachable:
+            raise stripe.APIConnectionError("connection refused", should_retry=False)
+        parsed = urlparse(url)
+        form = dict(parse_qsl(post_data.decode() if isinstance(post_data, bytes) else post_data))
+        query = dict(parse_qsl(parsed.query))
+        self.requests.append((method, parsed.path, form | query))
+        path = parsed.path
+        if method == "post" and path == "/v1/checkout/sessions":
+            number = next(IDS)
+            session_id, intent_id = f"cs_test_{number}", f"pi_test_{number}"
+            self.sessions[session_id] = form
+            self.intents[intent_id] = _nested(form, "payment_intent_data[metadata]")
+            return self._ok(
+                {
+                    "id": session_id,
+                    "object": "checkout.session",
+                    "url": f"https://checkout.stripe.test/c/pay/{session_id}",
+                    "metadata": _nested(form, "metadata"),
+                    "payment_status": "unpaid",
+                }
+            )
+        if method == "get" and path.startswith("/v1/payment_intents/"):
+            intent_id = path.rsplit("/", 1)[1]
+            if intent_id in self.intents:
+                return self._ok(
+                    {
+                        "id": intent_id,
+                        "object": "payment_intent",
+                        "metadata": self.intents[intent_id],
+                    }
+                )
+        if method == "get" and path == "/v1/refunds":
+            data = self.refunds.get(query.get("charge", ""), [])
+            return self._ok({"object": "list", "data": data, "has_more": False, "url": path})
+        error = {"error": {"type": "invalid_request_error", "message": f"no {path}"}}
+        return json.dumps(error), 404, {"Request-Id": "req_fake"}
+
+    @staticmethod
+    def _ok(body: dict[str, Any]) -> tuple[str, int, dict[str, str]]:
+        return json.dumps(body), 200, {"Request-Id": "req_fake"}
+
+    def close(self) -> None:
+        pass
+
+    def session_of_intent(self, intent_id: str) -> str:
+        return "cs_test_" + intent_id.removeprefix("pi_test_")
+
+
+def _nested(form: dict[str, str], prefix: str) -> dict[str, str]:
+    """`metadata[key]=value` form fields as {key: value}."""
+    return {
+        key[len(prefix) + 1 : -1]: value
+        for key, value in form.items()
+        if key.startswith(prefix + "[") and key.count("[") == prefix.count("[") + 1
+    }
+
+
+# ----------------------------------------------------------------------------- the function
+
+
+def _event(name: str) -> dict[str, Any]:
+    return dict(json.loads((EVENTS / name).read_text(encoding="utf-8")))
+
+
+PAYMENTS_DYNAMODB_NEEDS: set[tuple[str, str]] = set()
+_running = threading.local()
+
+
+class Shop:
+    """The payments function called as API Gateway calls it, and what it wrote."""
+
+    def __init__(self, stack: LocalStack, fake: FakeStripe) -> None:
+        self.stack = stack
+        self.fake = fake
+        self.handler = stack._handlers["PaymentsFunction"]
+        table = (stack.aws.physical_ids["GameTable"], stack.aws.region, stack.aws.endpoint_url)
+        self.item = item_model(*table)
+        self.wallets = DynamoWalletStore(self.item)
+        self.profiles = DynamoAccountStore(self.item, DynamoGameRepository(self.item).result)
+        self.dynamodb = stack.aws.client("dynamodb")
+        self.table = table[0]
+
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: str | None = None,
+        *,
+        player: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, Any]:
+        event = _event("http_me.json")
+        event["routeKey"] = event["requestContext"]["routeKey"] = f"{method} {path}"
+        event["rawPath"] = event["requestContext"]["http"]["path"] = path
+        event["requestContext"]["http"]["method"] = method
+        event["requestContext"]["requestId"] = uuid.uuid4().hex
+        event["headers"].pop("authorization", None)
+        event["headers"].update(headers or {})
+        if player is None:
+            event["requestContext"].pop("authorizer", None)
+        else:
+            event["requestContext"]["authorizer"]["lambda"]["playerId"] = player
+        if body is None:
+            event.pop("body", None)
+        else:
+            event["body"] = body
+        _running.function = "PaymentsFunction"
+        try:
+            answer = self.handler(event, self.stack.aws.lambda_context("PaymentsFunction"))
+        finally:
+            _running.function = None
+        return answer["statusCode"], json.loads(answer.get("body") or "null")
+
+    def checkout(self, player: str, offer_id: str, gift_to: str | None = None) -> tuple[int, Any]:
+        body: dict[str, Any] = {"offerId": offer_id}
+        if gift_to is not None:
+            body["giftTo"] = gift_to
+        return self.call("POST", "/me/checkout", json.dumps(body), player=player)
+
+    def webhook(
+        self, event_type: str, obj: dict[str, Any], *, signed_at: int | None = None
+    ) -> tuple[int, Any]:
+        payload = stripe_event(event_type, obj)
+        header = WebhookSignature.generate_signature_header(
+            payload, WEBHOOK_SECRET, timestamp=signed_at
+        )
+        return self.post_webhook(payload, header)
+
+    def post_webhook(self, payload: str, signature: str | None) -> tuple[int, Any]:
+        headers = {"content-type": "application/json; charset=utf-8"}
+        if signature is not None:
+            headers["stripe-signature"] = signature
+        return self.call("POST", "/webhooks/stripe", payload, headers=headers)
+
+    def bought(self, player: str, offer_id: str, gift_to: str | None = None) -> dict[str, Any]:
+        """A checkout's session as Stripe would complete it: paid, with our metadata."""
+        status, body = self.checkout(player, offer_id, gift_to)
+        assert status == 201, body
+        session_id = body["sessionId"]
+        return {
+            "id": session_id,
+            "object": "checkout.session",
+            "payment_status": "paid",
+            "payment_intent": "pi_test_" + session_id.removeprefix("cs_test_"),
+            "amount_total": int(
+                self.fake.sessions[session_id]["line_items[0][price_data][unit_amount]"]
+            ),
+            "metadata": _nested(self.fake.sessions[session_id], "metadata"),
+        }
+
+    def player(self, status: AccountStatus = AccountStatus.ACTIVE) -> str:
+        player_id = str(uuid.uuid4())
+        nickname = f"P{uuid.uuid4().hex[:10]}"
+        self.profiles.create(
+            Profile(
+                player_id=player_id,
+                nickname=nickname,
+                email=f"{nickname.lower()}@example.com",
+                status=status,
+                created_at=NOW,
+            )
+        )
+        return player_id
+
+    def items(self) -> list[dict[str, Any]]:
+        """Every item of the table (to see that nothing changed)."""
+        items: list[dict[str, Any]] = []
+        for page in self.dynamodb.get_paginator("scan").paginate(TableName=self.table):
+            items += page["Items"]
+        return sorted(items, key=lambda i: (i["pk"]["S"], i["sk"]["S"]))
+
+    def balance(self, player: str) -> tuple[int, int]:
+        wallet = self.wallets.wallet(player)
+        entries = self.wallets.entries(player, 1000)
+        # the ledger sums to the balance minus the debt, whatever happened
+        assert sum(e.amount for e in entries) == wallet.balance - wallet.debt
+        assert [e.seq for e in reversed(entries)] == list(range(1, wallet.version + 1))
+        return wallet.balance, wallet.debt
+
+
+def stripe_event(event_type: str, obj: dict[str, Any]) -> str:
+    return json.dumps(
+        {
+            "id": f"evt_test_{next(IDS)}",
+            "object": "event",
+            "api_version": "2025-11-17.clover",
+            "created": int(time.time()),
+            "livemode": False,
+            "pending_webhooks": 1,
+            "request": {"id": None, "idempotency_key": None},
+            "type": event_type,
+            "data": {"object": obj},
+        }
+    )
+
+
+def refunded_charge(session: dict[str, Any], *refunds: tuple[str, int]) -> dict[str, Any]:
+    """A charge.refunded's charge (no metadata of its own, as Stripe sends it)."""
+    amount = session["amount_total"]
+    return {
+        "id": "ch_" + session["id"].removeprefix("cs_"),
+        "object": "charge",
+        "amount": amount,
+        "amount_refunded": sum(a for _, a in refunds),
+        "payment_intent": session["payment_intent"],
+        "metadata": {},
+        "refunds": {
+            "object": "list",
+            "data": [
+                {"id": r, "object": "refund", "amount": a, "status": "succeeded"}
+                for r, a in refunds
+            ],
+            "has_more": False,
+        },
+    }
+
+
+@pytest.fixture(scope="module")
+def shop() -> Iterator[Shop]:
+    make_api_call = BaseClient._make_api_call
+    fake = FakeStripe()
+
+    def recording(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
+        if (
+            getattr(_running, "function", None) is not None
+            and client.meta.service_model.service_name == "dynamodb"
+        ):
+            PAYMENTS_DYNAMODB_NEEDS.update(iam_actions(operation, params))
+        return make_api_call(client, operation, params)
+
+    with pytest.MonkeyPatch.context() as patch, LocalStack(ROOT) as stack:
+        patch.setattr(BaseClient, "_make_api_call", recording)
+        patch.setattr(payment_wiring, "stripe_http_client", lambda: fake)
+        payment_wiring.payment_service.cache_clear()
+        yield Shop(stack, fake)
+    payment_wiring.payment_service.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def _at_noon(shop: Shop, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(wiring, "clock", lambda: NOW)
+    shop.fake.unreachable = False
+
+
+# ----------------------------------------------------------------------------- the shop
+
+
+def test_offers_lists_what_is_on_sale_now(shop: Shop, monkeypatch: pytest.MonkeyPatch) -> None:
+    # when the offers are read during the winter promotion, then after it
+    status, during = shop.call("GET", "/offers")
+    monkeypatch.setattr(wiring, "clock", lambda: AFTER_WINTER)
+    _, after = shop.call("GET", "/offers")
+
+    # then the packs are always there, the promotion only in its window, with its prices
+    ids = [offer["offerId"] for offer in during["offers"]]
+    assert status == 200
+    assert {"pack-500", "gift-500", "promo-winter-2026", "promo-welcome-2027"} <= set(ids)
+    winter = next(o for o in during["offers"] if o["offerId"] == "promo-winter-2026")
+    assert (winter["tokens"], winter["priceCents"], winter["regularPriceCents"]) == (1200, 499, 999)
+    assert "promo-winter-2026" not in [offer["offerId"] for offer in after["offers"]]
+
+
+def test_checkout_creates_a_stripe_session_carrying_the_purchase(shop: Shop) -> None:
+    # given a player
+    player = shop.player()
+
+    # when they check out the 1,200 tokens pack
+    status, body = shop.checkout(player, "pack-1200")
+
+    # then Stripe made a session for its price, whose metadata and PaymentIntent's say who
+    # gets how many tokens; the player gets its page; no token is credited yet
+    assert status == 201, body
+    assert body["url"].startswith("https://checkout.stripe.test/")
+    form = shop.fake.sessions[body["sessionId"]]
+    assert form["mode"] == "payment"
+    assert form["line_items[0][price_data][unit_amount]"] == "999"
+    assert form["line_items[0][price_data][currency]"] == "eur"
+    expected = {
+        "yamb_player": player,
+        "yamb_recipient": player,
+        "yamb_offer": "pack-1200",
+        "yamb_tokens": "1200",
+        "yamb_amount": "999",
+    }
+    assert _nested(form, "metadata") == expected
+    assert _nested(form, "payment_intent_data[metadata]") == expected
+    assert form["success_url"].startswith("https://yamb.example/shop?checkout=success")
+    assert shop.balance(player) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("offer_id", "moment", "refusal"),
+    [
+        ("pack-999999", NOW, (404, "unknown_offer")),
+        ("promo-winter-2026", AFTER_WINTER, (410, "offer_expired")),
+        ("promo-winter-2026", datetime(2026, 12, 1, tzinfo=UTC), (409, "offer_not_started")),
+    ],
+)
+def test_checkout_unknown_offer_or_expired_promotion_refused(
+    shop: Shop,
+    monkeypatch: pytest.MonkeyPatch,
+    offer_id: str,
+    moment: datetime,
+    refusal: tuple[int, str],
+) -> None:
+    # given a player, at a moment
+    player = shop.player()
+    monkeypatch.setattr(wiring, "clock", lambda: moment)
+    before, asked = shop.items(), len(shop.fake.requests)
+
+    # when they check out an offer that does not exist, or a promotion out of its window
+    answer = shop.checkout(player, offer_id)
+
+    # then it is refused with its code, Stripe was not asked, nothing changed
+    assert (answer[0], answer[1]["error"]["code"]) == refusal
+    assert answer[1]["error"]["field"] == "offerId"
+    assert len(shop.fake.requests) == asked
+    assert shop.items() == before
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [("not json", None), ('{"offerId": "pack-500", "admin": true}', "admin"), ("{}", "offerId")],
+)
+def test_checkout_malformed_request_refused(shop: Shop, body: str, field: str | None) -> None:
+    # when a checkout's body is not JSON, has an unknown field or lacks the offer
+    status, answer = shop.call("POST", "/me/checkout", body, player=shop.player())
+
+    # then it is a bad request naming the field
+    assert (status, answer["error"]["code"], answer["error"]["field"]) == (
+        400,
+        "bad_request",
+        field,
+    )
+
+
+def test_checkout_free_promotion_credits_at_once_and_once(shop: Shop) -> None:
+    # given a player
+    player = shop.player()
+    asked = len(shop.fake.requests)
+
+    # when they take the free welcome promotion, twice
+    first = shop.checkout(player, "promo-welcome-2027")
+    again = shop.checkout(player, "promo-welcome-2027")
+
+    # then its tokens are credited at once without Stripe, and only once
+    assert first == (200, again[1])
+    assert first[1]["credited"] == {"tokens": 200, "balance": 200, "debt": 0}
+    assert len(shop.fake.requests) == asked
+    assert shop.balance(player) == (200, 0)
+
+
+def test_checkout_when_stripe_is_unreachable_is_payment_provider_unavailable(shop: Shop) -> None:
+    # given Stripe out of reach
+    shop.fake.unreachable = True
+    player = shop.player()
+    before = shop.items()
+
+    # when a player checks out a pack
+    status, body = shop.checkout(player, "pack-500")
+
+    # then they are told to try again, and nothing changed
+    assert (status, body["error"]["code"]) == (503, "payment_provider_unavailable")
+    assert shop.items() == before
+
+
+# ----------------------------------------------------------------------------- the webhook
+
+
+def test_webhook_paid_checkout_credited_once(shop: Shop) -> None:
+    # given a player's paid checkout of 500 tokens
+    player = shop.player()
+    session = shop.bought(player, "pack-500")
+
+    # when Stripe delivers its completion, then delivers it again
+    first = shop.webhook("checkout.session.completed", session)
+    second = shop.webhook("checkout.session.completed", session)
+
+    # then both are answered 200, the tokens are credited once, with the payment's id
+    assert first == (200, {"received": True, "handled": "credited"})
+    assert second[0] == 200
+    assert shop.balance(player) == (500, 0)
+    (entry,) = shop.wallets.entries(player, 10)
+    assert (entry.reason, entry.key, entry.detail) == (
+        "purchase",
+        f"stripe:paid:{session['id']}",
+        session["payment_intent"],
+    )
+
+
+def test_webhook_unpaid_completion_waits_for_the_async_payment(shop: Shop) -> None:
+    # given a checkout paid by a slow method (completed, not yet paid)
+    player = shop.player()
+    session = shop.bought(player, "pack-500")
+
+    # when the completion comes unpaid, then the asynchronous payment succeeds
+    unpaid = shop.webhook("checkout.session.completed", session | {"payment_status": "unpaid"})
+    credited_before = shop.balance(player)
+    shop.webhook("checkout.session.async_payment_succeeded", session)
+
+    # then nothing is credited until it is paid, then once
+    assert unpaid == (200, {"received": True, "handled": "ignored"})
+    assert credited_before == (0, 0)
+    assert shop.balance(player) == (500, 0)
+
+
+def test_webhook_same_event_twice_at_the_same_moment_credited_once(shop: Shop) -> None:
+    # given a player's paid checkout
+    player = shop.player()
+    session = shop.bought(player, "pack-2500")
+    payload = stripe_event("checkout.session.completed", session)
+    header = WebhookSignature.generate_signature_header(payload, WEBHOOK_SECRET)
+    start = threading.Barrier(4)
+    answers: list[int] = []
+
+    # when Stripe delivers the same event four times at once
+    def deliver() -> None:
+        start.wait()
+        answers.append(shop.post_webhook(payload, header)[0])
+
+    threads = [threading.Thread(target=deliver) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    # then every delivery is answered 200 and the tokens are credited once
+    assert answers == [200] * 4
+    assert shop.balance(player) == (2500, 0)
+    assert len(shop.wallets.entries(player, 10)) == 1
+
+
+def test_webhook_refund_debits_with_debt_when_the_tokens_were_spent(shop: Shop) -> None:
+    # given 500 tokens bought and credited, 300 of them spent since
+    player = shop.player()
+    session = shop.bought(player, "pack-500")
+    shop.webhook("checkout.session.completed", session)
+    shop.wallets.apply(f"spent:{player}", [_spend(player, 300)], NOW)
+
+    # when the payment is refunded in full (delivered twice)
+    charge = refunded_charge(session, ("re_full_" + session["id"], 499))
+    answer = shop.webhook("charge.refunded", charge)
+    shop.webhook("charge.refunded", charge)
+
+    # then the 500 tokens are debited once: the 200 left, and 300 into the debt
+    assert answer == (200, {"received": True, "handled": "debited"})
+    assert shop.balance(player) == (0, 300)
+    refund = shop.wallets.entries(player, 1)[0]
+    assert (refund.reason, refund.amount, refund.key) == (
+        "refund",
+        -500,
+        f"stripe:refund:re_full_{session['id']}",
+    )
+
+
+def test_webhook_partial_refunds_debit_their_share(shop: Shop) -> None:
+    # given 1,200 tokens bought for 9.99 and credited
+    player = shop.player()
+    session = shop.bought(player, "pack-1200")
+    shop.webhook("checkout.session.completed", session)
+
+    # when 5.00 is refunded, then 4.99 more (each charge.refunded lists the refunds so far)
+    first = (f"re_a_{session['id']}", 500)
+    second = (f"re_b_{session['id']}", 499)
+    shop.webhook("charge.refunded", refunded_charge(session, first))
+    shop.webhook("charge.refunded", refunded_charge(session, first, second))
+
+    # then each refund takes its share of the tokens, once: all of them in the end
+    assert shop.balance(player) == (1, 0)  # 1200*500//999 + 1200*499//999 = 600 + 599
+    amounts = [e.amount for e in shop.wallets.entries(player, 10)]
+    assert amounts == [-599, -600, 1200]
+
+
+def test_webhook_refund_before_completion_nets_to_zero(shop: Shop) -> None:
+    # given a player's paid checkout whose completion is late
+    player = shop.player()
+    session = shop.bought(player, "pack-500")
+
+    # when the refund comes first, then the completion
+    refund = shop.webhook("charge.refunded", refunded_charge(session, ("re_early", 499)))
+    in_between = shop.balance(player)
+    completion = shop.webhook("checkout.session.completed", session)
+
+    # then the refund landed on the right player (read from the PaymentIntent's metadata) as
+    # a debt, and the completion paid it back: nothing in the end
+    assert refund[1]["handled"] == "debited"
+    assert in_between == (0, 500)
+    assert completion[1]["handled"] == "credited"
+    assert shop.balance(player) == (0, 0)
+
+
+def test_webhook_completion_redelivered_after_a_refund_credits_nothing_more(shop: Shop) -> None:
+    # given a purchase credited, then refunded
+    player = shop.player()
+    session = shop.bought(player, "pack-500")
+    shop.webhook("checkout.session.completed", session)
+    shop.webhook("charge.refunded", refunded_charge(session, ("re_then", 499)))
+
+    # when Stripe delivers the completion once more
+    status, _ = shop.webhook("checkout.session.completed", session)
+
+    # then nothing more is credited
+    assert status == 200
+    assert shop.balance(player) == (0, 0)
+    assert len(shop.wallets.entries(player, 10)) == 2
+
+
+def test_webhook_refund_listed_by_stripe_when_the_event_has_none(shop: Shop) -> None:
+    # given a purchase credited, and a charge.refunded of an API version that lists no refunds
+    player = shop.player()
+    session = shop.bought(player, "pack-500")
+    shop.webhook("checkout.session.completed", session)
+    charge = refunded_charge(session)
+    del charge["refunds"]
+    shop.fake.refunds[charge["id"]] = [
+        {"id": "re_listed", "object": "refund", "amount": 499, "status": "succeeded"}
+    ]
+
+    # when it is delivered
+    shop.webhook("charge.refunded", charge)
+
+    # then the refunds are asked of Stripe and debited
+    assert shop.balance(player) == (0, 0)
+    assert ("get", "/v1/refunds", {"charge": charge["id"], "limit": "100"}) in shop.fake.requests
+
+
+def test_webhook_dispute_debits_the_purchase(shop: Shop) -> None:
+    # given 6,500 tokens bought and credited
+    player = shop.player()
+    session = shop.bought(player, "pack-6500")
+    shop.webhook("checkout.session.completed", session)
+
+    # when the payment is disputed (twice delivered)
+    dispute = {
+        "id": f"dp_{session['id']}",
+        "object": "dispute",
+        "amount": session["amount_total"],
+        "charge": "ch_x",
+        "payment_intent": session["payment_intent"],
+        "metadata": {},
+        "status": "needs_response",
+    }
+    shop.webhook("charge.dispute.created", dispute)
+    shop.webhook("charge.dispute.created", dispute)
+
+    # then the tokens are debited once
+    assert shop.balance(player) == (0, 0)
+    entry = shop.wallets.entries(player, 1)[0]
+    assert (entry.reason, entry.amount, entry.key) == (
+        "dispute",
+        -6500,
+        f"stripe:dispute:{dispute['id']}",
+    )
+
+
+def test_webhook_unknown_event_type_answers_200_and_changes_nothing(shop: Shop) -> None:
+    # given a purchase's session
+    session = shop.bought(shop.player(), "pack-500")
+    before = shop.items()
+
+    # when Stripe sends events we do not handle
+    answers = [
+        shop.webhook("customer.created", {"id": "cus_1", "object": "customer"}),
+        shop.webhook("checkout.session.expired", session),
+    ]
+
+    # then each is received (no retry) and nothing changed
+    assert answers == [(200, {"received": True, "handled": "ignored"})] * 2
+    assert shop.items() == before
+
+
+@pytest.mark.parametrize(
+    "signature",
+    [
+        None,
+        "",
+        "garbage",
+        "t=1,v1=0000",
+        "{other}",
+        "{tampered}",
+    ],
+)
+def test_webhook_bad_or_missing_signature_answers_400(shop: Shop, signature: str | None) -> None:
+    # given a paid checkout's completion, and a signature that is missing, malformed, made
+    # with another secret, or of another body
+    player = shop.player()
+    payload = stripe_event("checkout.session.completed", shop.bought(player, "pack-500"))
+    if signature == "{other}":
+        signature = WebhookSignature.generate_signature_header(payload, "whsec_someone_else")
+    elif signature == "{tampered}":
+        signature = WebhookSignature.generate_signature_header(payload, WEBHOOK_SECRET)
+        payload = payload.replace('"500"', '"50000"')
+    before = shop.items()
+
+    # when it is delivered
+    status, body = shop.post_webhook(payload, signature)
+
+    # then it is refused 400 and nothing is credited
+    assert (status, body["error"]["code"]) == (400, "bad_signature")
+    assert shop.items() == before
+
+
+def test_webhook_replayed_old_event_answers_400(shop: Shop) -> None:
+    # given a paid checkout's completion signed ten minutes ago (Stripe's tolerance is 5)
+    player = shop.player()
+    session = shop.bought(player, "pack-500")
+    before = shop.items()
+
+    # when it is replayed now
+    status, body = shop.webhook(
+        "checkout.session.completed", session, signed_at=int(time.time()) - 600
+    )
+
+    # then it is refused and nothing is credited
+    assert (status, body["error"]["code"]) == (400, "bad_signature")
+    assert "tolerance" in body["error"]["message"]
+    assert shop.items() == before
+
+
+# ----------------------------------------------------------------------------- gift packs
+
+
+def test_gift_pack_credits_the_recipient(shop: Shop) -> None:
+    # given two players
+    buyer, friend = shop.player(), shop.player()
+
+    # when one buys a gift pack for the other, paid, then refunded
+    session = shop.bought(buyer, "gift-500", gift_to=friend)
+    shop.webhook("checkout.session.completed", session)
+    credited = (shop.balance(buyer), shop.balance(friend))
+    shop.webhook("charge.refunded", refunded_charge(session, (f"re_{session['id']}", 499)))
+
+    # then the friend got the tokens (the buyer named on the entry), and the refund took them
+    # back where they were credited
+    assert credited == ((0, 0), (500, 0))
+    gift = shop.wallets.entries(friend, 10)[-1]
+    assert (gift.reason, gift.counterparty) == ("purchase", buyer)
+    assert shop.balance(friend) == (0, 0)
+    assert shop.balance(buyer) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("recipient", "offer_id", "status", "code"),
+    [
+        ("{self}", "gift-500", 400, "gift_to_self"),
+        ("{deleted}", "gift-500", 404, "unknown_player"),
+        ("{nobody}", "gift-500", 404, "unknown_player"),
+        (None, "gift-500", 400, "bad_request"),
+        ("{friend}", "pack-500", 400, "bad_request"),
+    ],
+)
+def test_gift_pack_refuses_self_a_deleted_account_or_no_recipient(
+    shop: Shop, recipient: str | None, offer_id: str, status: int, code: str
+) -> None:
+    # given a buyer, and a recipient: themselves, a purged account, nobody, none, or a friend
+    # named for a pack that is not a gift
+    buyer = shop.player()
+    named = {
+        "{self}": buyer,
+        "{deleted}": shop.player(AccountStatus.DELETED),
+        "{nobody}": str(uuid.uuid4()),
+        "{friend}": shop.player(),
+    }.get(recipient or "")
+    before, asked = shop.items(), len(shop.fake.requests)
+
+    # when they check out
+    answer = shop.checkout(buyer, offer_id, gift_to=named)
+
+    # then it is refused with its code, about giftTo; Stripe was not asked; nothing changed
+    assert (answer[0], answer[1]["error"]["code"]) == (status, code)
+    assert answer[1]["error"]["field"] == "giftTo"
+    assert len(shop.fake.requests) == asked
+    assert shop.items() == before
+
+
+# ----------------------------------------------------------------------------- the local stack
+
+
+def test_local_stack_serves_the_payments_routes_over_http(shop: Shop) -> None:
+    # given the local stack's HTTP API and a signed-in local player
+    base = shop.stack.gateway.http_url
+    token = shop.stack.player_token(f"shopper{uuid.uuid4().hex[:6]}")
+
+    def send(
+        method: str, path: str, body: bytes | None, headers: dict[str, str]
+    ) -> tuple[int, Any]:
+        request = urllib.request.Request(base + path, data=body, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    payload = stripe_event("customer.created", {"id": "cus_local", "object": "customer"})
+    signed = WebhookSignature.generate_signature_header(payload, WEBHOOK_SECRET)
+    json_type = {"Content-Type": "application/json"}
+
+    # when the offers are read without a token, a checkout is asked without then with one,
+    # and Stripe's webhook is posted unsigned, then signed with the local secret
+    offers = send("GET", "/offers", None, {})
+    anonymous = send("POST", "/me/checkout", b'{"offerId": "pack-500"}', json_type)
+    checkout = send(
+        "POST", "/me/checkout", b'{"offerId": "pack-500"}', json_type | {"Authorization": token}
+    )
+    unsigned = send("POST", "/webhooks/stripe", payload.encode(), json_type)
+    webhook = send(
+        "POST", "/webhooks/stripe", payload.encode(), json_type | {"Stripe-Signature": signed}
+    )
+
+    # then the offers are public, the checkout needs a token and reaches the fake Stripe (the
+    # real one, `make dev`, answers payment_provider_unavailable), and the webhook needs no
+    # token but a good signature
+    assert offers[0] == 200 and offers[1]["offers"]
+    assert anonymous[0] == 401
+    assert checkout[0] == 201 and checkout[1]["url"]
+    assert unsigned[0] == 400
+    assert webhook == (200, {"received": True, "handled": "ignored"})
+
+
+def test_local_stack_checkout_without_the_fake_cannot_reach_stripe(
+    shop: Shop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given the wiring of `make dev`: Stripe's SDK with its real HTTP client, pointed at the
+    # closed local port the stack sets
+    monkeypatch.setattr(payment_wiring, "stripe_http_client", stripe.RequestsClient)
+    payment_wiring.payment_service.cache_clear()
+    try:
+        # when a player checks out a pack
+        status, body = shop.checkout(shop.player(), "pack-500")
+    finally:
+        monkeypatch.undo()
+        payment_wiring.payment_service.cache_clear()
+
+    # then it is payment_provider_unavailable
+    assert (status, body["error"]["code"]) == (503, "payment_provider_unavailable")
+
+
+# ----------------------------------------------------------------------------- grants
+
+
+def _spend(player: str, tokens: int) -> Any:
+    from yamb_service.wallet_store import Change
+
+    return Change(player, -tokens, "cosmetic")
+
+
+def test_payments_function_dynamodb_calls_are_what_its_policy_allows(
+    shop: Shop, request: pytest.FixtureRequest
+) -> None:
+    # given every DynamoDB call the payments function made in this module's flows (this test
+    # runs last), as IAM actions on the table
+    module = request.node.parent
+    selected = [item for item in request.session.items if item.parent is module]
+    if len(selected) < len(list(module.collect())):
+        pytest.skip("compares the calls of the whole module's flows: run the whole module")
+    template = Template(ROOT / "template.yaml")
+    table = template.context.get_att("GameTable", "Arn")
+    needs = {
+        (action, table if target == "table" else f"{table}/{target}")
+        for action, target in PAYMENTS_DYNAMODB_NEEDS
+    }
+
+    # then its grants are exactly what it needed: nothing refused, nothing spare
+    assert needs, "the payments function made no DynamoDB call: the recording is broken"
+    assert granted(template, "PaymentsFunction", "dynamodb") == needs
+    # and it may read its two parameters, nothing else of SSM
+    parameters = {resource for _, resource in granted(template, "PaymentsFunction", "ssm")}
+    assert {action for action, _ in granted(template, "PaymentsFunction", "ssm")} == {
+        "ssm:GetParameter"
+    }
+    assert parameters == {
+        "arn:aws:ssm:us-east-1:123456789012:parameter/yamb/stripe/api-key",
+        "arn:aws:ssm:us-east-1:123456789012:parameter/yamb/stripe/webhook-secret",
+    }
+    assert not granted(template, "PaymentsFunction", "kms")  # aws/ssm: no key parameter given
