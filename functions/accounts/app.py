@@ -11,17 +11,15 @@ import json
 from typing import Any
 from urllib.parse import parse_qs
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from yamb.accounts.errors import AccountError
 from yamb.accounts.links import LinkKind
 from yamb.accounts.messages import (
     AcceptedView,
     AccountView,
     EmailRequest,
-    ErrorDetail,
-    ErrorView,
     NicknameRequest,
     PasswordChangeRequest,
     RegisterRequest,
@@ -31,8 +29,8 @@ from yamb.accounts.messages import (
 )
 from yamb.accounts.preferences import PreferencesChange
 from yamb_service.account_wiring import account_service
+from yamb_service.http_api import add_common_handlers, error_reply, json_reply, resolve
 from yamb_service.observability import logger, metrics
-from yamb_service.ports import ServiceBusyError
 from yamb_service.warmup import collector_after_first_call
 
 app = APIGatewayHttpResolver()
@@ -53,19 +51,6 @@ _STATUS = {
     "internal": 500,
 }
 _ACCEPTED = "if the address belongs to an account that needs it, a mail is on its way"
-
-
-def _json(status: int, model: BaseModel) -> Response[str]:
-    return Response(
-        status_code=status,
-        content_type=content_types.APPLICATION_JSON,
-        body=model.model_dump_json(by_alias=True),
-        headers={"Cache-Control": "no-store"},
-    )
-
-
-def _error(status: int, code: str, message: str, field: str | None = None) -> Response[str]:
-    return _json(status, ErrorView(error=ErrorDetail(code=code, message=message, field=field)))
 
 
 def _wants_page() -> bool:
@@ -134,13 +119,13 @@ def register() -> Response[str]:
         password=request.password,
         link_base=_link_base(),
     )
-    return _json(201, AccountView.of(profile))
+    return json_reply(201, AccountView.of(profile))
 
 
 @app.post("/accounts/verification")
 def request_verification() -> Response[str]:
     account_service().request_verification(_body(EmailRequest).email, _link_base())
-    return _json(202, AcceptedView(message=_ACCEPTED))
+    return json_reply(202, AcceptedView(message=_ACCEPTED))
 
 
 def _confirm_page(action: str, token: str, title: str, text: str, button: str) -> Response[str]:
@@ -159,7 +144,7 @@ def verify_page() -> Response[str]:
     token = _token()
     profile = account_service().check_link(token, LinkKind.VERIFY)
     if not _wants_page():
-        return _json(200, AcceptedView(message="the link is valid: POST its token to use it"))
+        return json_reply(200, AcceptedView(message="the link is valid: POST its token to use it"))
     return _confirm_page(
         "/accounts/verify",
         token,
@@ -176,13 +161,13 @@ def verify() -> Response[str]:
         return _page(
             200, "E-mail confirmed", f"Welcome, {profile.nickname}: you can sign in and play now."
         )
-    return _json(200, AccountView.of(profile))
+    return json_reply(200, AccountView.of(profile))
 
 
 @app.post("/accounts/password-reset")
 def request_reset() -> Response[str]:
     account_service().request_reset(_body(EmailRequest).email, _link_base())
-    return _json(202, AcceptedView(message=_ACCEPTED))
+    return json_reply(202, AcceptedView(message=_ACCEPTED))
 
 
 @app.get("/accounts/password-reset")
@@ -190,7 +175,7 @@ def reset_page() -> Response[str]:
     token = _token()
     profile = account_service().check_link(token, LinkKind.RESET)
     if not _wants_page():
-        return _json(200, AcceptedView(message="the link is valid"))
+        return json_reply(200, AcceptedView(message="the link is valid"))
     form = (
         "<form method=post action='/accounts/password-reset/confirm'>"
         f"<input type=hidden name=token value='{html.escape(token, quote=True)}'>"
@@ -206,7 +191,7 @@ def reset_password() -> Response[str]:
     account_service().reset_password(request.token, request.password)
     if _is_form():
         return _page(200, "Password changed", "Every device was signed out: sign in again.")
-    return _json(200, AcceptedView(message="password changed; every device was signed out"))
+    return json_reply(200, AcceptedView(message="password changed; every device was signed out"))
 
 
 def _is_form() -> bool:
@@ -219,7 +204,7 @@ def email_change_page() -> Response[str]:
     token = _token()
     profile = account_service().check_link(token, LinkKind.EMAIL)
     if not _wants_page():
-        return _json(200, AcceptedView(message="the link is valid: POST its token to use it"))
+        return json_reply(200, AcceptedView(message="the link is valid: POST its token to use it"))
     return _confirm_page(
         "/accounts/email-change",
         token,
@@ -234,7 +219,7 @@ def confirm_email_change() -> Response[str]:
     profile = account_service().confirm_email_change(_body(TokenRequest).token)
     if _is_form():
         return _page(200, "E-mail changed", f"Sign in with {profile.email} from now on.")
-    return _json(200, AccountView.of(profile))
+    return json_reply(200, AccountView.of(profile))
 
 
 # ---------------------------------------------------------------------- the player's own
@@ -242,19 +227,23 @@ def confirm_email_change() -> Response[str]:
 
 @app.get("/me")
 def me() -> Response[str]:
-    return _json(200, AccountView.of(account_service().profile(_player_id())))
+    return json_reply(200, AccountView.of(account_service().profile(_player_id())))
 
 
 @app.patch("/me/settings")
 def update_settings() -> Response[str]:
     change = _body(PreferencesChange)
-    return _json(200, AccountView.of(account_service().update_preferences(_player_id(), change)))
+    return json_reply(
+        200, AccountView.of(account_service().update_preferences(_player_id(), change))
+    )
 
 
 @app.post("/me/nickname")
 def change_nickname() -> Response[str]:
     nickname = _body(NicknameRequest).nickname
-    return _json(200, AccountView.of(account_service().change_nickname(_player_id(), nickname)))
+    return json_reply(
+        200, AccountView.of(account_service().change_nickname(_player_id(), nickname))
+    )
 
 
 @app.post("/me/password")
@@ -263,7 +252,7 @@ def change_password() -> Response[str]:
     tokens = account_service().change_password(
         _player_id(), request.old_password, request.new_password
     )
-    return _json(
+    return json_reply(
         200,
         TokensView(
             id_token=tokens.id_token,
@@ -278,65 +267,40 @@ def change_password() -> Response[str]:
 def change_email() -> Response[str]:
     email = _body(EmailRequest).email
     profile = account_service().request_email_change(_player_id(), email, _link_base())
-    return _json(202, AccountView.of(profile))
+    return json_reply(202, AccountView.of(profile))
 
 
 @app.post("/me/sign-out")
 def sign_out() -> Response[str]:
     account_service().sign_out_everywhere(_player_id(), reason="signed out on request")
-    return _json(200, AcceptedView(message="every device was signed out"))
+    return json_reply(200, AcceptedView(message="every device was signed out"))
 
 
 @app.delete("/me")
 def request_deletion() -> Response[str]:
     profile = account_service().request_deletion(_player_id())
-    return _json(202, AccountView.of(profile))
+    return json_reply(202, AccountView.of(profile))
 
 
 # ---------------------------------------------------------------------- errors
 
 
 @app.exception_handler(AccountError)
-def account_error(error: AccountError) -> Response[str]:
+def accounterror_reply(error: AccountError) -> Response[str]:
     status = _STATUS.get(error.code, 400)
     logger.info("request refused", code=error.code, field=error.field)
     if _wants_page() and app.current_event.request_context.http.method == "GET":
         return _page(status, "This link does not work", error.message)
     if _is_form():
         return _page(status, "That did not work", error.message)
-    return _error(status, error.code, error.message, error.field)
+    return error_reply(status, error.code, error.message, error.field)
 
 
-@app.exception_handler(ValidationError)
-def invalid_request(error: ValidationError) -> Response[str]:
-    first = error.errors()[0]
-    field = ".".join(str(part) for part in first["loc"]) or None
-    message = f"{field}: {first['msg']}" if field else first["msg"]
-    logger.info("request refused", code="bad_request", field=field)
-    return _error(400, "bad_request", message, field)
-
-
-@app.exception_handler(ServiceBusyError)
-def busy(error: ServiceBusyError) -> Response[str]:
-    return _error(503, "busy", "the server is busy: try again in a moment")
-
-
-@app.not_found
-def not_found(error: Exception) -> Response[str]:
-    return _error(404, "not_found", "no such route")
-
-
-@app.exception_handler(Exception)
-def failed(error: Exception) -> Response[str]:
-    logger.exception("request failed")
-    return _error(500, "internal", "something went wrong on our side: try again later")
+add_common_handlers(app)
 
 
 @collector_after_first_call
 @logger.inject_lambda_context(clear_state=True, correlation_id_path="requestContext.requestId")
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    player = ((event.get("requestContext") or {}).get("authorizer") or {}).get("lambda") or {}
-    if "playerId" in player:
-        logger.append_keys(player_id=player["playerId"])
-    return app.resolve(event, context)
+    return dict(resolve(app, event, context))

@@ -10,18 +10,18 @@ import json
 from datetime import datetime
 from typing import Annotated, Any
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry
 from yamb.economy.offers import Offer
 from yamb_service.config import payment_settings
+from yamb_service.http_api import add_common_handlers, error_reply, json_reply, resolve
 from yamb_service.observability import logger, metrics
 from yamb_service.payment_wiring import now, payment_service
 from yamb_service.payments import WebhookRefusedError
-from yamb_service.ports import ServiceBusyError
 from yamb_service.warmup import collector_after_first_call
 
 app = APIGatewayHttpResolver()
@@ -101,29 +101,6 @@ class ReceivedView(_Message):
     handled: str
 
 
-class ErrorDetail(_Message):
-    code: str
-    message: str
-    field: str | None = None
-
-
-class ErrorView(_Message):
-    error: ErrorDetail
-
-
-def _json(status: int, model: BaseModel) -> Response[str]:
-    return Response(
-        status_code=status,
-        content_type=content_types.APPLICATION_JSON,
-        body=model.model_dump_json(by_alias=True),
-        headers={"Cache-Control": "no-store"},
-    )
-
-
-def _error(status: int, code: str, message: str, field: str | None = None) -> Response[str]:
-    return _json(status, ErrorView(error=ErrorDetail(code=code, message=message, field=field)))
-
-
 def _player_id() -> str:
     return str(app.current_event.request_context.authorizer.get_lambda["playerId"])
 
@@ -142,7 +119,7 @@ def _credit(entry: LedgerEntry) -> CreditView:
 @app.get("/offers")
 def offers() -> Response[str]:
     on_sale = payment_service().offers(now())
-    return _json(200, OffersView(offers=[OfferView.of(offer) for offer in on_sale]))
+    return json_reply(200, OffersView(offers=[OfferView.of(offer) for offer in on_sale]))
 
 
 @app.post("/me/checkout")
@@ -165,11 +142,11 @@ def checkout() -> Response[str]:
     )
     if result.entry is not None:
         view = CheckoutView(offer_id=result.offer.offer_id, credited=_credit(result.entry))
-        return _json(200, view)
+        return json_reply(200, view)
     view = CheckoutView(
         offer_id=result.offer.offer_id, url=result.url, session_id=result.session_id
     )
-    return _json(201, view)
+    return json_reply(201, view)
 
 
 @app.post("/webhooks/stripe")
@@ -177,7 +154,7 @@ def stripe_webhook() -> Response[str]:
     signature = app.current_event.headers.get("stripe-signature")
     result = payment_service().webhook(_raw_body(), signature, now())
     logger.info("stripe webhook", event_type=result.event_type, handled=result.handled)
-    return _json(200, ReceivedView(handled=result.handled))
+    return json_reply(200, ReceivedView(handled=result.handled))
 
 
 # ---------------------------------------------------------------------- errors
@@ -186,45 +163,21 @@ def stripe_webhook() -> Response[str]:
 @app.exception_handler(WebhookRefusedError)
 def webhook_refused(error: WebhookRefusedError) -> Response[str]:
     logger.warning("stripe webhook refused", reason=str(error))
-    return _error(400, "bad_signature", str(error))
+    return error_reply(400, "bad_signature", str(error))
 
 
 @app.exception_handler(EconomyError)
-def economy_error(error: EconomyError) -> Response[str]:
+def economyerror_reply(error: EconomyError) -> Response[str]:
     logger.info("request refused", code=error.code, field=error.field)
-    return _error(_STATUS.get(error.code, 400), error.code, error.message, error.field)
+    return error_reply(_STATUS.get(error.code, 400), error.code, error.message, error.field)
 
 
-@app.exception_handler(ValidationError)
-def invalid_request(error: ValidationError) -> Response[str]:
-    first = error.errors()[0]
-    field = ".".join(str(part) for part in first["loc"]) or None
-    message = f"{field}: {first['msg']}" if field else first["msg"]
-    return _error(400, "bad_request", message, field)
-
-
-@app.exception_handler(ServiceBusyError)
-def busy(error: ServiceBusyError) -> Response[str]:
-    return _error(503, "busy", "the server is busy: try again in a moment")
-
-
-@app.not_found
-def not_found(error: Exception) -> Response[str]:
-    return _error(404, "not_found", "no such route")
-
-
-@app.exception_handler(Exception)
-def failed(error: Exception) -> Response[str]:
-    # A webhook answered 500 is delivered again by Stripe: its keys make that safe.
-    logger.exception("request failed")
-    return _error(500, "internal", "something went wrong on our side: try again later")
+add_common_handlers(app)  # a malformed body, busy, no route; a failure answers 500, which
+# Stripe delivers again: its keys make that safe.
 
 
 @collector_after_first_call
 @logger.inject_lambda_context(clear_state=True, correlation_id_path="requestContext.requestId")
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    player = ((event.get("requestContext") or {}).get("authorizer") or {}).get("lambda") or {}
-    if "playerId" in player:
-        logger.append_keys(player_id=player["playerId"])
-    return app.resolve(event, context)
+    return dict(resolve(app, event, context))
