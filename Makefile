@@ -56,6 +56,7 @@ bench: $(STAMP)
 	$(PY) bench/replay_bench.py
 	$(PY) bench/service_bench.py
 	$(PY) bench/game_types_bench.py
+	$(PY) bench/solver_bench.py --stored --grids classic yacht generala
 	$(PY) bench/web_client_bench.py
 	$(PY) bench/load_test.py
 

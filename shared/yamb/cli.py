@@ -148,6 +148,24 @@ def _demo(args: argparse.Namespace) -> int:
     return play_demo(args.preset, args.players, args.seed)
 
 
+def _solve_arguments(parser: argparse.ArgumentParser) -> None:
+    family = sorted(grid_id for grid_id, grid in GRIDS.items() if not grid.has_column_types)
+    parser.add_argument("grid", choices=family)
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="the directory to write GRID.npz and GRID.npz.sha256 to "
+        "(default: .cache/solver, or $YAMB_SOLVER_CACHE)",
+    )
+
+
+def _solve(args: argparse.Namespace) -> int:
+    # The solver needs numpy, which only this command loads.
+    from yamb.solver.command import solve  # noqa: PLC0415
+
+    return solve(args.grid, args.out)
+
+
 CORE_COMMANDS = (
     Command(
         "check",
@@ -162,6 +180,17 @@ CORE_COMMANDS = (
         lambda args: _score(args.grid, args.row, args.dice, args.roll),
     ),
     Command("demo", "watch a game played by the auto-move", _demo_arguments, _demo),
+    Command(
+        "solve",
+        "solve a family grid's optimal solitaire play and write its table",
+        _solve_arguments,
+        _solve,
+        description=(
+            "Backward induction over every state of the grid (a minute for classic and\n"
+            "scandinavian, seconds for yacht and generala); prints the build time, the\n"
+            "expected score and the table's sizes. Players load it with Solver.load(GRID)."
+        ),
+    ),
     Command(
         "verify",
         "recompute every die of a dice record from its revealed seed; exit 2 if one differs",
