@@ -211,7 +211,8 @@ def test_alarms_cover_functions_api_timers_table_and_the_services_counts(
         {"StateMachineArn": {"Ref": machine}} for machine in MACHINES
     ]
     assert watched[("AWS/SQS", "ApproximateNumberOfMessagesVisible")] == [
-        {"QueueName": {"Fn::GetAtt": ["TimerDeadLetterQueue", "QueueName"]}}
+        {"QueueName": {"Fn::GetAtt": [queue, "QueueName"]}}
+        for queue in ("TimerDeadLetterQueue", "RewardsDeadLetterQueue")
     ]
     table = {"TableName": {"Ref": "GameTable"}}
     for metric in ("ReadThrottleEvents", "WriteThrottleEvents", "ConditionalCheckFailedRequests"):
@@ -235,6 +236,96 @@ def test_alerts_topic_email_subscription_only_with_an_address(email: str, subscr
     if subscribed:
         (subscription,) = subscriptions
         assert template.resolve(template.properties(subscription)["Endpoint"]) == email
+
+
+# The token economy's failures (docs/economy.md): rewards that failed for good, the rewards and
+# payments functions' errors, and Stripe's webhook answered 5xx.
+
+
+def single_metric(body: dict[str, Any], alarm: str) -> tuple[str, str, dict[str, Any]]:
+    """A single-metric alarm's namespace, metric and dimensions."""
+    props = properties(body, alarm)
+    dimensions = {d["Name"]: d["Value"] for d in props.get("Dimensions", [])}
+    return props["Namespace"], props["MetricName"], dimensions
+
+
+def fires_at(body: dict[str, Any], alarm: str) -> tuple[str, int, str]:
+    props = properties(body, alarm)
+    return props["Statistic"], props["Threshold"], props["ComparisonOperator"]
+
+
+def test_alarms_rewards_dead_letters_watch_the_queue_the_stream_fails_into(
+    body: dict[str, Any],
+) -> None:
+    # given the queue the rewards function's stream event source hands its failed records to
+    ended = properties(body, "RewardsFunction")["Events"]["Ended"]
+    destination = ended["Properties"]["DestinationConfig"]["OnFailure"]["Destination"]
+    queue = destination["Fn::GetAtt"][0]
+
+    # when the rewards' dead-letter alarm is read
+    watched = single_metric(body, "RewardsDeadLetterAlarm")
+
+    # then it fires on the first message visible in that queue
+    assert ended["Type"] == "DynamoDB"
+    assert body["Resources"][queue]["Type"] == "AWS::SQS::Queue"
+    assert watched == (
+        "AWS/SQS",
+        "ApproximateNumberOfMessagesVisible",
+        {"QueueName": {"Fn::GetAtt": [queue, "QueueName"]}},
+    )
+    assert fires_at(body, "RewardsDeadLetterAlarm") == (
+        "Maximum",
+        1,
+        "GreaterThanOrEqualToThreshold",
+    )
+
+
+@pytest.mark.parametrize(
+    ("alarm", "function", "threshold"),
+    [("RewardsErrorsAlarm", "RewardsFunction", 5), ("PaymentsErrorsAlarm", "PaymentsFunction", 1)],
+)
+def test_alarms_economy_function_errors_watch_their_function(
+    body: dict[str, Any], alarm: str, function: str, threshold: int
+) -> None:
+    # given an economy function's errors alarm / when the metric it watches is read
+    watched = single_metric(body, alarm)
+
+    # then it is that function's Lambda errors, summed over the window
+    assert body["Resources"][function]["Type"] == "AWS::Serverless::Function"
+    assert watched == ("AWS/Lambda", "Errors", {"FunctionName": {"Ref": function}})
+    assert fires_at(body, alarm) == ("Sum", threshold, "GreaterThanOrEqualToThreshold")
+
+
+def test_alarms_stripe_webhook_5xx_counted_from_the_http_access_log(body: dict[str, Any]) -> None:
+    # given the payments function's webhook route and the HTTP API's access log
+    webhook = properties(body, "PaymentsFunction")["Events"]["StripeWebhook"]["Properties"]
+    route_key = f"{webhook['Method']} {webhook['Path']}"
+    access_log = properties(body, "HttpApi")["AccessLogSettings"]
+    line = json.loads(re.sub(r"\$[\w.]+", "x", access_log["Format"]))
+
+    # when the webhook's metric filter and its 5xx alarm are read
+    log_filter = properties(body, "StripeWebhookServerErrorsFilter")
+    (metric,) = log_filter["MetricTransformations"]
+    watched = single_metric(body, "StripeWebhookServerErrorsAlarm")
+
+    # then the filter counts that route's 5xx answers in the API's access log (its status a
+    # string, so "5*" matches 500 to 504), and the alarm fires on the first one
+    assert body["Resources"]["StripeWebhookServerErrorsFilter"]["Type"] == "AWS::Logs::MetricFilter"
+    assert webhook["ApiId"] == {"Ref": "HttpApi"}
+    assert access_log["DestinationArn"] == {"Fn::GetAtt": ["HttpAccessLogGroup", "Arn"]}
+    assert {"routeKey", "status"} <= set(line)
+    assert '"status":"$context.status"' in access_log["Format"]
+    assert log_filter["LogGroupName"] == {"Ref": "HttpAccessLogGroup"}
+    assert log_filter["FilterPattern"] == (
+        f'{{ ($.routeKey = "{route_key}") && ($.status = "5*") }}'
+    )
+    assert (metric["MetricValue"], metric["Unit"]) == ("1", "Count")
+    assert watched == (metric["MetricNamespace"], metric["MetricName"], {})
+    assert fires_at(body, "StripeWebhookServerErrorsAlarm") == (
+        "Sum",
+        1,
+        "GreaterThanOrEqualToThreshold",
+    )
 
 
 # ------------------------------------------------------------------------- logs
