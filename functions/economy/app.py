@@ -1,7 +1,8 @@
 """The wallet's HTTP API (docs/economy.md): the balance and the ledger, premium for tokens (for
-oneself or as a gift) and token gifts. Each route parses its request into a model, calls one
-method of the economy service and maps the answer or the error to a reply. A change needs an
-`Idempotency-Key` header: the same key repeats a request without applying it twice."""
+oneself or as a gift), token gifts and cosmetics (E5). Each route parses its request into a
+model, calls one method of the economy service and maps the answer or the error to a reply. A
+change needs an `Idempotency-Key` header: the same key repeats a request without applying it
+twice."""
 
 import gc
 
@@ -16,7 +17,11 @@ from pydantic import BaseModel, ValidationError
 from yamb.accounts.messages import ErrorDetail, ErrorView
 from yamb.economy.errors import EconomyError
 from yamb.economy.messages import (
+    BuyCosmeticRequest,
+    CatalogueView,
+    CosmeticBoughtView,
     EntryView,
+    EquipRequest,
     GiftRequest,
     GiftView,
     LedgerView,
@@ -25,6 +30,7 @@ from yamb.economy.messages import (
     PremiumOfferView,
     PremiumRequest,
     WalletView,
+    WardrobeView,
 )
 from yamb_service.economy_wiring import economy_service
 from yamb_service.observability import logger, metrics
@@ -42,6 +48,12 @@ _STATUS = {
     "gift_to_self": 400,
     "key_reused": 409,
     "busy": 503,
+    "unknown_item": 404,
+    "free_item": 400,
+    "already_owned": 409,
+    "not_owned": 409,
+    "item_expired": 410,
+    "wrong_kind": 400,
 }
 
 
@@ -130,6 +142,38 @@ def gift_tokens() -> Response[str]:
     request = _body(GiftRequest)
     entry = economy_service().gift_tokens(_player_id(), request.nickname, request.amount, _key())
     return _json(201, GiftView(entry=EntryView.of(entry)))
+
+
+@app.get("/cosmetics")
+def cosmetics_catalogue() -> Response[str]:
+    return _json(200, CatalogueView.now())
+
+
+@app.get("/me/cosmetics")
+def wardrobe() -> Response[str]:
+    service = economy_service()
+    return _json(200, WardrobeView.of(service.wardrobe(_player_id()), service.now()))
+
+
+@app.post("/me/cosmetics")
+def buy_cosmetic() -> Response[str]:
+    request = _body(BuyCosmeticRequest)
+    service = economy_service()
+    entry, after = service.buy_cosmetic(_player_id(), request.item_id, _key())
+    return _json(
+        201,
+        CosmeticBoughtView(
+            entry=EntryView.of(entry), wardrobe=WardrobeView.of(after, service.now())
+        ),
+    )
+
+
+@app.patch("/me/cosmetics/equipped")
+def equip_cosmetic() -> Response[str]:
+    request = _body(EquipRequest)
+    service = economy_service()
+    after = service.equip_cosmetic(_player_id(), request.kind, request.item_id)
+    return _json(200, WardrobeView.of(after, service.now()))
 
 
 # ---------------------------------------------------------------------- errors

@@ -139,6 +139,7 @@ def checkout() -> Response[str]:
         # Stripe puts the session's id in place of {CHECKOUT_SESSION_ID}.
         success_url=f"{shop}?checkout=success&session_id={{CHECKOUT_SESSION_ID}}",
         cancel_url=f"{shop}?checkout=cancelled",
+        request_key=app.current_event.headers.get("idempotency-key"),
     )
     if result.entry is not None:
         view = CheckoutView(offer_id=result.offer.offer_id, credited=_credit(result.entry))

@@ -168,6 +168,8 @@ class _Item(Model):
     debt = NumberAttribute(null=True)
     entry = UnicodeAttribute(null=True)
     premium_until = NumberAttribute(null=True)
+    # A wardrobe (yamb_service.wardrobe_store): the cosmetics owned and equipped, as JSON.
+    wardrobe = UnicodeAttribute(null=True)
     # A spectator: whose own turn it follows.
     follows = UnicodeAttribute(null=True)
     blocked_until = NumberAttribute(null=True)

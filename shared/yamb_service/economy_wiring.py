@@ -10,6 +10,7 @@ from yamb_service.config import economy_settings
 from yamb_service.dynamo import DynamoGameRepository, item_model
 from yamb_service.economy import Accounts, EconomyService
 from yamb_service.wallet_store import DynamoWalletStore
+from yamb_service.wardrobe_store import DynamoWardrobeStore
 
 
 def _now() -> datetime:
@@ -25,4 +26,5 @@ def economy_service() -> EconomyService:
         DynamoWalletStore(item),
         Accounts(profile=accounts.get, nickname_owner=accounts.nickname_owner),
         now=_now,
+        wardrobes=DynamoWardrobeStore(item),
     )

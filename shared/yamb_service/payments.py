@@ -5,9 +5,11 @@ The rules:
 
 * **Exactly once.** Every wallet change is one `DynamoWalletStore.apply` on a key named after
   the provider's object: `stripe:paid:<checkout session>`, `stripe:refund:<refund>`,
-  `stripe:dispute:<dispute>`. A key already used answers what it did: an event delivered twice
-  (one after the other, or at the same moment: one transaction wins, the other finds its key)
-  changes nothing more.
+  `stripe:dispute:<dispute>`, and a debit given back (a pending refund that failed, a dispute
+  won) `<its key>:reversed`, written after its debit's key so that nothing is paid back that
+  was never taken, whichever event comes first. A key already used answers what it did: an
+  event delivered twice (one after the other, or at the same moment: one transaction wins, the
+  other finds its key) changes nothing more.
 * **Any order.** Who gets the tokens and how many travel with the payment itself, as metadata we
   set at checkout on the session and on its PaymentIntent (`yamb_player`, `yamb_recipient`,
   `yamb_offer`, `yamb_tokens`, `yamb_amount`); no event needs another event's write. A refund
@@ -31,7 +33,7 @@ from typing import Any, Literal, Protocol
 import stripe
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb.economy.errors import EconomyError
-from yamb.economy.ledger import LedgerEntry
+from yamb.economy.ledger import LedgerEntry, Reason, client_key
 from yamb.economy.offers import CATALOGUE, Offer, check_gift, find_offer, offers_on_sale
 
 from yamb_service.wallet_store import Change
@@ -160,10 +162,14 @@ class PaymentService:
         *,
         success_url: str,
         cancel_url: str,
+        request_key: str | None = None,
     ) -> CheckoutResult:
         """A Checkout Session for the offer (its page's URL), or, for a free promotion, its
         tokens credited at once (once per player and promotion: a repeat answers the same
-        credit). EconomyError when the offer cannot be bought; nothing is changed then."""
+        credit). EconomyError when the offer cannot be bought; nothing is changed then.
+
+        `request_key` (the client's Idempotency-Key) goes to Stripe as its idempotency key: a
+        request sent again within the hour gets the same session, not a second one."""
         offer = find_offer(offer_id, now, self._catalogue)
         recipient = check_gift(offer, player_id, gift_to)
         if recipient != player_id:
@@ -182,9 +188,19 @@ class PaymentService:
         metadata = _metadata(player_id, recipient, offer)
         # What the page was opened at counts: a promotion ending meanwhile is still honoured
         # for this session (its metadata), which Stripe keeps open at least 30 minutes.
-        expires = now + CHECKOUT_LIFETIME
+        # Stripe answers a repeated key only when every parameter is the same: the expiry is
+        # worked out from the hour the request is made in, not its second.
+        hour = now.replace(minute=0, second=0, microsecond=0)
+        expires = hour + CHECKOUT_LIFETIME
         if offer.valid_until is not None:
-            expires = min(expires, max(offer.valid_until, now + _MIN_CHECKOUT_LIFETIME))
+            shortest = hour + timedelta(hours=1) + _MIN_CHECKOUT_LIFETIME
+            expires = min(expires, max(offer.valid_until, shortest))
+        options: stripe.RequestOptions = {}
+        if request_key is not None:
+            # The hour in the key too: sent again in a later hour (other parameters), it makes a
+            # new session rather than Stripe's refusal of a key reused with other parameters.
+            scoped = client_key(player_id, request_key)
+            options["idempotency_key"] = f"checkout:{scoped}:{hour:%Y%m%dT%H}"
         try:
             session = self._client().v1.checkout.sessions.create(
                 {
@@ -205,8 +221,15 @@ class PaymentService:
                     "success_url": success_url,
                     "cancel_url": cancel_url,
                     "expires_at": int(expires.timestamp()),
-                }
+                },
+                options,
             )
+        except stripe.IdempotencyError as error:
+            raise EconomyError(
+                f"the key {request_key!r} was used for another checkout",
+                code="key_reused",
+                field="key",
+            ) from error
         except stripe.StripeError as error:
             LOG.warning("checkout session not created: %r", error)
             raise EconomyError(
@@ -242,6 +265,10 @@ class PaymentService:
                 return self._refunded(event_type, obj, now)
             case "charge.dispute.created":
                 return self._disputed(event_type, obj, now)
+            case "refund.failed" | "charge.refund.updated":
+                return self._refund_failed(event_type, obj, now)
+            case "charge.dispute.closed" | "charge.dispute.funds_reinstated":
+                return self._dispute_reversed(event_type, obj, now)
         LOG.info("webhook event %s ignored", event_type)
         return WebhookResult("ignored", event_type)
 
@@ -302,6 +329,51 @@ class PaymentService:
         )
         entries = self._wallets.apply(f"stripe:dispute:{dispute_id}", [change], now)
         return WebhookResult("debited", event_type, tuple(entries))
+
+    def _refund_failed(
+        self, event_type: str, refund: Mapping[str, Any], now: datetime
+    ) -> WebhookResult:
+        """A refund that failed after it was debited (a pending one): the tokens come back."""
+        if refund.get("status") != "failed":  # charge.refund.updated says other things too
+            return WebhookResult("ignored", event_type)
+        refund_id = _id(refund.get("id"))
+        payment = self._payment_of(refund)
+        tokens = 0 if payment is None else payment.share(int(refund.get("amount") or 0))
+        if payment is None or refund_id is None or tokens < 1:
+            return WebhookResult("ignored", event_type)
+        detail = _id(refund.get("payment_intent")) or _id(refund.get("charge"))
+        debit = Change(payment.recipient, -tokens, "refund", allow_debt=True, detail=detail)
+        entries = self._reversed(debit, f"stripe:refund:{refund_id}", "refund_failed", now)
+        return WebhookResult("credited", event_type, tuple(entries))
+
+    def _dispute_reversed(
+        self, event_type: str, dispute: Mapping[str, Any], now: datetime
+    ) -> WebhookResult:
+        """A dispute won (or an inquiry closed, or its funds reinstated): its debit comes back;
+        a dispute lost keeps it."""
+        won = event_type == "charge.dispute.funds_reinstated" or dispute.get("status") in (
+            "won",
+            "warning_closed",
+        )
+        dispute_id = _id(dispute.get("id"))
+        payment = self._payment_of(dispute) if won else None
+        tokens = 0 if payment is None else payment.share(int(dispute.get("amount") or 0))
+        if payment is None or dispute_id is None or tokens < 1:
+            return WebhookResult("ignored", event_type)
+        detail = _id(dispute.get("payment_intent")) or _id(dispute.get("charge"))
+        debit = Change(payment.recipient, -tokens, "dispute", allow_debt=True, detail=detail)
+        entries = self._reversed(debit, f"stripe:dispute:{dispute_id}", "dispute_won", now)
+        return WebhookResult("credited", event_type, tuple(entries))
+
+    def _reversed(
+        self, debit: Change, debit_key: str, reason: Reason, now: datetime
+    ) -> list[LedgerEntry]:
+        """The debit under its own key (nothing when it was made: its key answers), then its
+        reversal under one of its own: in whichever order the events come, a debit that was
+        never made is never paid back, and each is made once."""
+        self._wallets.apply(debit_key, [debit], now)
+        credit = Change(debit.player_id, -debit.amount, reason, detail=debit.detail)
+        return self._wallets.apply(f"{debit_key}:reversed", [credit], now)
 
     def _payment_of(self, obj: Mapping[str, Any]) -> _Payment | None:
         """Our metadata of the payment a charge or a dispute is about: the object's own, else

@@ -6,16 +6,16 @@
 
 Every change is one transaction: the wallet on its version (so the balance is checked against
 what it is, never negative), the new ledger entry and the key, each written only if absent, and
-whatever else the change pays for (premium's end on the player record). A key written before
-answers with the change it made: a repeat changes nothing. A transaction lost to another writer
-is tried again on fresh state.
+whatever else the change pays for (premium's end on the player record, a cosmetic in the
+wardrobe). A key written before answers with the change it made: a repeat changes nothing. A
+transaction lost to another writer is tried again on fresh state.
 """
 
 import json
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from pynamodb.exceptions import DoesNotExist, PynamoDBException, TransactWriteError
@@ -50,6 +50,17 @@ class Change:
     allow_debt: bool = False
     counterparty: str | None = None
     detail: str | None = None
+    # The end of premium the change gives (set by `apply` from its PremiumUntil).
+    premium_until: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What `DynamoWalletStore.change` did: the entries of the key, and whether this call
+    wrote them (False: the key answered a repeat with what it made before)."""
+
+    entries: list[LedgerEntry]
+    written: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +70,10 @@ class PremiumUntil:
     player_id: str
     # The end to set, from the end stored now (None: none), as the caller decides it.
     until: Callable[[datetime | None], datetime]
+
+
+# Adds the writes of what a change pays for to its transaction (each on its own condition).
+type Extra = Callable[[TransactWrite], None]
 
 
 def _lost_race(error: PynamoDBException) -> bool:
@@ -72,6 +87,11 @@ class DynamoWalletStore:
     def __init__(self, item: ItemModel, *, sleep: Callable[[float], None] = time.sleep) -> None:
         self._item = item
         self._sleep = sleep
+
+    @property
+    def table_item(self) -> ItemModel:
+        """The table's item class (another store of the same table takes it)."""
+        return self._item
 
     # -------------------------------------------------------------- reads
 
@@ -88,10 +108,15 @@ class DynamoWalletStore:
             version=int(stored.version or 0),
         )
 
-    def premium_until(self, player_id: str) -> datetime | None:
+    def premium_until(self, player_id: str, *, consistent: bool = False) -> datetime | None:
+        """The end of the player's premium (None: never had it); `consistent` for a write
+        conditioned on it."""
         try:
             stored = self._item.get(
-                _player_key(player_id), _PLAYER, attributes_to_get=["premium_until"]
+                _player_key(player_id),
+                _PLAYER,
+                attributes_to_get=["premium_until"],
+                consistent_read=consistent,
             )
         except DoesNotExist:
             return None
@@ -119,11 +144,14 @@ class DynamoWalletStore:
         except PynamoDBException as error:
             raise _busy_or(error) from error
 
-    def _recorded(self, key: str) -> list[tuple[str, LedgerEntry]] | None:
+    def recorded(self, key: str) -> list[tuple[str, LedgerEntry]] | None:
+        """What `key` made, each entry with its player; None: the key is unused."""
         try:
             stored = self._item.get(f"IDEM#{key}", _IDEM, consistent_read=True)
         except DoesNotExist:
             return None
+        except PynamoDBException as error:
+            raise _busy_or(error) from error
         data = json.loads(stored.entry or "[]")
         return [(player, LedgerEntry.model_validate(entry)) for player, entry in data]
 
@@ -135,7 +163,7 @@ class DynamoWalletStore:
         """The changes worked out on the wallets as they are now (EconomyError when one is not
         possible), to be written by `add_to` in a transaction; or, when `key` was used
         already, the entries it made (the same change) or EconomyError key_reused."""
-        recorded = self._recorded(key)
+        recorded = self.recorded(key)
         if recorded is not None:
             return _same_or_refused(key, recorded, changes)
         wallets = {change.player_id: self.wallet(change.player_id) for change in changes}
@@ -151,6 +179,7 @@ class DynamoWalletStore:
                 allow_debt=change.allow_debt,
                 counterparty=change.counterparty,
                 detail=change.detail,
+                premium_until=change.premium_until,
             )
             wallets[change.player_id] = after
             planned.append((change, before, entry))
@@ -197,38 +226,63 @@ class DynamoWalletStore:
         now: datetime,
         *,
         premium: PremiumUntil | None = None,
+        extra: Extra | None = None,
     ) -> list[LedgerEntry]:
+        """The entries of `change` (written now, or by the key before)."""
+        return self.change(key, changes, now, premium=premium, extra=extra).entries
+
+    def change(
+        self,
+        key: str,
+        changes: Sequence[Change],
+        now: datetime,
+        *,
+        premium: PremiumUntil | None = None,
+        extra: Extra | None = None,
+    ) -> Applied:
         """The changes (one player's, or a gift's two) applied once for `key`, in one
-        transaction; their entries. A key already used answers with its entries when it was
-        the same change, and EconomyError key_reused when it was another."""
+        transaction. A key already used answers with its entries when it was the same change,
+        and EconomyError key_reused when it was another. `premium` and `extra` add what the
+        change pays for to the transaction, worked out again on each attempt (after a lost
+        race, on fresh state); premium's new end is kept on the entries, so a repeat answers
+        the end it gave; `extra` may refuse with EconomyError (nothing is written)."""
         for attempt in range(ATTEMPTS):
-            plan = self.plan(key, changes, now)
+            current: datetime | None = None
+            asked = list(changes)
+            if premium is not None:
+                current = self.premium_until(premium.player_id, consistent=True)
+                until = premium.until(current)
+                asked = [replace(change, premium_until=until) for change in changes]
+            plan = self.plan(key, asked, now)
             if not isinstance(plan, Plan):
-                return plan
+                return Applied(plan, written=False)
             try:
                 with TransactWrite(connection=self._item._get_connection().connection) as write:
                     self.add_to(write, plan)
                     if premium is not None:
-                        self._set_premium(write, premium)
+                        self._set_premium(write, premium.player_id, current, until)
+                    if extra is not None:
+                        extra(write)
             except TransactWriteError as error:
                 if not _lost_race(error):
                     raise _busy_or(error) from error
                 self._sleep(random.uniform(0, 0.01 * (attempt + 1)))
                 continue
-            return plan.entries
+            return Applied(plan.entries, written=True)
         raise ServiceBusyError()
 
-    def _set_premium(self, write: TransactWrite, premium: PremiumUntil) -> None:
+    def _set_premium(
+        self, write: TransactWrite, player_id: str, current: datetime | None, until: datetime
+    ) -> None:
+        """Premium's end `until`, on the end read (`current`) being still the stored one."""
         item = self._item
-        current = self.premium_until(premium.player_id)
-        until = premium.until(current)
         same = (
             item.premium_until.does_not_exist()
             if current is None
             else item.premium_until == int(current.timestamp())
         )
         write.update(
-            item(_player_key(premium.player_id), _PLAYER),
+            item(_player_key(player_id), _PLAYER),
             actions=[item.premium_until.set(int(until.timestamp()))],
             condition=same,
         )

@@ -1,6 +1,7 @@
 """The wallet's HTTP API on the local stack (the HTTP API with its authorizer, the economy
 function of template.yaml on moto): the balance and the ledger, premium for tokens and as a gift,
-token gifts; every DynamoDB call the function makes is one its grants allow."""
+token gifts, cosmetics bought, equipped and expiring (E5); every DynamoDB call the function makes
+is one its grants allow."""
 
 import base64
 import json
@@ -201,6 +202,193 @@ def test_economy_bad_input_gets_its_code_and_changes_nothing(  # noqa: PLR0917 -
     wallet = economy.http("GET", "/me/wallet", ana).json
     assert (wallet["balance"], wallet["premium"]) == (10, False)
     assert len(economy.http("GET", "/me/ledger", ana).json["entries"]) == 1
+
+
+# ---------------------------------------------------------------------- cosmetics (E5)
+
+NO_LOOKS = {
+    "avatar": None,
+    "frame": None,
+    "diceSkin": None,
+    "sheetSkin": None,
+    "columnEffect": None,
+}
+
+
+@pytest.mark.filterwarnings("ignore:No application metrics to publish")
+def test_economy_cosmetics_catalogue_is_public(economy: Economy) -> None:
+    # given no sign-in / when the catalogue is read
+    url = f"{economy.stack.gateway.http_url}/cosmetics"
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        status, items = answer.status, json.load(answer)["items"]
+
+    # then it lists every kind with E5's prices
+    assert status == 200
+    by_id = {item["itemId"]: item for item in items}
+    assert by_id["own-avatar"] == {
+        "itemId": "own-avatar",
+        "kind": "avatar",
+        "name": "Own avatar",
+        "price": 500,
+        "days": None,
+    }
+    assert {(i["kind"], i["price"], i["days"]) for i in items if i["kind"] != "frame"} == {
+        ("avatar", 500, None),
+        ("dice_skin", 60, 30),
+        ("sheet_skin", 90, 30),
+        ("column_effect", 120, 30),
+    }
+
+
+def test_economy_cosmetic_bought_once_with_its_key_and_equipped(economy: Economy) -> None:
+    # given a player with 200 tokens
+    ana = economy.player("ana")
+    economy.credit(ana, 200)
+
+    # when they buy a dice skin, the request sent twice with its key, and equip it
+    first = economy.http("POST", "/me/cosmetics", ana, {"itemId": "dice-neon"}, key="c-1")
+    again = economy.http("POST", "/me/cosmetics", ana, {"itemId": "dice-neon"}, key="c-1")
+    equipped = economy.http(
+        "PATCH", "/me/cosmetics/equipped", ana, {"kind": "dice_skin", "itemId": "dice-neon"}
+    )
+
+    # then it was paid once, is owned for 30 days and shows
+    assert first.status == again.status == 201, first
+    assert first.json == again.json
+    assert (first.json["entry"]["amount"], first.json["entry"]["reason"]) == (-60, "cosmetic")
+    (owned,) = first.json["wardrobe"]["owned"]
+    assert (owned["itemId"], owned["kind"], owned["valid"]) == ("dice-neon", "dice_skin", True)
+    assert equipped.status == 200, equipped
+    assert equipped.json["equipped"] == NO_LOOKS | {"diceSkin": "dice-neon"}
+    assert economy.http("GET", "/me/cosmetics", ana).json == equipped.json
+    assert economy.http("GET", "/me/wallet", ana).json["balance"] == 140
+
+
+def test_economy_avatar_active_at_once_and_free_frame_equipped_unbought(economy: Economy) -> None:
+    # given a player with 500 tokens
+    ana = economy.player("ana")
+    economy.credit(ana, 500)
+
+    # when they buy the own avatar and equip a free frame
+    bought = economy.http("POST", "/me/cosmetics", ana, {"itemId": "own-avatar"}, key="a-1")
+    framed = economy.http(
+        "PATCH", "/me/cosmetics/equipped", ana, {"kind": "frame", "itemId": "frame-plain"}
+    )
+
+    # then the avatar is on at once, for life, and the frame costs nothing
+    assert bought.status == 201, bought
+    assert bought.json["wardrobe"]["owned"][0]["until"] is None
+    assert framed.json["equipped"] == NO_LOOKS | {"avatar": "own-avatar", "frame": "frame-plain"}
+    assert economy.http("GET", "/me/wallet", ana).json["balance"] == 0
+
+
+def test_economy_cosmetic_expires_by_time_and_is_bought_again(economy: Economy) -> None:
+    # given a player who bought and equipped a sheet skin
+    ana = economy.player("ana")
+    economy.credit(ana, 180)
+    economy.http("POST", "/me/cosmetics", ana, {"itemId": "sheet-slate"}, key="s-1")
+    economy.http(
+        "PATCH", "/me/cosmetics/equipped", ana, {"kind": "sheet_skin", "itemId": "sheet-slate"}
+    )
+
+    # when 31 days pass
+    economy.stack.aws.advance(days=31)
+    expired = economy.http("GET", "/me/cosmetics", ana).json
+    refused = economy.http(
+        "PATCH", "/me/cosmetics/equipped", ana, {"kind": "sheet_skin", "itemId": "sheet-slate"}
+    )
+    renewed = economy.http("POST", "/me/cosmetics", ana, {"itemId": "sheet-slate"}, key="s-2")
+
+    # then it no longer shows nor can be equipped, until bought again (from now)
+    assert expired["equipped"] == NO_LOOKS
+    assert expired["owned"][0]["valid"] is False
+    assert (refused.status, refused.code) == (410, "item_expired")
+    assert renewed.status == 201, renewed
+    assert renewed.json["wardrobe"]["owned"][0]["valid"] is True
+    assert renewed.json["wardrobe"]["equipped"]["sheetSkin"] == "sheet-slate"
+    assert renewed.json["wardrobe"]["owned"][0]["until"] > expired["owned"][0]["until"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "key", "status", "code"),
+    [
+        ("POST", "/me/cosmetics", {"itemId": "dragon"}, "c1", 404, "unknown_item"),
+        ("POST", "/me/cosmetics", {"itemId": "effect-glow"}, "c2", 402, "not_enough_tokens"),
+        ("POST", "/me/cosmetics", {"itemId": "frame-wood"}, "c3", 400, "free_item"),
+        ("POST", "/me/cosmetics", {"itemId": "dice-ivory"}, None, 400, "bad_request"),
+        ("POST", "/me/cosmetics", {"item": "dice-ivory"}, "c4", 400, "bad_request"),
+        (
+            "PATCH",
+            "/me/cosmetics/equipped",
+            {"kind": "frame", "itemId": "frame-gold"},
+            None,
+            409,
+            "not_owned",
+        ),
+        (
+            "PATCH",
+            "/me/cosmetics/equipped",
+            {"kind": "dice_skin", "itemId": "sheet-slate"},
+            None,
+            400,
+            "wrong_kind",
+        ),
+        (
+            "PATCH",
+            "/me/cosmetics/equipped",
+            {"kind": "hat", "itemId": None},
+            None,
+            400,
+            "bad_request",
+        ),
+        (
+            "PATCH",
+            "/me/cosmetics/equipped",
+            {"kind": "frame", "itemId": "x"},
+            None,
+            404,
+            "unknown_item",
+        ),
+    ],
+)
+def test_economy_cosmetics_bad_input_gets_its_code_and_changes_nothing(  # noqa: PLR0917
+    economy: Economy, method: str, path: str, body: Any, key: str | None, status: int, code: str
+) -> None:
+    # given a player with 10 tokens
+    ana = economy.player("ana")
+    economy.credit(ana, 10)
+
+    # when they send a bad request
+    reply = economy.http(method, path, ana, body, key=key)
+
+    # then it gets its status and code; the wallet and the wardrobe are as they were
+    assert (reply.status, reply.code) == (status, code), reply
+    assert economy.http("GET", "/me/wallet", ana).json["balance"] == 10
+    assert len(economy.http("GET", "/me/ledger", ana).json["entries"]) == 1
+    assert economy.http("GET", "/me/cosmetics", ana).json == {"owned": [], "equipped": NO_LOOKS}
+
+
+def test_economy_cosmetic_bought_for_life_twice_or_on_a_used_key_is_refused(
+    economy: Economy,
+) -> None:
+    # given a player who bought the avatar (key a-1) and a dice skin (key d-1)
+    ana = economy.player("ana")
+    economy.credit(ana, 1200)
+    economy.http("POST", "/me/cosmetics", ana, {"itemId": "own-avatar"}, key="a-1")
+    economy.http("POST", "/me/cosmetics", ana, {"itemId": "dice-ivory"}, key="d-1")
+
+    # when they buy the avatar again, and other items on the keys already used
+    twice = economy.http("POST", "/me/cosmetics", ana, {"itemId": "own-avatar"}, key="a-2")
+    other_price = economy.http("POST", "/me/cosmetics", ana, {"itemId": "dice-ivory"}, key="a-1")
+    same_price = economy.http("POST", "/me/cosmetics", ana, {"itemId": "dice-marble"}, key="d-1")
+
+    # then each is refused and nothing more was paid or owned
+    assert (twice.status, twice.code) == (409, "already_owned")
+    assert (other_price.status, other_price.code) == (409, "key_reused")
+    assert (same_price.status, same_price.code) == (409, "key_reused")
+    assert economy.http("GET", "/me/wallet", ana).json["balance"] == 1200 - 500 - 60
+    owned = economy.http("GET", "/me/cosmetics", ana).json["owned"]
+    assert [o["itemId"] for o in owned] == ["dice-ivory", "own-avatar"]
 
 
 def test_economy_calls_to_dynamodb_are_exactly_the_granted_ones(economy: Economy) -> None:

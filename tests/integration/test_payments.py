@@ -11,7 +11,7 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -58,6 +58,9 @@ class FakeStripe(stripe.HTTPClient):
         self.sessions: dict[str, dict[str, str]] = {}
         self.intents: dict[str, dict[str, str]] = {}
         self.refunds: dict[str, list[dict[str, Any]]] = {}
+        # Stripe's idempotency: a key's first request and answer, replayed for the same
+        # request, refused for another.
+        self.keyed: dict[str, tuple[dict[str, str], tuple[str, int, dict[str, str]]]] = {}
         self.unreachable = False
 
     def request(
@@ -76,6 +79,22 @@ class FakeStripe(stripe.HTTPClient):
         query = dict(parse_qsl(parsed.query))
         self.requests.append((method, parsed.path, form | query))
         path = parsed.path
+        key = dict(headers).get("Idempotency-Key")
+        if method == "post" and key is not None:
+            if key in self.keyed:
+                first, answer = self.keyed[key]
+                if first == form:
+                    return answer
+                error = {"error": {"type": "idempotency_error", "message": "other parameters"}}
+                return json.dumps(error), 400, {"Request-Id": "req_fake"}
+            answer = self._answer(method, path, form, query)
+            self.keyed[key] = (form, answer)
+            return answer
+        return self._answer(method, path, form, query)
+
+    def _answer(
+        self, method: str, path: str, form: dict[str, str], query: dict[str, str]
+    ) -> tuple[str, int, dict[str, str]]:
         if method == "post" and path == "/v1/checkout/sessions":
             number = next(IDS)
             session_id, intent_id = f"cs_test_{number}", f"pi_test_{number}"
@@ -359,6 +378,64 @@ def test_checkout_creates_a_stripe_session_carrying_the_purchase(shop: Shop) -> 
     assert shop.balance(player) == (0, 0)
 
 
+def test_checkout_sent_again_with_its_key_gets_the_same_session(
+    shop: Shop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a player whose checkout request was sent with an Idempotency-Key
+    player = shop.player()
+    keyed = {"idempotency-key": "buy-1"}
+    body = json.dumps({"offerId": "pack-500"})
+    first = shop.call("POST", "/me/checkout", body, player=player, headers=keyed)
+
+    # when the client sends it again a few minutes later, and then the same key for another
+    # offer, and another key
+    monkeypatch.setattr(wiring, "clock", lambda: NOW.replace(minute=7))
+    again = shop.call("POST", "/me/checkout", body, player=player, headers=keyed)
+    other_offer = json.dumps({"offerId": "pack-1200"})
+    reused = shop.call("POST", "/me/checkout", other_offer, player=player, headers=keyed)
+    fresh = shop.call(
+        "POST", "/me/checkout", body, player=player, headers={"idempotency-key": "buy-2"}
+    )
+
+    # then Stripe was asked with the player's key and answered the same session; the key used
+    # for another offer is refused; another key is another session
+    assert first[0] == again[0] == 201
+    assert again[1]["sessionId"] == first[1]["sessionId"]
+    assert (reused[0], reused[1]["error"]["code"], reused[1]["error"]["field"]) == (
+        409,
+        "key_reused",
+        "key",
+    )
+    assert fresh[1]["sessionId"] != first[1]["sessionId"]
+    assert f"checkout:client:{player}:buy-1:{NOW:%Y%m%dT%H}" in shop.fake.keyed
+
+    # and sent again in the next hour (another expiry), it opens a new page, not a refusal
+    monkeypatch.setattr(wiring, "clock", lambda: NOW + timedelta(hours=1))
+    later = shop.call("POST", "/me/checkout", body, player=player, headers=keyed)
+    assert later[0] == 201
+    assert later[1]["sessionId"] not in (first[1]["sessionId"], fresh[1]["sessionId"])
+
+
+def test_checkout_with_a_bad_key_is_refused_before_stripe(shop: Shop) -> None:
+    # given a player and the requests Stripe has had
+    player = shop.player()
+    asked = len(shop.fake.requests)
+
+    # when a checkout comes with a key of spaces
+    body = json.dumps({"offerId": "pack-500"})
+    status, answer = shop.call(
+        "POST", "/me/checkout", body, player=player, headers={"idempotency-key": "a b"}
+    )
+
+    # then it is refused naming the header, and Stripe is not asked
+    assert (status, answer["error"]["code"], answer["error"]["field"]) == (
+        400,
+        "bad_request",
+        "Idempotency-Key",
+    )
+    assert len(shop.fake.requests) == asked
+
+
 @pytest.mark.parametrize(
     ("offer_id", "moment", "refusal"),
     [
@@ -622,6 +699,127 @@ def test_webhook_dispute_debits_the_purchase(shop: Shop) -> None:
         -6500,
         f"stripe:dispute:{dispute['id']}",
     )
+
+
+def _dispute(session: dict[str, Any], status: str) -> dict[str, Any]:
+    return {
+        "id": f"dp_{session['id']}",
+        "object": "dispute",
+        "amount": session["amount_total"],
+        "charge": "ch_" + session["id"],
+        "payment_intent": session["payment_intent"],
+        "metadata": {},
+        "status": status,
+    }
+
+
+def _failed_refund(session: dict[str, Any], refund_id: str, amount: int) -> dict[str, Any]:
+    """A refund.failed's refund (no metadata of ours: the PaymentIntent has it)."""
+    return {
+        "id": refund_id,
+        "object": "refund",
+        "amount": amount,
+        "charge": "ch_" + session["id"],
+        "payment_intent": session["payment_intent"],
+        "metadata": {},
+        "status": "failed",
+    }
+
+
+@pytest.mark.parametrize("closing", ["charge.dispute.closed", "charge.dispute.funds_reinstated"])
+def test_webhook_dispute_won_gives_the_tokens_back_once(shop: Shop, closing: str) -> None:
+    # given 500 tokens bought, credited, then disputed
+    player = shop.player()
+    session = shop.bought(player, "pack-500")
+    shop.webhook("checkout.session.completed", session)
+    shop.webhook("charge.dispute.created", _dispute(session, "needs_response"))
+
+    # when the dispute is won (delivered twice)
+    answer = shop.webhook(closing, _dispute(session, "won"))
+    shop.webhook(closing, _dispute(session, "won"))
+
+    # then the 500 tokens are back, once, as the dispute's reversal
+    assert answer == (200, {"received": True, "handled": "credited"})
+    assert shop.balance(player) == (500, 0)
+    entry = shop.wallets.entries(player, 1)[0]
+    assert (entry.reason, entry.amount, entry.key) == (
+        "dispute_won",
+        500,
+        f"stripe:dispute:dp_{session['id']}:reversed",
+    )
+
+
+def test_webhook_dispute_lost_keeps_its_debit(shop: Shop) -> None:
+    # given 500 tokens bought, credited, then disputed
+    player = shop.player()
+    session = shop.bought(player, "pack-500")
+    shop.webhook("checkout.session.completed", session)
+    shop.webhook("charge.dispute.created", _dispute(session, "needs_response"))
+
+    # when the dispute is closed as lost
+    answer = shop.webhook("charge.dispute.closed", _dispute(session, "lost"))
+
+    # then nothing changes: the debit stays
+    assert answer == (200, {"received": True, "handled": "ignored"})
+    assert shop.balance(player) == (0, 0)
+    assert len(shop.wallets.entries(player, 10)) == 2
+
+
+def test_webhook_pending_refund_that_fails_gives_the_tokens_back(shop: Shop) -> None:
+    # given 500 tokens bought and credited, and a pending refund debited
+    player = shop.player()
+    session = shop.bought(player, "pack-500")
+    shop.webhook("checkout.session.completed", session)
+    charge = refunded_charge(session, ("re_pending", 499))
+    charge["refunds"]["data"][0]["status"] = "pending"
+    shop.webhook("charge.refunded", charge)
+    debited = shop.balance(player)
+
+    # when the refund fails (refund.failed, and the older charge.refund.updated, both sent)
+    failed = _failed_refund(session, "re_pending", 499)
+    answer = shop.webhook("refund.failed", failed)
+    shop.webhook("charge.refund.updated", failed)
+
+    # then the tokens are back once; the refund's PaymentIntent named the player
+    assert debited == (0, 0)
+    assert answer == (200, {"received": True, "handled": "credited"})
+    assert shop.balance(player) == (500, 0)
+    reasons = [e.reason for e in shop.wallets.entries(player, 10)]
+    assert reasons == ["refund_failed", "refund", "purchase"]
+
+
+def test_webhook_refund_failing_before_its_debit_nets_to_zero(shop: Shop) -> None:
+    # given 500 tokens bought and credited
+    player = shop.player()
+    session = shop.bought(player, "pack-500")
+    shop.webhook("checkout.session.completed", session)
+
+    # when the refund's failure comes before its charge.refunded (which still says pending)
+    shop.webhook("refund.failed", _failed_refund(session, "re_late", 499))
+    charge = refunded_charge(session, ("re_late", 499))
+    charge["refunds"]["data"][0]["status"] = "pending"
+    shop.webhook("charge.refunded", charge)
+
+    # then the player keeps the 500 tokens: the debit and its reversal, each once
+    assert shop.balance(player) == (500, 0)
+    amounts = [e.amount for e in shop.wallets.entries(player, 10)]
+    assert amounts == [500, -500, 500]
+
+
+def test_webhook_refund_update_that_is_no_failure_changes_nothing(shop: Shop) -> None:
+    # given 500 tokens bought and credited
+    player = shop.player()
+    session = shop.bought(player, "pack-500")
+    shop.webhook("checkout.session.completed", session)
+    before = shop.items()
+
+    # when a refund's update says it succeeded
+    refund = _failed_refund(session, "re_fine", 499) | {"status": "succeeded"}
+    answer = shop.webhook("charge.refund.updated", refund)
+
+    # then it is ignored
+    assert answer == (200, {"received": True, "handled": "ignored"})
+    assert shop.items() == before
 
 
 def test_webhook_unknown_event_type_answers_200_and_changes_nothing(shop: Shop) -> None:

@@ -233,6 +233,28 @@ def test_premium_repeated_request_is_bought_once(
     assert wallets.premium_until("ana") == NOW + timedelta(days=30)
 
 
+def test_premium_repeat_answers_the_end_it_gave_not_todays(
+    economy: EconomyService, wallets: DynamoWalletStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given ana bought 7 days with key a, then 7 more with key b
+    _credit(wallets, "ana", 200)
+    first, first_end = economy.buy_premium("ana", 7, "a")
+    economy.buy_premium("ana", 7, "b")
+    counted: list[str] = []
+    monkeypatch.setattr(
+        "yamb_service.economy.metrics.add_metric", lambda name, **_: counted.append(name)
+    )
+
+    # when the request of key a comes again
+    again, again_end = economy.buy_premium("ana", 7, "a")
+
+    # then it answers what it did then (the end it gave, kept on its entry), counts no purchase
+    assert (again, again_end) == (first, first_end) == (first, NOW + timedelta(days=7))
+    assert first.premium_until == first_end
+    assert wallets.premium_until("ana") == NOW + timedelta(days=14)
+    assert counted == []
+
+
 def test_premium_gift_goes_to_the_other_player(
     economy: EconomyService, wallets: DynamoWalletStore
 ) -> None:
@@ -281,6 +303,33 @@ def test_gift_tokens_moves_them_in_one_change(
     (received,) = wallets.entries("ben", 10)
     assert (received.reason, received.counterparty) == ("gift_received", "ana")
     assert _sums(wallets, "ben") == (40, 40, 1)
+
+
+def test_gift_tokens_repeat_answers_from_its_key_after_the_recipient_left(
+    wallets: DynamoWalletStore,
+) -> None:
+    # given ana gave Ben 40 tokens; then Ben deleted his account
+    profiles = {"ana": _profile("ana", "Ana", AccountStatus.ACTIVE)}
+    ben = _profile("ben", "Ben", AccountStatus.ACTIVE)
+    nicknames = {"ana": "ana", "ben": "ben"}
+    accounts = Accounts(
+        profile=lambda p: profiles.get(p) or (ben if p == "ben" else None),
+        nickname_owner=lambda n: nicknames.get(n.lower()),
+    )
+    economy = EconomyService(wallets, accounts, now=lambda: NOW)
+    _credit(wallets, "ana", 100)
+    sent = economy.gift_tokens("ana", "ben", 40, "t-1")
+    ben = _profile("ben", "Ben", AccountStatus.DELETED)
+
+    # when her request is repeated with its key, and once more with the key for another amount
+    again = economy.gift_tokens("ana", "ben", 40, "t-1")
+    with pytest.raises(EconomyError) as reused:
+        economy.gift_tokens("ana", "ben", 41, "t-1")
+
+    # then the repeat answers the gift it made, the other amount is refused, 40 moved once
+    assert again == sent
+    assert reused.value.code == "key_reused"
+    assert (wallets.wallet("ana").balance, wallets.wallet("ben").balance) == (60, 40)
 
 
 @pytest.mark.parametrize(

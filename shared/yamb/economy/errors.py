@@ -15,6 +15,13 @@ type EconomyErrorCode = Literal[
     "unknown_player",
     "key_reused",
     "busy",
+    # cosmetics (E5)
+    "unknown_item",
+    "free_item",
+    "already_owned",
+    "not_owned",
+    "item_expired",
+    "wrong_kind",
 ]
 
 

@@ -19,6 +19,8 @@ type Reason = Literal[
     "purchase",  # tokens bought with money (E4)
     "refund",  # a purchase refunded by the payment provider
     "dispute",  # a purchase disputed (chargeback)
+    "refund_failed",  # a refund debited while pending, then failed: the tokens back
+    "dispute_won",  # a dispute's debit given back (won, or an inquiry closed)
     "win",  # a game's win reward (E2)
     "premium",  # premium days bought (E3)
     "gift_sent",  # tokens or premium given to another player (S2)
@@ -54,6 +56,24 @@ class LedgerEntry(BaseModel):
     at: datetime
     counterparty: str | None = Field(default=None, description="the other player of a gift")
     detail: str | None = Field(default=None, description="what was bought, the payment's id")
+    premium_until: datetime | None = Field(
+        default=None, description="the end of premium this change gave (premium bought or given)"
+    )
+
+
+MAX_KEY_CHARS = 64
+
+
+def client_key(player_id: str, key: str) -> str:
+    """A client's idempotency key, scoped to the player (two players may pick the same)."""
+    if not key or len(key) > MAX_KEY_CHARS or not key.isprintable() or " " in key:
+        raise EconomyError(
+            f"an Idempotency-Key header of 1 to {MAX_KEY_CHARS} printable characters, no "
+            "spaces, is needed: the same key repeats a request safely",
+            code="bad_request",
+            field="Idempotency-Key",
+        )
+    return f"client:{player_id}:{key}"
 
 
 def check_amount(amount: int, field: str = "amount") -> int:
@@ -76,6 +96,7 @@ def apply(
     allow_debt: bool = False,
     counterparty: str | None = None,
     detail: str | None = None,
+    premium_until: datetime | None = None,
 ) -> tuple[Wallet, LedgerEntry]:
     """The wallet after the change, and its entry. A credit pays the debt back first; a debit
     beyond the balance is refused, or (`allow_debt`: what was credited is taken back) takes the
@@ -107,5 +128,6 @@ def apply(
         at=at,
         counterparty=counterparty,
         detail=detail,
+        premium_until=premium_until,
     )
     return after, entry

@@ -5,6 +5,8 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from pydantic.alias_generators import to_camel
 
+from yamb.economy import cosmetics
+from yamb.economy.cosmetics import Kind, Wardrobe
 from yamb.economy.ledger import LedgerEntry, Reason
 
 
@@ -78,3 +80,81 @@ class PremiumBoughtView(_Message):
 
 class GiftView(_Message):
     entry: EntryView
+
+
+# ---------------------------------------------------------------------- cosmetics (E5)
+
+
+class BuyCosmeticRequest(_Message):
+    item_id: str = Field(max_length=64)
+
+
+class EquipRequest(_Message):
+    kind: Kind
+    item_id: str | None = Field(max_length=64, description="null: nothing of this kind")
+
+
+class CosmeticView(_Message):
+    item_id: str
+    kind: Kind
+    name: str
+    price: int = Field(description="tokens; 0: free, equipped without buying")
+    days: int | None = Field(description="how long a purchase lasts; null: for life")
+
+
+class CatalogueView(_Message):
+    items: list[CosmeticView]
+
+    @classmethod
+    def now(cls) -> "CatalogueView":
+        return cls(
+            items=[
+                CosmeticView(
+                    item_id=i.item_id, kind=i.kind, name=i.name, price=i.price, days=i.days
+                )
+                for i in cosmetics.CATALOGUE
+            ]
+        )
+
+
+class OwnedView(_Message):
+    item_id: str
+    kind: Kind
+    until: datetime | None = Field(description="null: for life")
+    valid: bool = Field(description="false once its time has run out")
+
+
+class EquippedView(_Message):
+    """Item ids, what is equipped and still valid (an expired item shows as nothing)."""
+
+    avatar: str | None = None
+    frame: str | None = None
+    dice_skin: str | None = None
+    sheet_skin: str | None = None
+    column_effect: str | None = None
+
+
+class WardrobeView(_Message):
+    owned: list[OwnedView]
+    equipped: EquippedView
+
+    @classmethod
+    def of(cls, wardrobe: Wardrobe, now: datetime) -> "WardrobeView":
+        return cls(
+            owned=[
+                OwnedView(
+                    item_id=item_id,
+                    kind=cosmetics.ITEMS[item_id].kind,
+                    until=until,
+                    valid=cosmetics.valid(wardrobe, item_id, now),
+                )
+                for item_id, until in sorted(wardrobe.owned.items())
+                if item_id in cosmetics.ITEMS
+            ],
+            equipped=EquippedView(**cosmetics.equipped_now(wardrobe, now)),
+        )
+
+
+class CosmeticBoughtView(_Message):
+    entry: EntryView
+    wardrobe: WardrobeView
