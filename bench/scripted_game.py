@@ -96,6 +96,8 @@ def play_game(stack: Any, players: int, preset: int, prefix: str) -> Played:
     last write; the sockets are closed at the end (their $disconnect runs)."""
     started = time.perf_counter()
     names = [f"{prefix}{seat}" for seat in range(players)]
+    for name in names:  # presets 3-7 are premium's
+        stack.grant_premium(name)
     clients = [Client(f"{stack.url}?token={stack.player_token(name)}", name) for name in names]
     by_id: dict[str, Client] = {}
     try:
@@ -180,6 +182,7 @@ def _play_turn(
 
 def roll_round_trip_ms(stack: Any, rounds: int = 20) -> list[float]:
     """A solo game without a clock: the time from sending `roll` to its answer, each round."""
+    stack.grant_premium("bench-roller")  # preset 7 is premium's
     client = Client(f"{stack.url}?token={stack.player_token('bench-roller')}", "roller")
     samples: list[float] = []
     try:

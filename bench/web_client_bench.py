@@ -190,6 +190,7 @@ def main() -> int:
 
         # Roll: the page's solo game and a protocol client's, alternated in rounds.
         context = browser.new_context()
+        stack.grant_premium("bench-roller")  # preset 7 is premium's
         player_token = stack.player_token("bench-roller")
         context.add_init_script(f"sessionStorage.setItem('yamb.token', {json.dumps(player_token)})")
         page = context.new_page()

@@ -2,6 +2,8 @@
 
 python -m devstack [--port 8765] [--web-port 8766]
                                             start the stack; prints its URLs and players' tokens
+                                            (ana and ben hold premium; other local players are
+                                            free accounts: presets 1 and 2)
                                             (the web client on --web-port, by default --port + 1)
 python -m devstack token NAME               a token for a (new) local player of the running stack
 python -m devstack mail [--to ADDRESS] [--last N]
@@ -81,6 +83,8 @@ def serve(port: int, web_port: int | None = None) -> int:
             _print_started(stack)
             for name in DEMO_PLAYERS:
                 print(f"  token for {name}: {stack.player_token(name, LOCAL_PASSWORD)}")
+                # The demo players can try every preset; others are free accounts.
+                print(f"  {name} holds premium until {iso8601_utc(stack.grant_premium(name))}")
             print("  More players: python -m devstack token NAME   (Ctrl-C stops the stack)")
             sys.stdout.flush()
             # Not one blocking wait: a signal the kernel hands to another thread runs its

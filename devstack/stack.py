@@ -26,11 +26,12 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Self
 
 import boto3
+import jwt
 
 from devstack.aws import LocalAws
 from devstack.gateway import GatewayThread, HttpAuthorizer, HttpRoute, LocalGateway, iso8601_utc
@@ -357,6 +358,23 @@ class LocalStack:
             LOG.debug("%s cannot sign in yet: %s", name, error)
         register_over_http(self.gateway.http_url, name, email, password)
         return self.aws.id_token(email, password)
+
+    def grant_premium(self, name: str, days: int = 360) -> datetime:
+        """Premium for the local player `name` (created if new) for `days` from the stack's
+        clock, as an operator grants it (players buy it with tokens: docs/economy.md); its
+        end. A local player is otherwise a free account (presets 1 and 2, rules.md 5)."""
+        from yamb_service.dynamo import (  # noqa: PLC0415 - loaded with the stack, as wiring
+            DynamoPlayerRepository,
+            item_model,
+        )
+
+        claims = jwt.decode(self.player_token(name), options={"verify_signature": False})
+        until = self.aws.clock.now() + timedelta(days=days)
+        table = item_model(
+            self.aws.physical_ids["GameTable"], self.aws.region, self.aws.endpoint_url
+        )
+        DynamoPlayerRepository(table).grant_premium(str(claims["sub"]), until)
+        return until
 
     def stop(self) -> None:
         """Everything stops within about two seconds: the gateway (its sockets close, what is

@@ -63,10 +63,15 @@ type ErrorCode = Literal[
     "dice_hidden",
     "unknown_player",
     "slow_games_limit",
+    "premium_required",
     "dice_locked",
     # Scorekeeping for real dice
     "type_the_dice",
     "correction_refused",
+    # Bots (yamb.bots)
+    "unknown_level",
+    "level_not_for_grid",
+    "level_unavailable",
     # The game chat (yamb.chat)
     "chat_empty",
     "chat_too_long",

@@ -302,6 +302,12 @@ class SheetView(Frame):
     cells: dict[str, dict[str, int]]
     totals: dict[str, ColumnTotalsView]
     total: int
+    skin: str | None = Field(
+        default=None, description="the owner's sheet skin (a cosmetic's itemId); none: plain"
+    )
+    column_effect: str | None = Field(
+        default=None, description="the owner's column effect (a cosmetic's itemId)"
+    )
 
 
 class LegalCellView(Frame):
@@ -313,6 +319,10 @@ class LegalCellView(Frame):
 class SeatView(Frame):
     player_id: str
     nickname: str | None = Field(default=None, description="as the player signed in to sit")
+    frame: str | None = Field(
+        default=None, description="the frame around the player's name (a cosmetic's itemId)"
+    )
+    avatar: bool | None = Field(default=None, description="true: the player shows their own avatar")
     present: bool
     left: bool
     return_deadline: datetime | None = None
@@ -338,6 +348,9 @@ class TurnView(Frame):
     player_id: str
     roll: int
     dice: list[int]
+    dice_skin: str | None = Field(
+        default=None, description="the skin of the player in turn's dice (a cosmetic's itemId)"
+    )
     # Positions of the dice the player holds back from the next roll.
     locks: list[int] = Field(default_factory=list)
     announcement: LegalCellView | None = None

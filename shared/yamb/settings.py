@@ -222,7 +222,8 @@ FREE_ACCOUNT_LIMITS: tuple[Exclusion, ...] = (
                 )
             )
         ),
-        "free accounts play at most 3 columns of the types down, up and free",
+        "free accounts play at most 3 columns of the types down, up and free (premium unlocks "
+        "every column)",
     ),
 )
 
@@ -274,11 +275,25 @@ def validate_settings(data: Mapping[str, Any], account: Account = "premium") -> 
             ]
         ) from None
     problems = _column_problems(settings) + _turn_seconds_problems(settings)
-    rules = EXCLUSIONS + (FREE_ACCOUNT_LIMITS if account == "free" else ())
+    problems += _broken(EXCLUSIONS, settings)
+    if account == "free":
+        problems += premium_only(settings)
+    if problems:
+        raise InvalidSettingsError(problems)
+    return settings
+
+
+def premium_only(settings: GameSettings) -> list[tuple[tuple[str, ...], str]]:
+    """What in valid settings a free account may not play (rules.md 5); empty: anyone may."""
+    return _broken(FREE_ACCOUNT_LIMITS, settings)
+
+
+def _broken(
+    rules: tuple[Exclusion, ...], settings: GameSettings
+) -> list[tuple[tuple[str, ...], str]]:
+    problems: list[tuple[tuple[str, ...], str]] = []
     for rule in rules:
         if rule.applies(settings):
             names = tuple(_chosen(settings, name) for name in rule.settings)
             problems.append((names, f"{' and '.join(names)}: {rule.message}"))
-    if problems:
-        raise InvalidSettingsError(problems)
-    return settings
+    return problems

@@ -11,7 +11,7 @@ from yamb.errors import ErrorCode, YambError
 from yamb.protocol import GameSummary
 from yamb.session.cooldown import Cooldown
 from yamb.session.effects import PlayerChange
-from yamb.session.model import GameSession
+from yamb.session.model import GameSession, Looks
 from yamb.session.replays import ReplayHeader
 from yamb.session.results import GameResult
 
@@ -155,6 +155,21 @@ class PlayerRepository(Protocol):
         ...
 
     def release_seat(self, player_id: str, game_id: str) -> bool: ...
+
+
+class Wardrobes(Protocol):
+    """Reads what a player shows at a table (E5's cosmetics), when they sit down only."""
+
+    def looks(self, player_id: str, now: datetime) -> Looks | None:
+        """What is equipped and valid at `now`; None: nothing."""
+        ...
+
+
+class NoWardrobes:
+    """No cosmetics (a service without the economy): every player shows nothing."""
+
+    def looks(self, player_id: str, now: datetime) -> Looks | None:
+        return None
 
 
 class Timers(Protocol):

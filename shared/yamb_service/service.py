@@ -12,7 +12,7 @@ from datetime import datetime
 
 from yamb import chat
 from yamb.dice import DiceSource
-from yamb.errors import ErrorCode, YambError
+from yamb.errors import ErrorCode, InvalidSettingsError, YambError
 from yamb.protocol import (
     Ack,
     AddSeed,
@@ -53,11 +53,11 @@ from yamb.protocol import (
 from yamb.session import leaving, lobby, presence, scorekeeping, turns
 from yamb.session.deadlines import apply_due
 from yamb.session.effects import Effects, GameActionError
-from yamb.session.model import GameSession, action_fingerprint
+from yamb.session.model import GameSession, Looks, action_fingerprint
 from yamb.session.replays import header_of, replay_frames
 from yamb.session.slow import FREE_SLOW_GAMES, PREMIUM_SLOW_GAMES
 from yamb.session.views import dice_record, game_view
-from yamb.settings import validate_settings
+from yamb.settings import GameSettings, premium_only, validate_settings
 
 from yamb_service.caller import Caller
 from yamb_service.delivery import Delivery, spectator_shows
@@ -67,11 +67,13 @@ from yamb_service.ports import (
     GameExistsError,
     GameNotFoundError,
     GameRepository,
+    NoWardrobes,
     PlayerRepository,
     SeatTakenError,
     ServiceBusyError,
     StaleGameError,
     Timers,
+    Wardrobes,
 )
 from yamb_service.throttle import ConnectionThrottle
 from yamb_service.timers import LaneInput, lane_input
@@ -116,8 +118,11 @@ class GameService:
         now: Callable[[], datetime],
         throttle: ConnectionThrottle,
         wall_time: Callable[[], float] = time.time,
+        wardrobes: Wardrobes | None = None,
     ) -> None:
         self.throttle = throttle
+        # What a player shows at the table (E5), read when they sit down.
+        self.wardrobes: Wardrobes = wardrobes or NoWardrobes()
         # A sign-in expires on the wall clock, as the authorizer that checked it measures it;
         # `now` is the game's clock, which the local stack moves forward to run out deadlines.
         self.wall_time = wall_time
@@ -208,13 +213,7 @@ class GameService:
             case Sync():
                 self._sync(caller, action.request_id, action.game_id)
             case JoinGame():
-                self._mutate(
-                    caller,
-                    action,
-                    action.game_id,
-                    lambda s: lobby.join(s, player, caller.connection_id, caller.nickname),
-                    now,
-                )
+                self._join(caller, action, now)
             case LeaveGame():
                 self._mutate(
                     caller,
@@ -224,13 +223,7 @@ class GameService:
                     now,
                 )
             case EditGame():
-                self._mutate(
-                    caller,
-                    action,
-                    action.game_id,
-                    lambda s: lobby.edit(s, player, action.settings, action.player_order),
-                    now,
-                )
+                self._edit(caller, action, now)
             case DeleteGame():
                 self._mutate(
                     caller, action, action.game_id, lambda s: lobby.delete(s, player, now), now
@@ -431,6 +424,7 @@ class GameService:
 
     def _create(self, caller: Caller, action: CreateGame, now: datetime) -> None:
         settings = validate_settings(action.settings)
+        self._require_account_for(caller.player_id, settings, now)
         game_id = game_id_for(caller.player_id, action.request_id)
         fingerprint = _fingerprint(action)
         session = lobby.create(
@@ -441,6 +435,7 @@ class GameService:
             now,
             server_seed=self.dice.seed(),
             nickname=caller.nickname,
+            looks=self._looks(caller.player_id, now),
         )
         session.remember(caller.player_id, action.request_id, fingerprint)
         for attempt in (1, 2):
@@ -459,6 +454,66 @@ class GameService:
             break
         metrics.add_metric(name="GameCreated", unit=MetricUnit.Count, value=1)
         self.delivery.broadcast(session, [], now=self.now(), answer=(caller, action))
+
+    def _join(self, caller: Caller, action: JoinGame, now: datetime) -> None:
+        player = caller.player_id
+        looks = self._looks(player, now)
+
+        def join(session: GameSession) -> Effects:
+            if self._premium_needed(player, session.settings, now):
+                raise GameActionError(
+                    "this table's columns need premium (a free account plays presets 1 and 2, "
+                    "or up to 3 columns of the types down, up and free)",
+                    code="premium_required",
+                )
+            return lobby.join(session, player, caller.connection_id, caller.nickname, looks)
+
+        self._mutate(caller, action, action.game_id, join, now)
+
+    def _edit(self, caller: Caller, action: EditGame, now: datetime) -> None:
+        player = caller.player_id
+        settings = None if action.settings is None else validate_settings(action.settings)
+        if settings is not None:
+            self._require_account_for(player, settings, now)
+
+        def edit(session: GameSession) -> None:
+            lobby.edit(session, player, action.settings, action.player_order)
+            if settings is None:
+                return
+            # Whoever sits already plays the new columns too (a refusal writes nothing).
+            for seat in session.seats:
+                if seat.player_id != player and self._premium_needed(seat.player_id, settings, now):
+                    raise GameActionError(
+                        f"{seat.nickname or seat.player_id} plays with a free account: these "
+                        "columns need premium",
+                        code="premium_required",
+                    )
+
+        self._mutate(caller, action, action.game_id, edit, now)
+
+    def _premium_needed(
+        self, player_id: str, settings: GameSettings, now: datetime
+    ) -> list[tuple[tuple[str, ...], str]]:
+        """What in the settings the player's account may not play (rules.md 5): premium-only
+        columns and no premium now; the player's record is read only for such settings."""
+        problems = premium_only(settings)
+        if problems and not self.players.get(player_id).premium(now):
+            return problems
+        return []
+
+    def _require_account_for(self, player_id: str, settings: GameSettings, now: datetime) -> None:
+        problems = self._premium_needed(player_id, settings, now)
+        if problems:
+            raise InvalidSettingsError(problems)
+
+    def _looks(self, player_id: str, now: datetime) -> Looks | None:
+        """The player's cosmetics as they sit down; a failed read seats them without any (a
+        skin never stops a game)."""
+        try:
+            return self.wardrobes.looks(player_id, now)
+        except Exception:
+            logger.exception("cosmetics not read")
+            return None
 
     def _seat_refusal(
         self, player_id: str, now: datetime, *, slow: bool = False

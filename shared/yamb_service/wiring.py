@@ -22,6 +22,7 @@ from yamb_service.notifier import ApiGatewayNotifier
 from yamb_service.service import GameService
 from yamb_service.throttle import ConnectionThrottle
 from yamb_service.timers import StepFunctionsTimers
+from yamb_service.wardrobe_store import DynamoWardrobeStore
 
 
 def utc_now() -> datetime:
@@ -68,4 +69,5 @@ def game_service() -> GameService:
         throttle=ConnectionThrottle(
             burst=settings.throttle_burst, per_second=settings.throttle_per_second
         ),
+        wardrobes=DynamoWardrobeStore(item),
     )

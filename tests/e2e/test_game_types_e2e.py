@@ -189,8 +189,12 @@ def test_slow_game_deadline_passes_with_one_sheet_finished(stack: LocalStack, pl
 def test_two_vs_two_to_the_end_with_proposals_an_announcement_and_a_direction(
     stack: LocalStack, players: Any
 ) -> None:
-    # given a 2 vs 2 game with the announced and directed columns: ana and ben against cy and dee
-    table = [players(name) for name in ("pairs-ana", "pairs-ben", "pairs-cy", "pairs-dee")]
+    # given a 2 vs 2 game with the announced and directed columns (premium's, which all four
+    # hold): ana and ben against cy and dee
+    names = ("pairs-ana", "pairs-ben", "pairs-cy", "pairs-dee")
+    for name in names:
+        stack.grant_premium(name)
+    table = [players(name) for name in names]
     ana, ben, cy, dee = table
     settings = {"players": 4, "pairs": True, "columns": ["down", "announced", "directed"]}
     game_id = ana.act("create_game", settings=settings)["gameId"]

@@ -32,8 +32,10 @@ def test_stack_full_solo_game(players: Any) -> None:
     assert sum(len(cells) for cells in game["sheets"][0]["cells"].values()) == 26
 
 
-def test_stack_two_players_take_turns_and_see_each_other(players: Any) -> None:
-    # given two players at one table
+def test_stack_two_players_take_turns_and_see_each_other(stack: LocalStack, players: Any) -> None:
+    # given two players at one table of preset 3 (premium's: both hold it)
+    stack.grant_premium("ana-duo")
+    stack.grant_premium("ben-duo")
     ana, ben = players("ana-duo"), players("ben-duo")
     game_id = ana.act("create_game", settings={"players": 2, "preset": 3, "turnSeconds": None})[
         "gameId"
@@ -73,3 +75,23 @@ def test_stack_turn_deadline_writes_the_auto_move(stack: LocalStack, players: An
     best = max(cell["score"] for cell in started["turn"]["legal"])
     written = after["sheets"][0]["totals"]
     assert sum(column["total"] for column in written.values()) == best
+
+
+def test_stack_free_account_refused_premium_preset_until_granted(
+    stack: LocalStack, players: Any
+) -> None:
+    # given eve, a local player and so a free account
+    eve = players("eve-free")
+
+    # when she creates a preset 5 table
+    request_id = eve.send("create_game", settings={"players": 2, "preset": 5})
+    refused = eve.receive("error")
+
+    # then she is refused, naming the setting (rules.md 5)
+    assert (refused["requestId"], refused["code"]) == (request_id, "invalid_settings")
+    assert refused["fields"] == ["account", "preset"]
+
+    # and once an operator grants her premium, the same table is created
+    stack.grant_premium("eve-free")
+    game = eve.act("create_game", settings={"players": 2, "preset": 5})
+    assert game["settings"]["preset"] == 5

@@ -4,6 +4,8 @@
 from collections import Counter
 from typing import Any
 
+from devstack.stack import LocalStack
+
 ANNOUNCED_AND_DIRECTED = {
     "players": 2,
     "columns": ["announced", "directed"],
@@ -80,9 +82,12 @@ def _play_turn(mover: Any, opponent: Any, game: dict[str, Any], number: int) -> 
 
 
 def test_two_player_game_with_announcements_and_directions_plays_to_the_end(
-    players: Any,
+    stack: LocalStack, players: Any
 ) -> None:
-    # given two players at a table with the Announced and Directed columns and no turn clock
+    # given two players at a table with the Announced and Directed columns (premium's: both
+    # hold it) and no turn clock
+    stack.grant_premium("ana-directed")
+    stack.grant_premium("ben-directed")
     ana, ben = players("ana-directed"), players("ben-directed")
     game_id = ana.act("create_game", settings=ANNOUNCED_AND_DIRECTED)["gameId"]
     ben.act("join_game", gameId=game_id)

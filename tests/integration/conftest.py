@@ -294,6 +294,11 @@ class Harness:
         for caller in callers:
             self.service.connect(caller)
 
+    def grant_premium(self, *callers: Caller, days: int = 30) -> None:
+        """Premium for `callers` from now on (an operator's grant): every preset and column."""
+        for caller in callers:
+            self.players.grant_premium(caller.player_id, self.clock.moment + timedelta(days=days))
+
     # -- reading
 
     def frames(self, caller: Caller | str) -> list[dict[str, Any]]:

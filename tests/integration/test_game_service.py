@@ -544,8 +544,9 @@ def test_roll_refused(harness: Any, rolls_before: int, keep: list[int], code: st
 
 
 def test_announce_binds_turn_to_announced_cell(harness: Any) -> None:
-    # given ana's turn at roll 1 with an announced column
+    # given ana's turn at roll 1 with an announced column (preset 3: premium)
     harness.connect(ANA, BEN)
+    harness.grant_premium(ANA, BEN)
     game_id = harness.running_game(ANA, BEN, preset=3)
 
     # when she announces Yamb in the announced column
@@ -568,7 +569,8 @@ def test_announce_binds_turn_to_announced_cell(harness: Any) -> None:
 def test_announce_refused(
     harness: Any, column: str, row: str, rolls_before: int, code: str
 ) -> None:
-    # given ana's turn with an announced column
+    # given ana's turn with an announced column (preset 3: premium)
+    harness.grant_premium(ANA, BEN)
     game_id = harness.running_game(ANA, BEN, preset=3)
     for _ in range(rolls_before):
         harness.act(ANA, "roll", gameId=game_id)
@@ -1081,7 +1083,9 @@ def test_reconnect_within_time_keeps_the_turn_and_resumes_clock(
 
 
 def test_reconnect_several_times_in_one_turn_sees_the_same_turn_each_time(harness: Any) -> None:
-    # given ana's turn: she announced, locked dice and rolled, 10 s in
+    # given ana's turn (premium: an announced column): she announced, locked dice and rolled,
+    # 10 s in
+    harness.grant_premium(ANA, BEN)
     game_id = harness.running_game(ANA, BEN, preset=3)
     harness.act(ANA, "announce", gameId=game_id, column="announced", row="yamb")
     harness.act(ANA, "lock", gameId=game_id, keep=[1, 3])

@@ -456,9 +456,11 @@ def test_game_handler_turn_actions(stack: Stack) -> None:
 
 
 def test_game_handler_announce(stack: Stack) -> None:
-    # given a game with an announced column, in ana's turn
+    # given a game with an announced column (premium's), in ana's turn
     stack.connect(ANA)
     stack.connect(BEN)
+    for player in (ANA, BEN):
+        stack.players.grant_premium(player.player_id, datetime.now(UTC) + timedelta(days=1))
     settings = {"players": 2, "preset": 3, "turn_seconds": 60}
     game_id = stack.ack("create_game", ANA, settings=settings)["gameId"]
     stack.ack("join_game", BEN, gameId=game_id)

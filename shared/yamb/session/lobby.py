@@ -1,7 +1,7 @@
 """A table before its game starts (product G1-G3): create, join, leave, edit, delete, start."""
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from yamb import fair_dice
 from yamb.dice import DiceSource
@@ -13,7 +13,7 @@ from yamb.session.effects import (
     require_creator,
     require_status,
 )
-from yamb.session.model import FairPlay, GameSession, PairsTurn, Seat
+from yamb.session.model import FairPlay, GameSession, Looks, PairsTurn, Seat
 from yamb.session.presence import RETURN_WINDOW
 from yamb.session.turns import begin_turn, next_own_turns
 from yamb.settings import GameSettings, validate_settings
@@ -28,6 +28,7 @@ def create(
     *,
     server_seed: str,
     nickname: str | None = None,
+    looks: Looks | None = None,
 ) -> GameSession:
     """A new table; its dice are fixed by `server_seed` (secret until the end), whose
     commitment every frame of the game shows."""
@@ -36,7 +37,9 @@ def create(
         created_at=now,
         creator=creator,
         settings=settings,
-        seats=[Seat(player_id=creator, connection_id=connection_id, nickname=nickname)],
+        seats=[
+            Seat(player_id=creator, connection_id=connection_id, nickname=nickname, looks=looks)
+        ],
         fair=FairPlay(server_seed=server_seed, commitment=fair_dice.commitment(server_seed)),
     )
 
@@ -57,13 +60,16 @@ def join(
     player_id: str,
     connection_id: str | None,
     nickname: str | None = None,
+    looks: Looks | None = None,
 ) -> Effects:
     require_status(session, "waiting")
     if session.seat_of(player_id) is not None:
         raise GameActionError("you already sit at this table", code="already_seated")
     if len(session.seats) >= session.settings.players:
         raise GameActionError("the table is full", code="table_full")
-    session.seats.append(Seat(player_id=player_id, connection_id=connection_id, nickname=nickname))
+    session.seats.append(
+        Seat(player_id=player_id, connection_id=connection_id, nickname=nickname, looks=looks)
+    )
     return Effects(players={player_id: "seat"})
 
 
@@ -95,12 +101,12 @@ def edit(
     player_id: str,
     settings: dict[str, Any] | None,
     player_order: list[str] | None,
-    account: Literal["free", "premium"] = "premium",
 ) -> None:
+    """New settings or seat order for a waiting table (the service checks the account first)."""
     require_status(session, "waiting")
     require_creator(session, player_id, "edit the game")
     if settings is not None:
-        new_settings = validate_settings(settings, account)
+        new_settings = validate_settings(settings)
         if len(session.seats) > new_settings.players:
             raise GameActionError("more players sit than the new settings allow", code="too_many")
         session.settings = new_settings

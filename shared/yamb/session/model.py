@@ -79,10 +79,26 @@ class PairsTurn(BaseModel):
     grace: bool = False
 
 
+class Looks(BaseModel):
+    """What a player shows at a table (product E5): cosmetics' item ids, as equipped and valid
+    when they sat down (one read then, none on a move); one expiring during the game stays for
+    that game."""
+
+    model_config = ConfigDict(frozen=True)
+
+    frame: str | None = None
+    avatar: bool = False
+    sheet_skin: str | None = None
+    dice_skin: str | None = None
+    column_effect: str | None = None
+
+
 class Seat(BaseModel):
     player_id: str
     # The player's nickname when they sat down (the sign-in's), for clients to show.
     nickname: str | None = None
+    # Their cosmetics then (None: none, or a game stored before them).
+    looks: Looks | None = None
     # The player's live connection, kept here so that a broadcast needs no other read.
     connection_id: str | None = None
     present: bool = True

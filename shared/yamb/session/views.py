@@ -48,6 +48,8 @@ def _sheets(session: GameSession, game: Game) -> list[SheetView]:
             column.id: ColumnTotalsView(**sheet.column_totals(c).as_dict())
             for c, column in enumerate(layout.columns)
         }
+        owner = session.seat_of(player_id)  # in 2 vs 2 the team's first player
+        looks = session.seats[owner].looks if owner is not None else None
         views.append(
             SheetView(
                 player_id=player_id,
@@ -57,6 +59,8 @@ def _sheets(session: GameSession, game: Game) -> list[SheetView]:
                 cells=cells,
                 totals=totals,
                 total=sum(t.total for t in totals.values()),
+                skin=None if looks is None else looks.sheet_skin,
+                column_effect=None if looks is None else looks.column_effect,
             )
         )
     return views
@@ -74,6 +78,8 @@ def _turn(session: GameSession, game: Game, shows: str | None) -> TurnView | Non
         game.focus(seat)
     seat = session.seat_in_turn(game)
     player_id = session.seats[seat].player_id
+    looks = session.seats[seat].looks
+    dice_skin = None if looks is None else looks.dice_skin
     if not game.roll:
         if not session.settings.physical_dice:
             return None
@@ -83,6 +89,7 @@ def _turn(session: GameSession, game: Game, shows: str | None) -> TurnView | Non
             player_id=player_id,
             roll=0,
             dice=[],
+            dice_skin=dice_skin,
             legal=[],
             can_roll=True,
         )
@@ -104,6 +111,7 @@ def _turn(session: GameSession, game: Game, shows: str | None) -> TurnView | Non
         player_id=player_id,
         roll=game.roll,
         dice=list(game.dice),
+        dice_skin=dice_skin,
         locks=list(slot.locks),
         announcement=announcement,
         directed_row=None if obligation is None else layout.grid.rows[obligation].id,
@@ -161,6 +169,8 @@ def game_view(session: GameSession, shows: str | None = None) -> GameView:
             SeatView(
                 player_id=seat.player_id,
                 nickname=seat.nickname,
+                frame=None if seat.looks is None else seat.looks.frame,
+                avatar=True if seat.looks is not None and seat.looks.avatar else None,
                 present=seat.present,
                 left=seat.left,
                 return_deadline=seat.return_deadline,
