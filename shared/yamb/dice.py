@@ -106,3 +106,16 @@ def roll_unlocked(
         plan = _reroll(len(dice), key)
     fresh, place = plan
     return place(tuple(dice) + tuple(source.faces(fresh)))
+
+
+def positions_of(dice: Sequence[int], faces: Sequence[int]) -> tuple[int, ...]:
+    """The positions in `dice` of the faces to hold (each position once, ascending)."""
+    wanted = list(faces)
+    held = []
+    for position, face in enumerate(dice):
+        if face in wanted:
+            wanted.remove(face)
+            held.append(position)
+    if wanted:
+        raise ValueError(f"{tuple(faces)} is not within the dice {tuple(dice)}")
+    return tuple(held)

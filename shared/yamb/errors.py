@@ -72,6 +72,10 @@ type ErrorCode = Literal[
     "unknown_level",
     "level_not_for_grid",
     "level_unavailable",
+    "bots_not_allowed",
+    "not_a_bot",
+    "hint_not_allowed",
+    "hint_not_now",
     # The game chat (yamb.chat)
     "chat_empty",
     "chat_too_long",

@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from yamb.dice import DiceSource, roll_all, roll_unlocked
+from yamb.dice import DiceSource, positions_of, roll_all, roll_unlocked
 from yamb.game import Game, WriteResult
 from yamb.layout import MAX_ROLLS
 from yamb.solver.api import Keep, Solver
@@ -20,15 +20,7 @@ def state_of(game: Game, seat: int | None = None) -> State:
 
 def locks_for(dice: Sequence[int], keep: Keep) -> tuple[int, ...]:
     """The positions of the dice to hold (the engine's locked positions) for a keep."""
-    wanted = list(keep)
-    locked = []
-    for position, face in enumerate(dice):
-        if face in wanted:
-            wanted.remove(face)
-            locked.append(position)
-    if wanted:
-        raise ValueError(f"{keep} is not within the dice {tuple(dice)}")
-    return tuple(locked)
+    return positions_of(dice, keep)
 
 
 def play_turn(solver: Solver, game: Game, source: DiceSource) -> WriteResult:
