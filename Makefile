@@ -58,6 +58,7 @@ bench: $(STAMP)
 	$(PY) bench/economy_bench.py
 	$(PY) bench/game_types_bench.py
 	$(PY) bench/solver_bench.py --stored --grids classic yacht generala
+	$(PY) bench/bots_bench.py
 	$(PY) bench/web_client_bench.py
 	$(PY) bench/load_test.py
 

@@ -37,6 +37,9 @@ CLIENT_MODELS: list[type[BaseModel]] = [
     protocol.History,
     protocol.Chat,
     protocol.Replay,
+    protocol.AddBot,
+    protocol.RemoveBot,
+    protocol.Hint,
 ]
 SERVER_MODELS: list[type[BaseModel]] = [
     protocol.Ack,
@@ -49,6 +52,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
     protocol.HistoryFrame,
     protocol.ChatFrame,
     protocol.ReplayFrame,
+    protocol.HintFrame,
 ]
 
 

@@ -89,6 +89,23 @@ class WatchGame(Action):
     follow: str | None = Field(default=None, min_length=1, max_length=64)
 
 
+class AddBot(Action):
+    """The creator seats a bot (product G11) in a free seat of a waiting table that is not
+    ranked; `level` is easy, medium, hard, or optimal on the Yahtzee-family grids."""
+
+    action: Literal["add_bot"]
+    game_id: GameId
+    level: str = Field(min_length=1, max_length=20)
+
+
+class RemoveBot(Action):
+    """The creator takes a bot's seat back (its `playerId`, as the seat shows it)."""
+
+    action: Literal["remove_bot"]
+    game_id: GameId
+    player_id: str = Field(min_length=1, max_length=64)
+
+
 class Sync(Action):
     """The player's game as it is now; `gameId` names another game they sit at (a slow game
     played beside a regular one)."""
@@ -237,6 +254,13 @@ class Replay(Action):
     game_id: GameId
 
 
+class Hint(TurnAction):
+    """At a table where the player is the only person (the rest are bots), after roll 1 or 2
+    of their turn: what the strongest bot would do now (answered by a `hint` frame)."""
+
+    action: Literal["hint"]
+
+
 class Verify(Action):
     """The dice record of an ended game with its revealed seed, every roll recomputed."""
 
@@ -267,7 +291,10 @@ ClientAction = Annotated[
     | CorrectTurn
     | History
     | Chat
-    | Replay,
+    | Replay
+    | AddBot
+    | RemoveBot
+    | Hint,
     Field(discriminator="action"),
 ]
 CLIENT_ACTIONS: TypeAdapter[ClientAction] = TypeAdapter(
@@ -323,6 +350,7 @@ class SeatView(Frame):
         default=None, description="the frame around the player's name (a cosmetic's itemId)"
     )
     avatar: bool | None = Field(default=None, description="true: the player shows their own avatar")
+    bot: str | None = Field(default=None, description="a bot's level; null: a person")
     present: bool
     left: bool
     return_deadline: datetime | None = None
@@ -425,6 +453,9 @@ class GameSummary(Frame):
     players: list[str]
     nicknames: list[str | None] = Field(
         default_factory=list, description="the players' nicknames, in the order of `players`"
+    )
+    bots: list[str] = Field(
+        default_factory=list, description="which of `players` are bots (their ids)"
     )
     seats: int
     grid: str
@@ -566,6 +597,11 @@ class ReplayTurnView(Frame):
     write: ReplayWriteView | None = Field(
         default=None, description="None: the turn ended without a write (its player left)"
     )
+    regret: float | None = Field(
+        default=None,
+        description="Yahtzee-family grids: the expected points this turn's keeps and box lost "
+        "against the optimal solitaire player (0: an optimal turn)",
+    )
 
 
 class ReplayFrame(Frame):
@@ -584,6 +620,10 @@ class ReplayFrame(Frame):
     winners: list[str]
     outcome: str | None
     turns: list[ReplayTurnView]
+    regret: dict[str, float] | None = Field(
+        default=None,
+        description="Yahtzee-family grids: each player's regret over the whole game",
+    )
 
 
 class ChatFrame(Frame):
@@ -598,6 +638,21 @@ class ChatFrame(Frame):
     spectator: bool = Field(description="the sender watches the game rather than plays in it")
     text: str
     sent_at: datetime
+
+
+class HintFrame(Frame):
+    """The answer to `hint`: the move the `level` bot would make now. `move` is `roll` (hold
+    the dice at `keep`, 0-based positions, and roll the rest), `announce` or `write` (the
+    cell)."""
+
+    type: Literal["hint"] = "hint"
+    request_id: str
+    game_id: str
+    level: str
+    move: Literal["roll", "announce", "write"]
+    keep: list[int] | None = None
+    column: str | None = None
+    row: str | None = None
 
 
 class GameDeletedFrame(Frame):
@@ -615,7 +670,8 @@ ServerFrame = Annotated[
     | DiceRecordFrame
     | HistoryFrame
     | ChatFrame
-    | ReplayFrame,
+    | ReplayFrame
+    | HintFrame,
     Field(discriminator="type"),
 ]
 SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(

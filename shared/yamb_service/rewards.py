@@ -25,7 +25,7 @@ class RewardService:
 
     def pay(self, ended: GameResult) -> dict[str, int]:
         """Each winner's reward for the game, paid once; what was paid (or had been)."""
-        players = [Finisher(p.player_id, p.turns) for p in ended.players]
+        players = [Finisher(p.player_id, p.turns, bot=p.bot is not None) for p in ended.players]
         rewards = win_rewards(ended.settings, ended.winners, players)
         for player_id, tokens in rewards.items():
             self.wallets.apply(

@@ -10,11 +10,12 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 
-from yamb import chat
+from yamb import bots, chat
 from yamb.dice import DiceSource
 from yamb.errors import ErrorCode, InvalidSettingsError, YambError
 from yamb.protocol import (
     Ack,
+    AddBot,
     AddSeed,
     Announce,
     Chat,
@@ -33,12 +34,15 @@ from yamb.protocol import (
     GameDeletedFrame,
     GameFrame,
     GameListFrame,
+    Hint,
+    HintFrame,
     History,
     HistoryFrame,
     JoinGame,
     LeaveGame,
     ListGames,
     Lock,
+    RemoveBot,
     Replay,
     Resign,
     Roll,
@@ -50,7 +54,7 @@ from yamb.protocol import (
     Write,
     clip,
 )
-from yamb.session import leaving, lobby, presence, scorekeeping, turns
+from yamb.session import bot_seats, hints, leaving, lobby, presence, scorekeeping, turns
 from yamb.session.deadlines import apply_due
 from yamb.session.effects import Effects, GameActionError
 from yamb.session.model import GameSession, Looks, action_fingerprint
@@ -104,6 +108,12 @@ def _fingerprint(action: ClientAction) -> str:
 
 def _changes(changed: bool) -> Effects | None:
     return Effects() if changed else None
+
+
+def _seated_bot(bot_id: str) -> Effects:
+    """A bot sat down: the table changed, no player record did (a bot has none)."""
+    del bot_id
+    return Effects()
 
 
 class GameService:
@@ -208,8 +218,7 @@ class GameService:
             case CreateGame():
                 self._create(caller, action, now)
             case ListGames():
-                games = self.games.list_open(LISTED_GAMES)
-                self.delivery.send(caller, GameListFrame(request_id=action.request_id, games=games))
+                self._list_games(caller, action)
             case Sync():
                 self._sync(caller, action.request_id, action.game_id)
             case JoinGame():
@@ -300,7 +309,7 @@ class GameService:
                     lambda s: lobby.add_seed(s, player, action.seed),
                     now,
                 )
-            case Verify() | History() | Replay():
+            case Verify() | History() | Replay() | Hint():
                 self._read(caller, action)
             case Chat():
                 self._chat(caller, action, now)
@@ -321,8 +330,57 @@ class GameService:
                     lambda s: scorekeeping.correct(s, player, action.line, corrected, now),
                     now,
                 )
+            case AddBot() | RemoveBot():
+                self._seat_bots(caller, action, now)
             case _:  # pragma: no cover - the union is exhaustive
                 raise AssertionError(f"unhandled action {action!r}")
+
+    def _list_games(self, caller: Caller, action: ListGames) -> None:
+        games = self.games.list_open(LISTED_GAMES)
+        self.delivery.send(caller, GameListFrame(request_id=action.request_id, games=games))
+
+    def _seat_bots(self, caller: Caller, action: AddBot | RemoveBot, now: datetime) -> None:
+        player = caller.player_id
+        if isinstance(action, AddBot):
+            level = action.level
+            self._mutate(
+                caller,
+                action,
+                action.game_id,
+                lambda s: _seated_bot(bot_seats.add_bot(s, player, level)),
+                now,
+            )
+        else:
+            bot_id = action.player_id
+            self._mutate(
+                caller,
+                action,
+                action.game_id,
+                lambda s: bot_seats.remove_bot(s, player, bot_id),
+                now,
+            )
+
+    def _hint(self, caller: Caller, action: Hint) -> None:
+        """The strongest bot's advice to a player practising alone (no write)."""
+        session = self.games.load(action.game_id).session
+        level, game, move = hints.hint(session, caller.player_id, action.turn)
+        layout = game.layout
+        frame = HintFrame(
+            request_id=action.request_id, game_id=session.game_id, level=level, move="roll"
+        )
+        match move:
+            case bots.RollMove(keep=keep):
+                frame = frame.model_copy(update={"keep": sorted(keep)})
+            case bots.AnnounceMove(column=column, row=row) | bots.WriteMove(column=column, row=row):
+                frame = frame.model_copy(
+                    update={
+                        "move": "announce" if isinstance(move, bots.AnnounceMove) else "write",
+                        "column": layout.columns[column].id,
+                        "row": layout.grid.rows[row].id,
+                    }
+                )
+        metrics.add_metric(name="HintGiven", unit=MetricUnit.Count, value=1)
+        self.delivery.send(caller, frame)
 
     def _replay(self, caller: Caller, action: Replay) -> None:
         """An ended game turn by turn, from its record; once the game item has expired, from
@@ -396,11 +454,14 @@ class GameService:
         if gone:
             self.games.forget_spectators(session.game_id, gone)
 
-    def _read(self, caller: Caller, action: Verify | History | Replay) -> None:
+    def _read(self, caller: Caller, action: Verify | History | Replay | Hint) -> None:
         """The read-only answers about one game: its dice record, a scorekeeping history, its
-        replay."""
+        replay, a hint."""
         if isinstance(action, Replay):
             self._replay(caller, action)
+            return
+        if isinstance(action, Hint):
+            self._hint(caller, action)
             return
         session = self.games.load(action.game_id).session
         frame: DiceRecordFrame | HistoryFrame
@@ -480,6 +541,7 @@ class GameService:
             lobby.edit(session, player, action.settings, action.player_order)
             if settings is None:
                 return
+            bot_seats.check_settings_for_bots(session, settings)
             # Whoever sits already plays the new columns too (a refusal writes nothing).
             for seat in session.seats:
                 if seat.player_id != player and self._premium_needed(seat.player_id, settings, now):

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 from yamb.dice import DiceSource
 from yamb.errors import YambError
+from yamb.session import bot_turns
 from yamb.session.cooldown import next_cooldown
 from yamb.session.deadlines import apply_due, merged
 from yamb.session.effects import Effects
@@ -127,6 +128,7 @@ class GameWriter:
                 refusal, effects = error, None
             if due is not None:
                 effects = due if effects is None else merged(due, effects)
+            bot_turns.schedule(session, now)  # a bot that may move now gets its moment
             lost = lost_lane is not None and lane_lost(session, lost_lane)
             token = loaded.lane_token
             timer_plan = plan(
@@ -186,9 +188,10 @@ class GameWriter:
         for player_id in effects.disappeared:
             record = self.players.get(player_id)
             cooldowns[player_id] = next_cooldown(record.cooldown_day, record.disappearances, now)
+        bots = session.bot_ids  # a bot has no player record: it sits wherever it is put
         self.games.save(
             session,
-            players=effects.players,
+            players={p: change for p, change in effects.players.items() if p not in bots},
             cooldowns=cooldowns,
             result=result,
             ended=ended,

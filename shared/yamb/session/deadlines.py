@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from yamb.dice import DiceSource
-from yamb.session import clock
+from yamb.session import bot_turns, clock
 from yamb.session.effects import Effects
 from yamb.session.leaving import expire_return, returns_due
 from yamb.session.model import GameSession
@@ -28,6 +28,7 @@ def pending(session: GameSession) -> list[datetime]:
         if seat.return_deadline is not None and not seat.present and not seat.left
     ]
     moments.extend(clock.moments(session))
+    moments.extend(bot_turns.moments(session))
     if session.slow_deadline is not None:
         moments.append(session.slow_deadline)
     return sorted(moments)
@@ -39,8 +40,9 @@ def apply_due(
     """Applies every deadline due by `now`, in the order they fell due; None when none is.
     A timer's wake allows `tolerance` (it may come a moment early); before an action, none."""
     applied: Effects | None = None
-    # Each step ends a turn, removes a seat or ends the game, so the loop is bounded.
-    for _ in range(2 * len(session.seats) + 2):
+    # Each step ends a turn, removes a seat, ends the game or makes a bot's move (whose next
+    # one is scheduled after this write), so the loop is bounded.
+    for _ in range(3 * len(session.seats) + 2):
         due: list[tuple[datetime, int, Callable[[], Effects | None]]] = []
         returns = returns_due(session, now, tolerance)
         if returns:
@@ -55,6 +57,10 @@ def apply_due(
         if slow_game_is_due(session, now, tolerance):
             assert session.slow_deadline is not None
             due.append((session.slow_deadline, 2, partial(expire_slow_game, session, now)))
+        bots = bot_turns.bots_due(session, now, tolerance)
+        if bots:
+            moment, seat = bots[0]
+            due.append((moment, 3, partial(bot_turns.play_bot, session, seat, now, dice)))
         if not due:
             break
         # The earliest first; at the same moment a missed return before a clock before the end.

@@ -102,6 +102,11 @@ def _seat_leaves(
         session.store(game)
         end(session, now, outcome if len(session.seats) == 1 else "cancelled", [], effects)
         return
+    if all(session.seats[i].bot is not None for i in remaining):
+        # No person is left to play against: the bots win as they stand, nothing to offer.
+        session.store(game)
+        end(session, now, outcome, [session.seats[i].player_id for i in remaining], effects)
+        return
     if len(remaining) == 1 and len(session.seats) > 1:
         last = session.seats[remaining[0]].player_id
         session.winners = [last]

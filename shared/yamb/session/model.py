@@ -108,6 +108,10 @@ class Seat(BaseModel):
     decision_ms: int = 0
     # The seat's own turn, in a game of own turns once it has started.
     own: OwnTurn | None = None
+    # A bot's level (yamb.bots), None for a person; a bot has no connection and never leaves.
+    bot: str | None = None
+    # When the bot makes its next move (yamb.session.bot_turns): a deadline like any other.
+    bot_due: datetime | None = None
 
 
 class Timers(BaseModel):
@@ -259,6 +263,15 @@ class GameSession(BaseModel):
     @property
     def player_ids(self) -> list[str]:
         return [seat.player_id for seat in self.seats]
+
+    @property
+    def bot_ids(self) -> set[str]:
+        return {seat.player_id for seat in self.seats if seat.bot is not None}
+
+    @property
+    def people(self) -> int:
+        """The seats people hold (bots not counted)."""
+        return sum(seat.bot is None for seat in self.seats)
 
     def remaining_seats(self) -> list[int]:
         return [i for i, seat in enumerate(self.seats) if not seat.left]

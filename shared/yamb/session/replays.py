@@ -24,6 +24,7 @@ from yamb.protocol import (
     ReplayWriteView,
     RollView,
 )
+from yamb.session import regret
 from yamb.session.effects import GameActionError
 from yamb.session.model import GameSession, Outcome
 from yamb.settings import GameSettings
@@ -79,11 +80,18 @@ def header_of(session: GameSession) -> ReplayHeader:
     )
 
 
-def replay_turns(header: ReplayHeader, lines: Sequence[str]) -> list[ReplayTurnView]:
-    """The turns of a record, in the order they ended."""
+def replay_turns(
+    header: ReplayHeader, lines: Sequence[str], regrets: Sequence[float | None] | None = None
+) -> list[ReplayTurnView]:
+    """The turns of a record, in the order they ended (with each one's regret, when given)."""
     settings = header.settings
     layout = layout_for(settings.grid, settings.column_ids, settings.dice)
-    return [_turn(layout, header.players, number, line) for number, line in enumerate(lines, 1)]
+    turns = [_turn(layout, header.players, number, line) for number, line in enumerate(lines, 1)]
+    if regrets is None:
+        return turns
+    return [
+        turn.model_copy(update={"regret": lost}) for turn, lost in zip(turns, regrets, strict=True)
+    ]
 
 
 def _cell(layout: Layout, text: str) -> tuple[str, str]:
@@ -131,9 +139,11 @@ def replay_frames(header: ReplayHeader, lines: Sequence[str], request_id: str) -
             f"the game's record is no longer whole: {len(lines)} of {header.turns} turns are kept",
             code="not_allowed",
         )
+    regrets = regret.turn_regrets(header.settings, header.players, lines)
+    totals = None if regrets is None else dict(regret.totals(header.players, lines, regrets))
     parts: list[list[ReplayTurnView]] = [[]]
     size = 0
-    for turn in replay_turns(header, lines):
+    for turn in replay_turns(header, lines, regrets):
         turn_bytes = len(turn.model_dump_json(by_alias=True)) + 1
         if parts[-1] and size + turn_bytes > TURNS_BYTES_PER_FRAME:
             parts.append([])
@@ -156,6 +166,7 @@ def replay_frames(header: ReplayHeader, lines: Sequence[str], request_id: str) -
                 winners=header.winners,
                 outcome=header.outcome,
                 turns=turns,
+                regret=totals,
             )
         )
         first += len(turns)

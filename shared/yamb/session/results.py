@@ -19,6 +19,8 @@ class PlayerResult(_Stored):
     full: bool
     left: bool
     turns: int
+    # A bot's level; None: a person. A game with a bot counts for no board, task or reward.
+    bot: str | None = None
 
 
 class GameResult(_Stored):
@@ -44,6 +46,7 @@ def result_of(session: GameSession) -> GameResult:
                 full=game.sheets[session.engine_seat(index)].is_full(),
                 left=seat.left,
                 turns=game.turns_played[session.engine_seat(index)],
+                bot=seat.bot,
             )
             for index, seat in enumerate(session.seats)
         ],

@@ -1,0 +1,328 @@
+"""Bots in the game loop (product G11), through the game service on moto: the creator seats
+bots; each bot move is a deadline the game's timers wake it for, played in the same
+conditional write as a person's action; hints for a player practising alone."""
+
+from typing import Any
+
+import pytest
+from yamb.session.bot_turns import BOT_STEP
+
+from tests.integration.conftest import ANA, BEN, CLEO, Caller
+
+STEP_SECONDS = BOT_STEP.total_seconds()
+
+
+def _bot_table(harness: Any, *levels: str, creator: Caller = ANA, **settings: Any) -> str:
+    """A waiting table of `creator` and one bot per level."""
+    harness.connect(creator)
+    settings.setdefault("players", 1 + len(levels))
+    settings.setdefault("turnSeconds", 60)
+    game_id = harness.create_game(creator, **settings)
+    for level in levels:
+        harness.ack(creator, harness.act(creator, "add_bot", gameId=game_id, level=level))
+    return str(game_id)
+
+
+def _let_bots_play(harness: Any, game_id: str, limit: int = 40) -> None:
+    """Moves the clock a bot's step at a time until a person is to move or the game ended."""
+    for _ in range(limit):
+        session = harness.session(game_id)
+        if session.status != "running":
+            return
+        game = session.game()
+        if session.seats[session.seat_in_turn(game)].bot is None:
+            return
+        harness.advance(seconds=STEP_SECONDS)
+    raise AssertionError("the bots did not hand the turn back")
+
+
+def test_bots_seated_and_named_in_the_game_view(harness: Any) -> None:
+    # given ana's table for three
+    # when she seats an easy and a hard bot
+    game_id = _bot_table(harness, "easy", "hard")
+
+    # then both sit, as bots with their levels, and no player record was made for them
+    seats = harness.last_game(ANA)["seats"]
+    assert [(s["playerId"], s["bot"]) for s in seats] == [
+        ("ana", None),
+        ("bot-1", "easy"),
+        ("bot-2", "hard"),
+    ]
+    assert seats[1]["nickname"] == "Easy bot 1"
+    assert harness.players.get("bot-1").seated_in is None
+    assert len(harness.session(game_id).seats) == 3
+    # and the lobby's list says which seats bots hold
+    (listed,) = harness.answer(ANA, harness.act(ANA, "list_games"))["games"]
+    assert (listed["gameId"], listed["bots"]) == (game_id, ["bot-1", "bot-2"])
+
+
+def test_bots_play_their_turns_on_the_clock_and_hand_back(harness: Any) -> None:
+    # given ana against a medium bot, the game started, ana writes her first turn
+    game_id = _bot_table(harness, "medium")
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+    harness.ack(ANA, harness.act(ANA, "roll", gameId=game_id))
+    written_at = harness.clock.moment
+    harness.write_any(ANA, game_id)
+    handed = harness.session(game_id)
+    seen = len(harness.broadcasts(ANA))
+
+    # when less than a bot's step passes, then the steps come due one by one
+    harness.advance(seconds=STEP_SECONDS / 2)
+    waited = harness.session(game_id)
+    _let_bots_play(harness, game_id)
+
+    # then the bot's turn started with the dice the rules roll for it, its first move waits
+    # its step, and once its turn is written the turn is ana's again
+    assert handed.seat_in_turn(handed.game()) == 1
+    assert handed.seats[1].bot_due == written_at + BOT_STEP
+    assert waited.version == handed.version
+    game = harness.last_game(ANA)
+    assert game["turn"]["playerId"] == "ana"
+    assert [seat["turnsPlayed"] for seat in game["seats"]] == [1, 1]
+    # and ana was shown each of the bot's moves as it was made
+    assert len(harness.broadcasts(ANA)) - seen == harness.session(game_id).version - handed.version
+
+
+def test_bots_whole_game_against_a_person_ends_and_pays_nothing(harness: Any) -> None:
+    # given ana against an easy bot on the Yacht grid (12 turns each)
+    game_id = _bot_table(harness, "easy", grid="yacht", preset=None)
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+
+    # when ana writes each turn and the bot plays its own on the clock
+    while harness.session(game_id).status == "running":
+        harness.ack(ANA, harness.act(ANA, "roll", gameId=game_id))
+        harness.write_any(ANA, game_id)
+        _let_bots_play(harness, game_id)
+
+    # then the game is finished with both sheets full, the bot's result marked as a bot's
+    session = harness.session(game_id)
+    assert session.status == "finished"
+    assert all(sheet.is_full() for sheet in session.game().sheets)
+    assert harness.players.get("ana").seated_in is None
+
+
+def test_bots_optimal_plays_the_classic_grid(harness: Any) -> None:
+    # given ana against the optimal bot on the Classic grid
+    game_id = _bot_table(harness, "optimal", grid="classic", preset=None)
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+    harness.ack(ANA, harness.act(ANA, "roll", gameId=game_id))
+    harness.write_any(ANA, game_id)
+
+    # when the bot plays its turn / then it writes one box and hands the turn back
+    _let_bots_play(harness, game_id)
+    assert [s["turnsPlayed"] for s in harness.last_game(ANA)["seats"]] == [1, 1]
+
+
+def test_bots_person_resigning_ends_the_game_for_the_bots(harness: Any) -> None:
+    # given ana against two bots, the game running
+    game_id = _bot_table(harness, "easy", "easy")
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+
+    # when ana resigns
+    harness.ack(ANA, harness.act(ANA, "resign", gameId=game_id))
+
+    # then no person is left: the game ends at once, the bots as they stand, no offer to a bot
+    session = harness.session(game_id)
+    assert session.status == "finished"
+    assert session.finish_offer is None
+    assert sorted(session.winners) == ["bot-1", "bot-2"]
+    assert all(seat.bot_due is None for seat in session.seats)
+
+
+def test_bots_simultaneous_round_waits_for_the_person_and_the_bot(harness: Any) -> None:
+    # given ana and a hard bot playing simultaneous rounds
+    game_id = _bot_table(harness, "hard", turnType="simultaneous")
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+
+    # when the bot plays its first turn at its own pace
+    for _ in range(6):
+        harness.advance(seconds=STEP_SECONDS)
+
+    # then its sheet has one cell and the round waits for ana alone
+    game = harness.last_game(ANA)
+    assert [s["turnsPlayed"] for s in game["seats"]] == [0, 1]
+    assert game["waitingFor"] == ["ana"]
+
+
+def test_bots_each_for_themself_bot_plays_on_while_the_person_thinks(harness: Any) -> None:
+    # given ana and an easy bot each at their own pace, ana not moving
+    game_id = _bot_table(harness, "easy", turnType="each_for_themself", turnSeconds=None)
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+
+    # when twenty of the bot's steps pass
+    for _ in range(20):
+        harness.advance(seconds=STEP_SECONDS)
+
+    # then the bot has played several turns of its own, ana none, and the bot waits for its
+    # next step only while its sheet has room
+    session = harness.session(game_id)
+    played = session.game().turns_played
+    assert played[0] == 0 and played[1] >= 3
+    assert session.seats[1].bot_due is not None
+
+
+@pytest.mark.parametrize(
+    ("settings", "level", "code"),
+    [
+        ({"ranked": True, "players": 2, "preset": 1}, "easy", "bots_not_allowed"),
+        (
+            {"turnType": "slow", "turnSeconds": None, "slowDeadlineHours": 48},
+            "easy",
+            "bots_not_allowed",
+        ),
+        ({"players": 2}, "genius", "unknown_level"),
+        ({"players": 2}, "optimal", "level_not_for_grid"),
+        ({"players": 1}, "easy", "table_full"),
+    ],
+)
+def test_bots_refused_where_they_may_not_sit_and_nothing_changes(
+    harness: Any, settings: dict[str, Any], level: str, code: str
+) -> None:
+    # given ana's table
+    harness.connect(ANA)
+    game_id = harness.create_game(ANA, **{"players": 2, **settings})
+    version = harness.session(game_id).version
+
+    # when she seats a bot there
+    refused = harness.act(ANA, "add_bot", gameId=game_id, level=level)
+
+    # then she is refused with a stable code, and the table is as it was
+    error = harness.error(ANA, refused)
+    assert error["code"] == code, error
+    session = harness.session(game_id)
+    assert (len(session.seats), session.version) == (1, version)
+
+
+def test_bots_only_the_creator_seats_or_removes_them(harness: Any) -> None:
+    # given ana's table for three with a bot, ben seated
+    game_id = _bot_table(harness, "easy", players=3)
+    harness.connect(BEN)
+    harness.ack(BEN, harness.act(BEN, "join_game", gameId=game_id))
+
+    # when ben adds or removes a bot, and ana removes ben as if he were one
+    added = harness.act(BEN, "add_bot", gameId=game_id, level="easy")
+    removed = harness.act(BEN, "remove_bot", gameId=game_id, playerId="bot-1")
+    not_a_bot = harness.act(ANA, "remove_bot", gameId=game_id, playerId="ben")
+
+    # then each is refused, and the seats are unchanged
+    assert harness.error(BEN, added)["code"] == "not_creator"
+    assert harness.error(BEN, removed)["code"] == "not_creator"
+    assert harness.error(ANA, not_a_bot)["code"] == "not_a_bot"
+    assert harness.session(game_id).player_ids == ["ana", "bot-1", "ben"]
+
+    # and ana removes the bot
+    harness.ack(ANA, harness.act(ANA, "remove_bot", gameId=game_id, playerId="bot-1"))
+    assert harness.session(game_id).player_ids == ["ana", "ben"]
+
+
+def test_bots_edit_into_a_ranked_table_refused_while_bots_sit(harness: Any) -> None:
+    # given ana's table for two with a bot
+    game_id = _bot_table(harness, "easy")
+
+    # when she makes it ranked
+    request_id = harness.act(
+        ANA, "edit_game", gameId=game_id, settings={"players": 2, "preset": 1, "ranked": True}
+    )
+
+    # then she is told to remove the bots first, and it stays unranked
+    assert harness.error(ANA, request_id)["code"] == "bots_not_allowed"
+    assert harness.session(game_id).settings.ranked is False
+
+
+# ---------------------------------------------------------------------------- hints
+
+
+def test_hint_at_roll_one_answers_the_strongest_move(harness: Any) -> None:
+    # given ana against a bot, at roll 1 of her first turn (a turn starts with its first roll)
+    game_id = _bot_table(harness, "easy")
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+    version = harness.session(game_id).version
+
+    # when she asks for a hint
+    hint = harness.answer(ANA, harness.act(ANA, "hint", gameId=game_id))
+
+    # then the hard bot answers (no optimal player for Yamb) with a move she can make, and
+    # nothing was written
+    assert (hint["type"], hint["level"]) == ("hint", "hard")
+    assert hint["move"] in ("roll", "announce", "write")
+    if hint["move"] == "roll":
+        assert all(0 <= position < 5 for position in hint["keep"])
+    else:
+        assert hint["column"] and hint["row"]
+    assert harness.session(game_id).version == version
+
+
+def test_hint_on_a_family_grid_is_the_optimal_players(harness: Any) -> None:
+    # given ana alone on the Classic grid, at roll 2
+    harness.connect(ANA)
+    game_id = harness.create_game(ANA, players=1, grid="classic", preset=None)
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+    harness.ack(ANA, harness.act(ANA, "roll", gameId=game_id, keep=[]))
+
+    # when she asks / then the optimal player answers
+    hint = harness.answer(ANA, harness.act(ANA, "hint", gameId=game_id))
+    assert (hint["type"], hint["level"]) == ("hint", "optimal")
+
+
+def test_hint_refused_between_people_out_of_turn_and_after_the_last_roll(harness: Any) -> None:
+    # given ana and ben at a table of people, ana at roll 2
+    game_id = harness.running_game(ANA, BEN)
+    harness.ack(ANA, harness.act(ANA, "roll", gameId=game_id))
+
+    # when each asks for a hint
+    people = harness.act(ANA, "hint", gameId=game_id)
+    out_of_turn = harness.act(BEN, "hint", gameId=game_id)
+
+    # then they are refused with their reasons
+    assert harness.error(ANA, people)["code"] == "hint_not_allowed"
+    assert harness.error(BEN, out_of_turn)["code"] == "not_your_turn"
+
+    # and cleo alone against a bot, after her last roll, is told a hint comes after roll 1 or 2
+    solo = _bot_table(harness, "easy", creator=CLEO)
+    harness.ack(CLEO, harness.act(CLEO, "start_game", gameId=solo))
+    harness.ack(CLEO, harness.act(CLEO, "roll", gameId=solo))
+    harness.ack(CLEO, harness.act(CLEO, "roll", gameId=solo))
+    late = harness.act(CLEO, "hint", gameId=solo)
+    assert harness.error(CLEO, late)["code"] == "hint_not_now"
+
+
+# ---------------------------------------------------------------------------- regret
+
+
+def test_regret_in_the_replay_of_a_family_game_zero_for_the_optimal_bot(harness: Any) -> None:
+    # given ana (writing the first legal box after her first roll) against the optimal bot, a
+    # whole Classic game played
+    game_id = _bot_table(harness, "optimal", grid="classic", preset=None)
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+    while harness.session(game_id).status == "running":
+        harness.write_any(ANA, game_id)
+        _let_bots_play(harness, game_id)
+
+    # when she asks for the replay
+    request_id = harness.act(ANA, "replay", gameId=game_id)
+    (frame,) = harness.answers(ANA, request_id)
+
+    # then every turn has its regret: none for the bot's optimal turns, ana's add up to her
+    # total, and some of her careless writes lost points
+    by_player: dict[str, list[float]] = {"ana": [], "bot-1": []}
+    for turn in frame["turns"]:
+        assert turn["regret"] is not None and turn["regret"] >= 0
+        by_player[turn["playerId"]].append(turn["regret"])
+    assert len(by_player["ana"]) == len(by_player["bot-1"]) == 13
+    assert max(by_player["bot-1"]) < 0.01
+    assert frame["regret"]["ana"] == pytest.approx(sum(by_player["ana"]), abs=0.05)
+    assert frame["regret"]["ana"] > 1
+
+
+def test_regret_absent_from_a_yamb_replay(harness: Any) -> None:
+    # given a finished solo Yamb game (one column, preset 1 is two: use a custom column)
+    harness.connect(ANA)
+    game_id = harness.create_game(ANA, players=1, preset=None, columns=["free"])
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+    while harness.session(game_id).status == "running":
+        harness.write_any(ANA, game_id)
+
+    # when it is replayed / then no regret is claimed (no optimum is known for Yamb)
+    (frame,) = harness.answers(ANA, harness.act(ANA, "replay", gameId=game_id))
+    assert frame["regret"] is None
+    assert {turn["regret"] for turn in frame["turns"]} == {None}
