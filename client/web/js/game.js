@@ -13,8 +13,20 @@ const params = new URLSearchParams(location.search);
 export const UNDO_MS = Math.max(0, Number(params.get("undoMs") ?? 1500));
 
 // locks: the locks asked for this roll, ahead of the server's answer (quick clicks add up);
-// rolling: a roll is on its way (a held key sends no second one).
-export const ui = { announcing: false, choice: null, replay: null, locks: null, rolling: false, enterDice: "" };
+// rolling: a roll is on its way (a held key sends no second one); botLevel: the level chosen
+// for the next bot; hint: the advice shown for one state of the turn (`key`), hinting: asked.
+export const ui = {
+  announcing: false, choice: null, replay: null, locks: null, rolling: false, enterDice: "",
+  botLevel: "easy", hint: null, hinting: null,
+};
+
+// The bots' levels (yamb.bots.levels): "optimal" plays only the Yahtzee-family grids.
+const BOT_LEVELS = ["easy", "medium", "hard", "optimal"];
+const OPTIMAL_GRIDS = new Set(["classic", "scandinavian", "yacht", "generala"]);
+const botLevelsFor = (grid) => BOT_LEVELS.filter((level) => level !== "optimal" || OPTIMAL_GRIDS.has(grid));
+const levelLabel = (level) => String(level).charAt(0).toUpperCase() + String(level).slice(1);
+// A hint answers after roll 1 or 2 of the player's own turn (yamb.session.hints).
+const HINT_ROLLS = [1, 2];
 
 let app = null; // {state, act, showLobby, watch}
 
@@ -44,8 +56,22 @@ function dropStaleChoice(game) {
   }
 }
 
+/** A hint belongs to one state of the turn: a roll, an announcement, another turn drop it. */
+const hintKey = (game) => {
+  const turn = game.turn;
+  if (!turn) return null;
+  return [game.gameId, turn.number, turn.playerId, turn.roll, turn.dice.join(""),
+    turn.announcement ? `${turn.announcement.column}/${turn.announcement.row}` : ""].join("|");
+};
+
+function dropStaleHint(game) {
+  if (ui.hint && ui.hint.key !== hintKey(game)) ui.hint = null;
+  if (ui.hinting && ui.hinting !== hintKey(game)) ui.hinting = null;
+}
+
 export function renderGame(game) {
   dropStaleChoice(game);
+  dropStaleHint(game);
   if (!isMine(game)) ui.announcing = false;
   fill(byId("game-head"), head(game));
   fill(byId("game-seats"), seats(game));
@@ -121,10 +147,11 @@ function seats(game) {
     if (!seat.present) classes.push("away");
     if (seat.left) classes.push("left");
     const facts = [];
+    if (seat.bot) facts.push(h("span", { class: "badge bot", title: "a bot" }, "🤖 ", levelLabel(seat.bot)));
     if (game.turnsPerSheet) facts.push(h("span", { class: "progress" }, `${seat.turnsPlayed}/${game.turnsPerSheet}`));
     if (game.waitingFor.includes(seat.playerId)) facts.push(h("span", { class: "badge waiting" }, "playing the round"));
     if (seat.left) facts.push(h("span", { class: "badge" }, "left"));
-    else if (!seat.present) {
+    else if (!seat.present && !seat.bot) {
       facts.push(h("span", { class: "badge away" }, "away"));
       if (seat.returnDeadline) facts.push(h("span", { class: "countdown return", dataset: { deadline: seat.returnDeadline } }));
     }
@@ -134,11 +161,40 @@ function seats(game) {
       ? h("button", { class: "follow", disabled: following === seat.playerId,
           onclick: () => app.watch(game.gameId, seat.playerId) }, following === seat.playerId ? "following" : "follow")
       : null;
+    const remove = seat.bot && managesBots(game)
+      ? h("button", { class: "remove-bot", "aria-label": `remove ${seat.nickname || seat.playerId}`,
+          onclick: () => app.act("remove_bot", { gameId: game.gameId, playerId: seat.playerId }, "bot-error") }, "Remove")
+      : null;
+    if (seat.bot) classes.push("bot");
     return h("li", { class: classes.join(" "), dataset: { player: seat.playerId } },
       h("span", { class: "nickname" }, seat.nickname || seat.playerId), you ? h("span", { class: "badge you" }, "you") : null,
-      " ", facts, follow);
+      " ", facts, follow, remove);
   });
-  return [h("h3", {}, "Players"), h("ul", { class: "seats" }, items)];
+  return [h("h3", {}, "Players"), h("ul", { class: "seats" }, items), botControls(game)];
+}
+
+/** The creator of a waiting table seats and removes bots. */
+const managesBots = (game) => game.status === "waiting" && game.creator === app.state.me;
+
+/** Ranked, 2 vs 2, slow and real-dice tables are for people only (yamb.session.bot_seats);
+ * the controls are not offered there (the server still judges). */
+const takesBots = (settings) => !settings.ranked && !settings.pairs && settings.turnType !== "slow" && !settings.physicalDice;
+
+function botControls(game) {
+  if (!managesBots(game) || !takesBots(game.settings)) return null;
+  const bots = game.seats.some((seat) => seat.bot);
+  const free = game.seats.length < game.settings.players;
+  const slot = h("p", { class: "error", id: "bot-error", role: "alert" });
+  if (!free) return bots ? slot : null; // a Remove beside a bot seat still needs its slot
+  const levels = botLevelsFor(game.settings.grid);
+  if (!levels.includes(ui.botLevel)) ui.botLevel = levels[0];
+  const select = h("select", { id: "bot-level", "aria-label": "bot level",
+    onchange: (event) => { ui.botLevel = event.target.value; } },
+  levels.map((level) => h("option", { value: level, selected: level === ui.botLevel }, levelLabel(level))));
+  return h("div", { class: "add-bot" },
+    h("div", { class: "controls" }, select,
+      h("button", { id: "add-bot", onclick: () => app.act("add_bot", { gameId: game.gameId, level: select.value }, "bot-error") }, "Add bot")),
+    slot);
 }
 
 // --------------------------------------------------------------------------- the turn
@@ -159,11 +215,13 @@ function turnPanel(game) {
   if (!asked) ui.locks = null;
   const locks = new Set(asked ? ui.locks.set : turn.locks);
   const canLock = mine && turn.canRoll && turn.roll > 0 && !game.settings.physicalDice && !turn.grace && !ui.choice;
+  const advice = ui.hint && ui.hint.key === hintKey(game) ? ui.hint.frame : null;
+  const advised = new Set(advice?.move === "roll" ? advice.keep || [] : []);
   const dice = turn.dice.map((face, index) => h("button", {
-    class: `die${locks.has(index) ? " locked" : ""}`,
+    class: `die${locks.has(index) ? " locked" : ""}${advised.has(index) ? " hinted" : ""}`,
     dataset: { index: String(index), face: String(face) },
     "aria-pressed": locks.has(index) ? "true" : "false",
-    "aria-label": `die ${index + 1}: ${face}${locks.has(index) ? ", kept" : ""}`,
+    "aria-label": `die ${index + 1}: ${face}${locks.has(index) ? ", kept" : ""}${advised.has(index) ? ", the hint keeps it" : ""}`,
     disabled: !canLock,
     onclick: () => {
       const next = new Set(locks);
@@ -175,7 +233,8 @@ function turnPanel(game) {
       renderGame(app.state.game);
     },
   }, h("span", { class: "pips" }, FACES[face] || "?"), h("span", { class: "face" }, String(face))));
-  const who = mine ? "Your turn" : `${nameOf(game, turn.playerId)}'s turn`;
+  const bot = game.seats.find((seat) => seat.playerId === turn.playerId)?.bot;
+  const who = mine ? "Your turn" : `${bot ? "🤖 " : ""}${nameOf(game, turn.playerId)}'s turn`;
   const part = turn.part ? (turn.part === 1 ? " · proposes" : " · finishes the team turn") : "";
   const clock = turn.frozenMs !== null && turn.frozenMs !== undefined
     ? h("span", { class: "clock frozen" }, `⏸ ${Math.ceil(turn.frozenMs / 1000)} s`)
@@ -187,7 +246,7 @@ function turnPanel(game) {
         ui.rolling = true;
         act("roll", { keep: [...locks].sort((a, b) => a - b) }).finally(() => {
           ui.rolling = false;
-          if (app.state.game) renderGame(app.state.game);
+          redrawKeepingError();
         });
       } }, "Roll"));
   }
@@ -206,7 +265,13 @@ function turnPanel(game) {
       class: ui.announcing ? "active" : "", title: "A", onclick: () => { ui.announcing = !ui.announcing; renderGame(app.state.game); } },
       ui.announcing ? "Pick the cell to announce…" : "Announce"));
   }
+  if (hintable(game)) {
+    const asking = ui.hinting === hintKey(game);
+    controls.push(h("button", { id: "hint", title: "H", disabled: asking || Boolean(advice),
+      onclick: () => askHint(game) }, asking ? "Thinking…" : "Hint"));
+  }
   const facts = [];
+  if (advice) facts.push(hintNote(game, advice));
   if (turn.announcement) facts.push(h("p", { class: "announcement" }, "Announced: ", cellLabel(turn.announcement)));
   if (turn.directedRow) facts.push(h("p", { class: "directed-row" }, "Directed: ", rowLabel(turn.directedRow)));
   if (turn.proposal) facts.push(h("p", { class: "proposal-note" }, "Proposal: ", cellLabel(turn.proposal), ` (${turn.proposal.score})`));
@@ -230,6 +295,61 @@ function turnPanel(game) {
     history,
     h("p", { class: "error", id: "turn-error", role: "alert" }),
   ];
+}
+
+// --------------------------------------------------------------------------- hints
+
+/** A hint is for a player practising alone (no other person seated), at roll 1 or 2 of
+ * their own turn; the server judges the rest (hint_not_allowed, hint_not_now). */
+function hintable(game) {
+  const turn = game.turn;
+  if (!turn || game.status !== "running" || turn.playerId !== app.state.me) return false;
+  if (game.seats.filter((seat) => !seat.bot).length !== 1 || !seated(game)) return false;
+  return HINT_ROLLS.includes(turn.roll) && !turn.grace && !ui.choice;
+}
+
+async function askHint(game) {
+  const key = hintKey(game);
+  if (ui.hinting === key) return;
+  ui.hinting = key;
+  renderGame(game);
+  const frame = await app.act("hint", { gameId: game.gameId, turn: game.turn.number }, "turn-error", { open: false });
+  if (ui.hinting === key) ui.hinting = null;
+  const now = app.state.game;
+  // An answer to a state of the turn that has gone meanwhile is not shown.
+  if (now && frame && frame.type === "hint" && hintKey(now) === key) ui.hint = { key, frame };
+  redrawKeepingError();
+}
+
+/** Draws the game again after an answer that brought no game frame: a refusal's message,
+ * shown beside the turn's controls, stays. */
+function redrawKeepingError() {
+  const game = app.state.game;
+  if (!game || byId("game").hidden) return;
+  const message = byId("turn-error")?.textContent || "";
+  renderGame(game);
+  const slot = byId("turn-error");
+  if (slot && message) slot.textContent = message;
+}
+
+function hintNote(game, advice) {
+  const by = h("span", { class: "hint-by" }, ` (${levelLabel(advice.level)} bot)`);
+  if (advice.move === "roll") {
+    const keep = (advice.keep || []).filter((i) => i >= 0 && i < game.turn.dice.length);
+    const faces = keep.map((i) => game.turn.dice[i]).join(" ");
+    const text = !keep.length ? "Roll all the dice"
+      : keep.length === game.turn.dice.length ? `Keep ${faces} and roll` : `Keep ${faces}, roll the rest`;
+    return h("p", { class: "advice", id: "turn-hint" }, "Hint: ", text, by);
+  }
+  const cell = { column: String(advice.column), row: String(advice.row) };
+  return h("p", { class: "advice", id: "turn-hint" }, "Hint: ",
+    advice.move === "announce" ? "Announce " : "Write ", cellLabel(cell), by);
+}
+
+/** The cell a hint names, for its sheet to mark. */
+function hintedCell(game) {
+  const advice = ui.hint && ui.hint.key === hintKey(game) ? ui.hint.frame : null;
+  return advice && advice.move !== "roll" ? { column: advice.column, row: advice.row } : null;
 }
 
 /** The sheet's columns in which an announcement can be made at this roll. */
@@ -281,7 +401,9 @@ function sheets(game) {
   return game.sheets.map((sheet) => {
     const members = sheet.members || [sheet.playerId];
     const forThisSheet = game.turn && members.includes(game.turn.playerId);
-    const turn = forThisSheet ? { ...game.turn, pending: ui.choice ? ui.choice.cell : game.turn.pending } : null;
+    const turn = forThisSheet
+      ? { ...game.turn, pending: ui.choice ? ui.choice.cell : game.turn.pending, hinted: hintedCell(game) }
+      : null;
     const title = members.map((id) => nameOf(game, id)).join(" & ");
     return sheetTable({
       sheet, grid, columns: Object.keys(sheet.totals), title, turn,
@@ -322,20 +444,33 @@ function result(game) {
 async function loadReplay(game) {
   const parts = await app.act("replay", { gameId: game.gameId }, "game-actions-error");
   if (!parts) return;
-  ui.replay = { gameId: game.gameId, turns: parts.flatMap((p) => p.turns), players: parts[0].players };
+  const totals = parts.map((p) => p.regret).find((r) => r && typeof r === "object") || null;
+  ui.replay = { gameId: game.gameId, turns: parts.flatMap((p) => p.turns), players: parts[0].players, regret: totals };
+  // Yahtzee-family grids: what each turn lost against the optimal solitaire player.
+  const withRegret = ui.replay.turns.some((turn) => isNumber(turn.regret)) || Boolean(totals);
   const rows = ui.replay.turns.map((turn) => h("tr", {},
     h("td", {}, String(turn.number)),
     h("td", {}, nameOf(game, turn.playerId)),
     h("td", {}, turn.rolls.map((r) => r.dice.join("")).join(" → ")),
     h("td", {}, turn.announcement ? cellLabel(turn.announcement) : ""),
     h("td", {}, turn.proposal ? `${cellLabel(turn.proposal)} (${turn.proposal.score})` : ""),
-    h("td", {}, turn.write ? `${cellLabel(turn.write)}: ${turn.write.score}${turn.write.auto ? " (clock)" : ""}` : "—")));
-  fill(byId("game-replay"), h("h3", {}, `Replay: ${ui.replay.turns.length} turns`),
+    h("td", {}, turn.write ? `${cellLabel(turn.write)}: ${turn.write.score}${turn.write.auto ? " (clock)" : ""}` : "—"),
+    withRegret ? h("td", { class: "regret" }, isNumber(turn.regret) ? points(turn.regret) : "") : null));
+  const heads = ["#", "Player", "Rolls", "Announced", "Proposed", "Written"];
+  if (withRegret) heads.push("Regret");
+  const summary = totals
+    ? h("p", { id: "replay-regret" }, "Regret (expected points lost against the optimal player; 0 is perfect): ",
+      Object.entries(totals).map(([id, value]) => `${nameOf(game, id)} ${isNumber(value) ? points(value) : "?"}`).join(" · "))
+    : null;
+  fill(byId("game-replay"), h("h3", {}, `Replay: ${ui.replay.turns.length} turns`), summary,
     h("div", { class: "sheet-scroll" }, h("table", { class: "replay" },
-      h("thead", {}, h("tr", {}, ["#", "Player", "Rolls", "Announced", "Proposed", "Written"].map((t) => h("th", {}, t)))),
+      h("thead", {}, h("tr", {}, heads.map((t) => h("th", {}, t)))),
       h("tbody", {}, rows))));
   byId("game-replay").hidden = false;
 }
+
+const isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+const points = (value) => value.toFixed(2);
 
 // --------------------------------------------------------------------------- chat
 
@@ -378,5 +513,8 @@ function onKey(event) {
   } else if (key === "a") {
     const button = byId("announce");
     if (button) { event.preventDefault(); button.click(); }
+  } else if (key === "h") {
+    const button = byId("hint");
+    if (button && !button.disabled) { event.preventDefault(); button.click(); }
   }
 }

@@ -8,7 +8,8 @@ const SECTION_TOTALS = { upper: "Σ upper", middle: "Σ middle", lower: "Σ lowe
 
 /**
  * sheet: a SheetView; grid: the catalog's grid; columns: the column ids;
- * turn: {legal, pending, proposal, opened, directedRow, announcement} for this sheet or null;
+ * turn: {legal, pending, proposal, opened, directedRow, announcement, hinted} for this sheet or
+ * null (hinted: the cell a hint names);
  * onCell(cell): called with a legal cell when clicked (null: not clickable);
  * announcing: the columns whose empty cells a click announces (onAnnounce), or null.
  */
@@ -43,6 +44,7 @@ export function sheetTable({ sheet, grid, columns, title, turn, onCell, onAnnoun
         classes.push("announced");
       }
       if (opened.has(id)) classes.push("opened");
+      if (turn?.hinted && key(turn.hinted.column, turn.hinted.row) === id) classes.push("hinted");
       if (value !== undefined) return h("td", { class: `${classes.join(" ")} written`, dataset: data }, String(value));
       const proposal = turn?.proposal && key(turn.proposal.column, turn.proposal.row) === id;
       if (proposal) classes.push("proposal");

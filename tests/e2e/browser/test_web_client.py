@@ -34,6 +34,8 @@ def sign_in(page: Page, stack: LocalStack, name: str, *, undo_ms: int = 0) -> No
     page.click("#local-play")
     expect(page.locator("#lobby")).to_be_visible()
     expect(page.locator("#banner")).to_be_hidden()
+    # Connected: the game list comes once the socket is open (an action before it is refused).
+    expect(page.locator("#no-games, .game-row").first).to_be_visible()
 
 
 def create_game(page: Page, **choices: str) -> str:
@@ -380,9 +382,10 @@ def test_web_client_simultaneous_game_shows_each_players_progress(
     expect(ana.locator(".seat")).to_have_count(2)
     ana.click("#start")
 
-    # when ana plays her turn of the round and ben has not
+    # when ana plays her turn of the round and ben has not (no hints between people)
     for page in (ana, ben):
         expect(page.locator("#turn-who")).to_have_text("Your turn")
+        expect(page.locator("#hint")).to_have_count(0)
     play_one_turn(ana)
 
     # then ana waits for ben, whom the table waits for, and each sees the progress
