@@ -544,7 +544,9 @@ class GameService:
             bot_seats.check_settings_for_bots(session, settings)
             # Whoever sits already plays the new columns too (a refusal writes nothing).
             for seat in session.seats:
-                if seat.player_id != player and self._premium_needed(seat.player_id, settings, now):
+                if seat.bot is not None or seat.player_id == player:
+                    continue  # a bot plays any columns; the creator was checked
+                if self._premium_needed(seat.player_id, settings, now):
                     raise GameActionError(
                         f"{seat.nickname or seat.player_id} plays with a free account: these "
                         "columns need premium",
@@ -773,6 +775,11 @@ class GameService:
         if effects.returns_missed:
             metrics.add_metric(
                 name="ReturnMissed", unit=MetricUnit.Count, value=effects.returns_missed
+            )
+        if effects.bot_moves_failed:
+            logger.error("a bot's move failed: the clock's auto-move was played instead")
+            metrics.add_metric(
+                name="BotMoveFailed", unit=MetricUnit.Count, value=effects.bot_moves_failed
             )
 
     def _broadcast(

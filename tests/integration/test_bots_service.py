@@ -2,10 +2,13 @@
 bots; each bot move is a deadline the game's timers wake it for, played in the same
 conditional write as a person's action; hints for a player practising alone."""
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from yamb.economy.rewards import Finisher, win_rewards
 from yamb.session.bot_turns import BOT_STEP
+from yamb.session.results import result_of
 
 from tests.integration.conftest import ANA, BEN, CLEO, Caller
 
@@ -94,11 +97,16 @@ def test_bots_whole_game_against_a_person_ends_and_pays_nothing(harness: Any) ->
         harness.write_any(ANA, game_id)
         _let_bots_play(harness, game_id)
 
-    # then the game is finished with both sheets full, the bot's result marked as a bot's
+    # then the game is finished with both sheets full, the bot's result marked as a bot's,
+    # and its winner (person or bot) paid nothing
     session = harness.session(game_id)
     assert session.status == "finished"
     assert all(sheet.is_full() for sheet in session.game().sheets)
     assert harness.players.get("ana").seated_in is None
+    result = result_of(session)
+    assert [(p.player_id, p.bot) for p in result.players] == [("ana", None), ("bot-1", "easy")]
+    finishers = [Finisher(p.player_id, p.turns, bot=p.bot is not None) for p in result.players]
+    assert result.winners and win_rewards(result.settings, result.winners, finishers) == {}
 
 
 def test_bots_optimal_plays_the_classic_grid(harness: Any) -> None:
@@ -159,6 +167,93 @@ def test_bots_each_for_themself_bot_plays_on_while_the_person_thinks(harness: An
     played = session.game().turns_played
     assert played[0] == 0 and played[1] >= 3
     assert session.seats[1].bot_due is not None
+
+
+def test_bots_clock_running_out_in_a_bots_turn_never_stalls_the_game(harness: Any) -> None:
+    # given ana against a hard bot with a 10 s clock, the bot's turn under way
+    game_id = _bot_table(harness, "hard", turnSeconds=10)
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+    harness.write_any(ANA, game_id)
+    session = harness.session(game_id)
+    deadline = session.clock.deadline
+    assert session.seats[1].bot_due is not None and deadline is not None
+
+    # when the bot's next moment falls after its clock (its last move came late) and one wake
+    # finds both due
+    session.seats[1].bot_due = deadline + timedelta(seconds=1)
+    harness.games.save(session, now=harness.clock.moment)
+    harness.clock.set(deadline + timedelta(seconds=2))
+    harness.wake(game_id, None)
+
+    # then the clock wrote the bot's turn, the stale moment was dropped, and ana plays on
+    game = harness.last_game(ANA)
+    assert game["turn"]["playerId"] == "ana"
+    assert [seat["turnsPlayed"] for seat in game["seats"]] == [1, 1]
+    harness.write_any(ANA, game_id)
+
+
+def test_bots_a_failing_bot_is_replaced_by_the_auto_move(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given ana against a bot whose brain fails
+    def broken(*_: Any) -> Any:
+        raise RuntimeError("a bot's bug")
+
+    monkeypatch.setattr("yamb.bots.choose", broken)
+    game_id = _bot_table(harness, "medium")
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+    harness.write_any(ANA, game_id)
+
+    # when its moment comes / then the clock's auto-move is played for it, and ana plays on
+    _let_bots_play(harness, game_id)
+    assert [s["turnsPlayed"] for s in harness.last_game(ANA)["seats"]] == [1, 1]
+
+
+def test_bots_creator_leaving_a_table_of_bots_removes_it_or_hands_it_on(harness: Any) -> None:
+    # given ana's waiting table with a bot, and cleo's with a bot and ben seated
+    lone = _bot_table(harness, "easy")
+    shared = _bot_table(harness, "easy", creator=CLEO, players=3)
+    harness.connect(BEN)
+    harness.ack(BEN, harness.act(BEN, "join_game", gameId=shared))
+
+    # when both creators leave
+    harness.ack(ANA, harness.act(ANA, "leave_game", gameId=lone))
+    harness.ack(CLEO, harness.act(CLEO, "leave_game", gameId=shared))
+
+    # then the table of bots alone is gone, the other is ben's (not a bot's)
+    assert harness.session(lone).status == "deleted"
+    assert harness.session(shared).creator == "ben"
+    listed = harness.answer(BEN, harness.act(BEN, "list_games"))["games"]
+    assert [game["gameId"] for game in listed] == [shared]
+
+
+def test_bots_seated_do_not_block_an_edit_into_premium_columns(harness: Any) -> None:
+    # given ana (premium) at a preset 1 table with a bot
+    harness.connect(ANA)
+    harness.grant_premium(ANA)
+    game_id = _bot_table(harness, "hard")
+
+    # when she edits it to preset 7 / then it applies: a bot plays any columns
+    harness.ack(ANA, harness.act(ANA, "edit_game", gameId=game_id, settings={"preset": 7}))
+    assert harness.session(game_id).settings.preset == 7
+
+
+def test_bots_everyone_away_cancels_the_game_however_many_bots_sit(harness: Any) -> None:
+    # given ana and ben against a bot, both away
+    harness.connect(ANA, BEN)
+    game_id = harness.create_game(ANA, players=3, turnSeconds=60)
+    harness.ack(BEN, harness.act(BEN, "join_game", gameId=game_id))
+    harness.ack(ANA, harness.act(ANA, "add_bot", gameId=game_id, level="easy"))
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+    harness.service.disconnect(ANA)
+    harness.service.disconnect(BEN)
+
+    # when their return countdowns run out
+    harness.advance(minutes=10)
+
+    # then the game is cancelled as if no bot sat there: the bot wins nothing alone
+    session = harness.session(game_id)
+    assert session.status == "cancelled"
 
 
 @pytest.mark.parametrize(
@@ -273,9 +368,9 @@ def test_hint_refused_between_people_out_of_turn_and_after_the_last_roll(harness
     people = harness.act(ANA, "hint", gameId=game_id)
     out_of_turn = harness.act(BEN, "hint", gameId=game_id)
 
-    # then they are refused with their reasons
+    # then they are refused with their reasons: between people, in turn or not, no hint
     assert harness.error(ANA, people)["code"] == "hint_not_allowed"
-    assert harness.error(BEN, out_of_turn)["code"] == "not_your_turn"
+    assert harness.error(BEN, out_of_turn)["code"] == "hint_not_allowed"
 
     # and cleo alone against a bot, after her last roll, is told a hint comes after roll 1 or 2
     solo = _bot_table(harness, "easy", creator=CLEO)

@@ -6,7 +6,7 @@ for themself; not 2 vs 2 (a partner decides with a person), slow games (a bot wo
 once) or scorekeeping tables (the dice are rolled by people at the table).
 """
 
-from yamb.bots import check_level
+from yamb.bots import Level, check_level
 from yamb.session.effects import GameActionError, require_creator, require_status
 from yamb.session.model import GameSession, Seat
 from yamb.settings import GameSettings
@@ -34,12 +34,7 @@ def add_bot(session: GameSession, player_id: str, level: str) -> str:
     refusal = bots_refused(session.settings)
     if refusal is not None:
         raise GameActionError(refusal, code="bots_not_allowed")
-    checked = check_level(level, session.settings.grid)
-    if checked == "optimal":
-        # Its solved table must be where this runs (BotLevelError level_unavailable if not).
-        from yamb.bots.optimal import solver_for  # noqa: PLC0415 - numpy and a table
-
-        solver_for(session.settings.grid)
+    checked = _playable(level, session.settings.grid)
     if len(session.seats) >= session.settings.players:
         raise GameActionError("the table is full", code="table_full")
     taken = set(session.player_ids)
@@ -76,4 +71,15 @@ def check_settings_for_bots(session: GameSession, settings: GameSettings) -> Non
         raise GameActionError(f"{refusal}: remove the bots first", code="bots_not_allowed")
     for seat in bots:
         assert seat.bot is not None
-        check_level(seat.bot, settings.grid)
+        _playable(seat.bot, settings.grid)
+
+
+def _playable(level: str, grid: str) -> Level:
+    """The level, when a bot of it can play the grid here (BotLevelError if not)."""
+    checked = check_level(level, grid)
+    if checked == "optimal":
+        # Its solved table must be where this runs (BotLevelError level_unavailable if not).
+        from yamb.bots.optimal import solver_for  # noqa: PLC0415 - numpy and a table
+
+        solver_for(grid)
+    return checked

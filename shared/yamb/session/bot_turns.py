@@ -12,7 +12,6 @@ from datetime import datetime, timedelta
 
 from yamb import bots
 from yamb.dice import DiceSource
-from yamb.errors import YambError
 from yamb.game import Game
 from yamb.session import turns
 from yamb.session.effects import Effects
@@ -74,19 +73,24 @@ def play_bot(session: GameSession, seat: int, now: datetime, dice: DiceSource) -
     held.bot_due = None
     assert held.bot is not None
     player = held.player_id
+    if not _may_move(session, session.game(), seat):
+        # An earlier deadline of the same wake (its clock) ended the turn it was due in.
+        return Effects()
     game = turns.current(session, player)
     try:
         move = bots.choose(game, bots.check_level(held.bot, game.layout.grid.id))
         return _play(session, game, player, move, now, dice)
-    except YambError:
-        game = turns.current(session, player)  # the refused move changed nothing
+    except Exception:  # whatever a bot's bug raises (refused move or other), the game goes on
+        game = turns.current(session, player)  # a refused move changed nothing
         if not game.roll:
             return _play(session, game, player, bots.RollMove(()), now, dice)
         auto = game.auto_move()
         if auto.announces:
             _play(session, game, player, bots.AnnounceMove(auto.column, auto.row), now, dice)
             game = turns.current(session, player)
-        return _play(session, game, player, bots.WriteMove(auto.column, auto.row), now, dice)
+        effects = _play(session, game, player, bots.WriteMove(auto.column, auto.row), now, dice)
+        effects.bot_moves_failed += 1
+        return effects
 
 
 def _play(  # noqa: PLR0917 - a move and everything it is played with

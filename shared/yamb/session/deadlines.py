@@ -82,4 +82,5 @@ def merged(first: Effects, then: Effects) -> Effects:
         removed=first.removed or then.removed,
         turns_timed_out=first.turns_timed_out + then.turns_timed_out,
         returns_missed=first.returns_missed + then.returns_missed,
+        bot_moves_failed=first.bot_moves_failed + then.bot_moves_failed,
     )

@@ -20,12 +20,12 @@ def hint(
     session: GameSession, player_id: str, turn: int | None
 ) -> tuple[bots.Level, Game, bots.BotMove]:
     """The level that answers, the game as the player sees it, and the move it advises."""
-    game = turns.current(session, player_id, turn)
     if session.people > 1:
         raise GameActionError(
             "hints are for practice: a table where other people play gets none",
             code="hint_not_allowed",
         )
+    game = turns.current(session, player_id, turn)
     if game.roll not in HINT_ROLLS:
         raise GameActionError(
             "a hint answers after roll 1 or 2 of your turn: which dice to keep, or which cell "

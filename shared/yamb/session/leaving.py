@@ -72,7 +72,7 @@ def expire_return(
         effects.disappeared.append(seat.player_id)
     _seat_leaves(session, seat_index, now=now, dice=dice, effects=effects, outcome="abandoned")
     if session.status == "running" and not any(
-        session.seats[i].present for i in session.remaining_seats()
+        session.seats[i].present and session.seats[i].bot is None for i in session.remaining_seats()
     ):
         end(session, now, "cancelled", [], effects)
     return effects

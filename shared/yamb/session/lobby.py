@@ -82,11 +82,12 @@ def leave_waiting(session: GameSession, player_id: str, now: datetime) -> Effect
     del session.seats[seat]
     if session.fair is not None:
         session.fair.client_seeds.pop(player_id, None)
-    if not session.seats:
+    people = [seat.player_id for seat in session.seats if seat.bot is None]
+    if not people:  # the last person out removes the table, bots and all
         _remove(session, now)
         return Effects(players={player_id: "forget"}, removed=True)
     if player_id == session.creator:
-        session.creator = session.seats[0].player_id
+        session.creator = people[0]
     return Effects(players={player_id: "forget"})
 
 

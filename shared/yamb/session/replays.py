@@ -139,7 +139,10 @@ def replay_frames(header: ReplayHeader, lines: Sequence[str], request_id: str) -
             f"the game's record is no longer whole: {len(lines)} of {header.turns} turns are kept",
             code="not_allowed",
         )
-    regrets = regret.turn_regrets(header.settings, header.players, lines)
+    try:
+        regrets = regret.turn_regrets(header.settings, header.players, lines)
+    except (KeyError, ValueError):  # the solver and the record disagree: the replay stands
+        regrets = None
     totals = None if regrets is None else dict(regret.totals(header.players, lines, regrets))
     parts: list[list[ReplayTurnView]] = [[]]
     size = 0
