@@ -148,8 +148,12 @@ def new_page(browser: Browser) -> Iterator[NewPage]:
 
 
 @pytest.fixture(scope="session")
-def screenshot_dir() -> Path:
-    """docs/screenshots (created): where the browser tests save the screenshots the docs show."""
-    directory = PROJECT_ROOT / "docs" / "screenshots"
-    directory.mkdir(parents=True, exist_ok=True)
-    return directory
+def screenshot_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the browser tests save their screenshots: docs/screenshots, which the docs show,
+    when YAMB_SCREENSHOTS=docs (`YAMB_SCREENSHOTS=docs make browser` renews them); otherwise a
+    temporary folder, so that a test run leaves the working tree as it was."""
+    if os.environ.get("YAMB_SCREENSHOTS") == "docs":
+        directory = PROJECT_ROOT / "docs" / "screenshots"
+        directory.mkdir(parents=True, exist_ok=True)
+        return directory
+    return tmp_path_factory.mktemp("screenshots")
