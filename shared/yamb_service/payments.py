@@ -336,15 +336,7 @@ class PaymentService:
         """A refund that failed after it was debited (a pending one): the tokens come back."""
         if refund.get("status") != "failed":  # charge.refund.updated says other things too
             return WebhookResult("ignored", event_type)
-        refund_id = _id(refund.get("id"))
-        payment = self._payment_of(refund)
-        tokens = 0 if payment is None else payment.share(int(refund.get("amount") or 0))
-        if payment is None or refund_id is None or tokens < 1:
-            return WebhookResult("ignored", event_type)
-        detail = _id(refund.get("payment_intent")) or _id(refund.get("charge"))
-        debit = Change(payment.recipient, -tokens, "refund", allow_debt=True, detail=detail)
-        entries = self._reversed(debit, f"stripe:refund:{refund_id}", "refund_failed", now)
-        return WebhookResult("credited", event_type, tuple(entries))
+        return self._given_back(event_type, refund, "refund", "refund_failed", now)
 
     def _dispute_reversed(
         self, event_type: str, dispute: Mapping[str, Any], now: datetime
@@ -355,14 +347,27 @@ class PaymentService:
             "won",
             "warning_closed",
         )
-        dispute_id = _id(dispute.get("id"))
-        payment = self._payment_of(dispute) if won else None
-        tokens = 0 if payment is None else payment.share(int(dispute.get("amount") or 0))
-        if payment is None or dispute_id is None or tokens < 1:
+        if not won:
             return WebhookResult("ignored", event_type)
-        detail = _id(dispute.get("payment_intent")) or _id(dispute.get("charge"))
-        debit = Change(payment.recipient, -tokens, "dispute", allow_debt=True, detail=detail)
-        entries = self._reversed(debit, f"stripe:dispute:{dispute_id}", "dispute_won", now)
+        return self._given_back(event_type, dispute, "dispute", "dispute_won", now)
+
+    def _given_back(
+        self,
+        event_type: str,
+        obj: Mapping[str, Any],
+        kind: Literal["refund", "dispute"],
+        reason: Reason,
+        now: datetime,
+    ) -> WebhookResult:
+        """The debit of a refund or dispute (`obj`) given back, once (see `_reversed`)."""
+        obj_id = _id(obj.get("id"))
+        payment = self._payment_of(obj)
+        tokens = 0 if payment is None else payment.share(int(obj.get("amount") or 0))
+        if payment is None or obj_id is None or tokens < 1:
+            return WebhookResult("ignored", event_type)
+        detail = _id(obj.get("payment_intent")) or _id(obj.get("charge"))
+        debit = Change(payment.recipient, -tokens, kind, allow_debt=True, detail=detail)
+        entries = self._reversed(debit, f"stripe:{kind}:{obj_id}", reason, now)
         return WebhookResult("credited", event_type, tuple(entries))
 
     def _reversed(
