@@ -23,6 +23,7 @@ from moto.apigatewaymanagementapi.models import ApiGatewayManagementApiBackend
 from moto.core.exceptions import JsonRESTError
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb.protocol import ClientAction
+from yamb.session.timers import wake_moment, wake_second
 from yamb_service import config, wiring
 from yamb_service.auth import StaticKeys, TokenVerifier
 from yamb_service.dynamo import DynamoGameRepository, DynamoPlayerRepository
@@ -450,9 +451,10 @@ def test_game_handler_turn_actions(stack: Stack) -> None:
     # no lane has stored a token here (moto runs no execution): a wake keeps ben's deadline
     deadline = stack.games.load(game_id).session.clock.deadline
     assert deadline is not None
-    assert f"{deadline:%Y-%m-%dT%H:%M}" in " ".join(
-        w["at"] for w in stack.executions("wake").values()
-    )
+    # (a wake waits until the whole second at or after the deadline: compared as moments, not
+    # as text, which a deadline in a minute's last second would carry into the next minute)
+    waits = {datetime.fromisoformat(w["at"]) for w in stack.executions("wake").values()}
+    assert wake_moment(wake_second(deadline)) in waits
 
 
 def test_game_handler_announce(stack: Stack) -> None:
