@@ -7,7 +7,7 @@ this module sees an item, a key or a pynamodb error.
 - a mailed link: `LINK#<sha-256 of its token>` / `LINK` (expires with the link).
 """
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -196,6 +196,19 @@ class DynamoAccountStore:
             if _lost_race(error):
                 raise StaleProfileError from None
             raise _busy_or(error) from error
+
+    def profiles(self, player_ids: Iterable[str]) -> dict[str, Profile]:
+        """Several profiles in one request a hundred (eventually consistent: for showing)."""
+        keys = [(_profile_key(p), _PROFILE) for p in dict.fromkeys(player_ids)]
+        found: dict[str, Profile] = {}
+        try:
+            for start in range(0, len(keys), 100):
+                for item in self._item.batch_get(keys[start : start + 100]):
+                    profile = Profile.model_validate_json(item.profile or "{}")
+                    found[profile.player_id] = profile
+        except PynamoDBException as error:
+            raise _busy_or(error) from error
+        return found
 
     def nickname_owner(self, nickname: str) -> str | None:
         try:

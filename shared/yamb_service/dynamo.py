@@ -120,7 +120,8 @@ def busy_when_transient[**P, R](method: Callable[P, R]) -> Callable[P, R]:
 
 
 class _Index1(GlobalSecondaryIndex["_Item"]):  # type: ignore[no-untyped-call]
-    """`gsi1`: the open games (`OPEN#…`), the accounts a daily job handles (`ACCOUNTS#…`)."""
+    """`gsi1`: the open games (`OPEN#…`), the accounts a daily job handles (`ACCOUNTS#…`), the
+    rows of each leaderboard in order (`BOARD#…`)."""
 
     class Meta:
         index_name = "gsi1"
@@ -173,6 +174,13 @@ class _Item(Model):
     # A spectator: whose own turn it follows.
     follows = UnicodeAttribute(null=True)
     blocked_until = NumberAttribute(null=True)
+    # Results (yamb_service.results_store): how many board rows hold one score, a player's
+    # statistics as JSON, a head-to-head's counts (the viewer's side).
+    tally = NumberAttribute(null=True)
+    stats = UnicodeAttribute(null=True)
+    wins = NumberAttribute(null=True)
+    losses = NumberAttribute(null=True)
+    ties = NumberAttribute(null=True)
     gsi1 = _Index1()
 
 

@@ -212,7 +212,7 @@ def test_alarms_cover_functions_api_timers_table_and_the_services_counts(
     ]
     assert watched[("AWS/SQS", "ApproximateNumberOfMessagesVisible")] == [
         {"QueueName": {"Fn::GetAtt": [queue, "QueueName"]}}
-        for queue in ("TimerDeadLetterQueue", "RewardsDeadLetterQueue")
+        for queue in ("TimerDeadLetterQueue", "RewardsDeadLetterQueue", "ResultsDeadLetterQueue")
     ]
     table = {"TableName": {"Ref": "GameTable"}}
     for metric in ("ReadThrottleEvents", "WriteThrottleEvents", "ConditionalCheckFailedRequests"):

@@ -28,6 +28,7 @@ type Reason = Literal[
     "nickname",  # a nickname change (A5)
     "cosmetic",  # a cosmetic bought (E5)
     "grant",  # given by an operator or a promotion
+    "prize",  # a prize board's place at the end of a week or month (R2)
 ]
 
 

@@ -70,6 +70,7 @@ def expire_return(
         return effects
     if game.turns_played[session.engine_seat(seat_index)] > 0:
         effects.disappeared.append(seat.player_id)
+        seat.abandoned = True
     _seat_leaves(session, seat_index, now=now, dice=dice, effects=effects, outcome="abandoned")
     if session.status == "running" and not any(
         session.seats[i].present and session.seats[i].bot is None for i in session.remaining_seats()

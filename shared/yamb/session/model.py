@@ -103,6 +103,8 @@ class Seat(BaseModel):
     connection_id: str | None = None
     present: bool = True
     left: bool = False
+    # Left after playing a turn, by not coming back: an abandoned game in the statistics.
+    abandoned: bool = False
     return_deadline: datetime | None = None
     # Milliseconds spent deciding, at a table with the time bonus (yamb.session.decisions).
     decision_ms: int = 0

@@ -5,7 +5,9 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
-from yamb.session.model import GameSession
+from yamb.results.facts import SheetFacts, facts_of
+from yamb.session.endings import records_result
+from yamb.session.model import GameSession, Outcome
 from yamb.settings import GameSettings
 
 
@@ -21,6 +23,10 @@ class PlayerResult(_Stored):
     turns: int
     # A bot's level; None: a person. A game with a bot counts for no board, task or reward.
     bot: str | None = None
+    # Left after playing a turn without resigning (rules.md 8): an abandoned game.
+    abandoned: bool = False
+    # How the sheet was played, for the success rates (None: a result stored before them).
+    facts: SheetFacts | None = None
 
 
 class GameResult(_Stored):
@@ -29,6 +35,9 @@ class GameResult(_Stored):
     ended_at: datetime
     winners: list[str]
     players: list[PlayerResult]
+    outcome: Outcome | None = None
+    # Its full sheets enter results (leaderboards, records): rules.md 8.
+    recorded: bool = False
 
 
 def result_of(session: GameSession) -> GameResult:
@@ -39,6 +48,8 @@ def result_of(session: GameSession) -> GameResult:
         settings=session.settings,
         ended_at=session.ended_at,
         winners=session.winners,
+        outcome=session.outcome,
+        recorded=records_result(session),
         players=[
             PlayerResult(
                 player_id=seat.player_id,
@@ -47,6 +58,8 @@ def result_of(session: GameSession) -> GameResult:
                 left=seat.left,
                 turns=game.turns_played[session.engine_seat(index)],
                 bot=seat.bot,
+                abandoned=seat.abandoned,
+                facts=facts_of(game.sheets[session.engine_seat(index)]),
             )
             for index, seat in enumerate(session.seats)
         ],

@@ -1,0 +1,197 @@
+"""The results' HTTP API: leaderboards (R1, R3), a player's statistics (R4), head-to-head
+(S4), favorites (S1's one-way follow), and the public page (R5: HTML for people, JSON for
+machines; no sign-in). Each route parses its request, calls one method of the results service
+and maps the answer or the error to a reply."""
+
+import gc
+
+gc.disable()  # until the first invocation is over: yamb_service.warmup
+
+import html
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import BaseModel
+from yamb.accounts.messages import ErrorDetail, ErrorView
+from yamb.results import periods
+from yamb.results.boards import board
+from yamb.results.errors import ResultsError
+from yamb.results.messages import StatisticsView
+from yamb_service.observability import logger, metrics
+from yamb_service.ports import ServiceBusyError
+from yamb_service.results_wiring import results_service
+from yamb_service.warmup import collector_after_first_call
+
+app = APIGatewayHttpResolver()
+
+_STATUS = {
+    "unknown_player": 404,
+    "page_hidden": 404,
+    "favorite_self": 400,
+    "too_many_favorites": 409,
+    "busy": 503,
+}
+_BOARD_PARAMETERS = frozenset({"format", "columns", "side", "period", "kind"})
+
+
+def _json(status: int, model: BaseModel) -> Response[str]:
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=model.model_dump_json(by_alias=True),
+    )
+
+
+def _error(status: int, code: str, message: str, field: str | None = None) -> Response[str]:
+    return _json(status, ErrorView(error=ErrorDetail(code=code, message=message, field=field)))
+
+
+def _player_id() -> str:
+    return str(app.current_event.request_context.authorizer.get_lambda["playerId"])
+
+
+def _query(name: str, default: str) -> str:
+    return app.current_event.get_query_string_value(name) or default
+
+
+@app.get("/boards")
+def leaderboard() -> Response[str]:
+    unknown = set(app.current_event.query_string_parameters or {}) - _BOARD_PARAMETERS
+    if unknown:
+        name = sorted(unknown)[0]
+        raise ResultsError(
+            f"unknown filter {name!r}: format, columns, side, period, kind", field=name
+        )
+    service = results_service()
+    period = periods.parse(_query("period", "all"), service.now())
+    target = board(
+        _query("format", "individual"), _query("columns", "main"), _query("side", "best"), period
+    )
+    return _json(200, service.board(_player_id(), target, _query("kind", "all")))
+
+
+@app.get("/players/<nickname>/statistics")
+def statistics(nickname: str) -> Response[str]:
+    return _json(200, results_service().statistics(nickname))
+
+
+@app.get("/players/<nickname>/head-to-head")
+def head_to_head(nickname: str) -> Response[str]:
+    before = app.current_event.get_query_string_value("before")
+    return _json(200, results_service().head_to_head(_player_id(), nickname, before))
+
+
+@app.get("/me/favorites")
+def favorites() -> Response[str]:
+    return _json(200, results_service().favorites(_player_id()))
+
+
+@app.put("/me/favorites/<nickname>")
+def follow(nickname: str) -> Response[str]:
+    return _json(200, results_service().follow(_player_id(), nickname, on=True))
+
+
+@app.delete("/me/favorites/<nickname>")
+def unfollow(nickname: str) -> Response[str]:
+    return _json(200, results_service().follow(_player_id(), nickname, on=False))
+
+
+@app.get("/pages/<nickname>")
+def public_page(nickname: str) -> Response[str]:
+    try:
+        view = results_service().public_page(nickname)
+    except ResultsError as error:
+        if error.code not in ("unknown_player", "page_hidden") or not _wants_page():
+            raise
+        return _page(404, "No such page", "This player has no public page.")
+    if _wants_page():
+        return _page(200, view.nickname, "", _statistics_html(view))
+    return _json(200, view)
+
+
+def _wants_page() -> bool:
+    accept = app.current_event.headers.get("accept") or ""
+    return "text/html" in accept and "application/json" not in accept
+
+
+def _page(status: int, title: str, text: str, content: str = "") -> Response[str]:
+    paragraph = f"<p>{html.escape(text)}</p>" if text else ""
+    body = (
+        "<!doctype html><html lang=en><meta charset=utf-8>"
+        '<meta name=viewport content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)} · Yamb</title>"
+        "<body style='font-family:system-ui;max-width:40rem;margin:3rem auto;padding:0 1rem'>"
+        f"<h1>{html.escape(title)}</h1>{paragraph}{content}</body></html>"
+    )
+    return Response(
+        status_code=status,
+        content_type="text/html; charset=utf-8",
+        body=body,
+        headers={"Cache-Control": "public, max-age=60", "Referrer-Policy": "no-referrer"},
+    )
+
+
+def _percent(share: float | None) -> str:
+    return "-" if share is None else f"{share * 100:.0f} %"
+
+
+def _statistics_html(view: StatisticsView) -> str:
+    e = html.escape
+    figures = [
+        ("Games", str(view.games)),
+        ("Wins", _percent(view.win_rate)),
+        ("Main board", "-" if view.main_board_place is None else f"#{view.main_board_place}"),
+        ("Medals", str(view.medals.gold + view.medals.silver + view.medals.bronze)),
+        ("Won / lost", f"{view.wins} / {view.losses}"),
+        ("Abandoned", str(view.abandoned)),
+        ("Bonus", _percent(view.rates.bonus)),
+        ("Yamb", _percent(view.rates.yamb)),
+        ("Poker", _percent(view.rates.poker)),
+        ("Crossed out", _percent(view.rates.crossed_out)),
+    ]
+    rows = "".join(f"<tr><th align=left>{e(n)}</th><td>{e(v)}</td></tr>" for n, v in figures)
+    records = "".join(
+        f"<tr><th align=left>{e(kind)}</th><td>{record.score}</td></tr>"
+        for kind, record in sorted(view.records.items())
+    )
+    about = f"<p>{e(view.description)}</p>" if view.description else ""
+    flag = f"<p>Country: {e(view.country)}</p>" if view.country else ""
+    return f"{about}{flag}<table>{rows}</table>" + (
+        f"<h2>Records</h2><table>{records}</table>" if records else ""
+    )
+
+
+# ---------------------------------------------------------------------- errors
+
+
+@app.exception_handler(ResultsError)
+def results_error(error: ResultsError) -> Response[str]:
+    logger.info("request refused", code=error.code, field=error.field)
+    return _error(_STATUS.get(error.code, 400), error.code, error.message, error.field)
+
+
+@app.exception_handler(ServiceBusyError)
+def busy(error: ServiceBusyError) -> Response[str]:
+    return _error(503, "busy", "the server is busy: try again in a moment")
+
+
+@app.not_found
+def not_found(error: Exception) -> Response[str]:
+    return _error(404, "not_found", "no such route")
+
+
+@app.exception_handler(Exception)
+def failed(error: Exception) -> Response[str]:
+    logger.exception("request failed")
+    return _error(500, "internal", "something went wrong on our side: try again later")
+
+
+@collector_after_first_call
+@logger.inject_lambda_context(clear_state=True, correlation_id_path="requestContext.requestId")
+@metrics.log_metrics
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    player = ((event.get("requestContext") or {}).get("authorizer") or {}).get("lambda") or {}
+    if "playerId" in player:
+        logger.append_keys(player_id=player["playerId"])
+    return app.resolve(event, context)

@@ -1,0 +1,101 @@
+"""What the results API answers (HTTP, JSON in camelCase): a board's page, a player's
+statistics, a head-to-head, favorites. Nothing here holds an e-mail, tokens or other personal
+data: the public page (R5) shows the same statistics."""
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+from yamb.results.facts import SheetFacts
+from yamb.results.head_to_head import Meeting
+from yamb.results.stats import Record
+
+
+class _View(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
+
+
+class RowView(_View):
+    place: int
+    names: list[str]
+    score: int
+    # The games that make the score, best first; each replays (the `replay` action).
+    game_ids: list[str]
+    prize: int | None = None
+    me: bool = False
+
+
+class BoardView(_View):
+    board: str  # format/columns/side/period id
+    kind: str  # all or favorites
+    period_ends_at: datetime | None
+    rows: list[RowView]
+    # The viewer's row when it is not among `rows` (None: not on the board).
+    mine: RowView | None = None
+    prizes: list[int]
+
+
+class MedalsView(_View):
+    gold: int = 0
+    silver: int = 0
+    bronze: int = 0
+
+
+class RatesView(_View):
+    """Shares of 1, None before any full sheet."""
+
+    bonus: float | None
+    yamb: float | None
+    poker: float | None
+    crossed_out: float | None
+
+    @classmethod
+    def of(cls, facts: SheetFacts) -> "RatesView":
+        def share(part: int, whole: int) -> float | None:
+            return round(part / whole, 4) if whole else None
+
+        return cls(
+            bonus=share(facts.bonuses, facts.columns),
+            yamb=share(facts.yambs, facts.yamb_cells),
+            poker=share(facts.pokers, facts.poker_cells),
+            crossed_out=share(facts.crossed, facts.cells),
+        )
+
+
+class StatisticsView(_View):
+    nickname: str
+    country: str | None
+    description: str
+    proud_game: str | None
+    member_since: datetime
+    games: int
+    wins: int
+    losses: int
+    win_rate: float | None
+    main_board_score: int | None
+    main_board_place: int | None
+    medals: MedalsView
+    abandoned: int
+    records: dict[str, Record]
+    kinds: dict[str, int]
+    rates: RatesView
+
+
+class HeadToHeadView(_View):
+    opponent: str
+    # The viewer's figure first, always.
+    wins: int
+    losses: int
+    ties: int
+    meetings: list[Meeting]
+    # Pass as `before` for older meetings (None: none left).
+    next_before: str | None
+
+
+class FavoriteView(_View):
+    nickname: str
+
+
+class FavoritesView(_View):
+    favorites: list[FavoriteView]

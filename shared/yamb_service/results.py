@@ -1,0 +1,423 @@
+"""Results (R1-R5, S4), fed by the game's end and read over HTTP.
+
+`ResultsRecorder` takes each finished game from the table's stream (the `ENDED` item the write
+that ends a game puts, decision 70): the players' statistics and head-to-heads once (one
+transaction with the game's `COUNTED` marker), then each full sheet onto the boards it improves
+(each row a conditional write on its version: a repeat finds the game already in the row and
+writes nothing). The game handler writes none of it: a move stays one read and one write.
+
+`ResultsService` answers the boards, statistics, head-to-heads, favorites and the public page;
+`PrizeService` pays a period's prize boards (R2) once it has ended."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from aws_lambda_powertools.metrics import MetricUnit
+from yamb.accounts.profile import AccountStatus, Profile
+from yamb.results import periods
+from yamb.results.boards import (
+    MAIN,
+    TOP,
+    Board,
+    Contribution,
+    Entry,
+    boards_for,
+    contributions,
+    improved,
+)
+from yamb.results.errors import ResultsError
+from yamb.results.head_to_head import meeting_sides
+from yamb.results.messages import (
+    BoardView,
+    FavoritesView,
+    FavoriteView,
+    HeadToHeadView,
+    MedalsView,
+    RatesView,
+    RowView,
+    StatisticsView,
+)
+from yamb.results.periods import ALL_TIME, Period, PeriodKind
+from yamb.results.prizes import PRIZES, Award, awards, places
+from yamb.results.stats import PlayerStats, counted, counted_players
+from yamb.session.results import GameResult
+
+from yamb_service.account_store import DynamoAccountStore
+from yamb_service.observability import logger, metrics
+from yamb_service.ports import ServiceBusyError
+from yamb_service.results_store import DynamoResultsStore
+from yamb_service.wallet_store import Change, DynamoWalletStore
+
+ATTEMPTS = 8
+# A follow is one-way and free; the favorites board reads every favorite's row, so they have
+# a bound (decided).
+MAX_FAVORITES = 200
+MEETINGS_PAGE = 20
+_VISIBLE = (AccountStatus.ACTIVE, AccountStatus.DELETING, AccountStatus.BANNED)
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class Recorded:
+    """What recording one game did (for logs and tests)."""
+
+    counted: bool = False
+    rows: list[str] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)
+
+
+class ResultsRecorder:
+    def __init__(
+        self,
+        store: DynamoResultsStore,
+        accounts: DynamoAccountStore,
+        now: Callable[[], datetime] = _utc_now,
+    ) -> None:
+        self.store = store
+        self.accounts = accounts
+        self.now = now
+
+    def record(self, result: GameResult) -> Recorded:
+        recorded = Recorded(counted=self._count(result))
+        entered = contributions(result)
+        if entered:
+            profiles = self.accounts.profiles(p for c in entered for p in c.players)
+            for contribution in entered:
+                names = [_name(profiles.get(p), p) for p in contribution.players]
+                for target in boards_for(contribution):
+                    outcome = self._enter(target, contribution, names)
+                    if outcome == "written":
+                        recorded.rows.append(target.key)
+                    elif outcome == "closed":
+                        recorded.left_out.append(target.key)
+        for key in recorded.left_out:
+            metrics.add_metric(name="LateResultLeftOut", unit=MetricUnit.Count, value=1)
+            logger.warning("result after its period's payout", board=key)
+        if recorded.rows:
+            metrics.add_metric(
+                name="BoardRowsWritten", unit=MetricUnit.Count, value=len(recorded.rows)
+            )
+        logger.info("game results recorded", counted=recorded.counted, rows=len(recorded.rows))
+        return recorded
+
+    def _count(self, result: GameResult) -> bool:
+        people = counted_players(result)
+        if not people:
+            return False
+        sides = meeting_sides(result)
+        for attempt in range(ATTEMPTS):
+            before = self.store.statistics(p.player_id for p in people)
+            after = {
+                p.player_id: counted(before.get(p.player_id, PlayerStats()), result, p)
+                for p in people
+            }
+            outcome = self.store.count_game(result.game_id, self.now(), before, after, sides)
+            if outcome == "counted":
+                metrics.add_metric(name="GameCounted", unit=MetricUnit.Count, value=1)
+                return True
+            if outcome == "counted_before":
+                return False
+            self.store.pause(attempt)
+        raise ServiceBusyError()
+
+    def _enter(self, target: Board, contribution: Contribution, names: list[str]) -> str:
+        for attempt in range(ATTEMPTS):
+            before = self.store.rows(target, [contribution.entrant]).get(contribution.entrant)
+            after = improved(before, target, contribution)
+            if after is None:
+                return "unchanged"
+            outcome = self.store.write_row(
+                target, before, after.model_copy(update={"names": names})
+            )
+            if outcome != "moved":
+                if outcome == "written" and contribution.format == "pairs":
+                    for player in contribution.players:
+                        self.store.point_to_pair(player, target, after)
+                return outcome
+            self.store.pause(attempt)
+        raise ServiceBusyError()
+
+
+def _name(profile: Profile | None, player_id: str) -> str:
+    return profile.nickname if profile is not None else player_id
+
+
+class ResultsService:
+    def __init__(
+        self,
+        store: DynamoResultsStore,
+        accounts: DynamoAccountStore,
+        now: Callable[[], datetime] = _utc_now,
+    ) -> None:
+        self.store = store
+        self.accounts = accounts
+        self.now = now
+
+    # -------------------------------------------------------------- boards
+
+    def board(self, viewer: str, target: Board, kind: str) -> BoardView:
+        prizes = list(PRIZES.get(target.family, ()))
+        if kind == "all":
+            rows, mine = self._top(viewer, target)
+        elif kind == "favorites":
+            rows, mine = self._favorites_board(viewer, target), None
+        elif kind == "clubs":
+            raise ResultsError(
+                "club boards come with clubs, which do not exist yet",
+                code="board_not_available",
+                field="kind",
+            )
+        else:
+            raise ResultsError(
+                f"unknown kind {kind!r}: all or favorites", code="unknown_board", field="kind"
+            )
+        with_prizes = [_with_prize(row, prizes) for row in rows]
+        return BoardView(
+            board=target.key,
+            kind=kind,
+            period_ends_at=target.period.end,
+            rows=with_prizes,
+            mine=None if mine is None else _with_prize(mine, prizes),
+            prizes=prizes,
+        )
+
+    def _top(self, viewer: str, target: Board) -> tuple[list[RowView], RowView | None]:
+        top = self.store.top(target, TOP)
+        mine_entrant = self._entrant_of(viewer, target)
+        rows = _rows(top, mine_entrant)
+        if mine_entrant is None or any(row.me for row in rows):
+            return rows, None
+        entry = self.store.rows(target, [mine_entrant]).get(mine_entrant)
+        if entry is None:
+            return rows, None
+        return rows, _row(entry, self.store.place(target, entry.score), me=True)
+
+    def _entrant_of(self, viewer: str, target: Board) -> str | None:
+        if target.format == "individual":
+            return viewer
+        return self.store.pair_row(viewer, target)
+
+    def _favorites_board(self, viewer: str, target: Board) -> list[RowView]:
+        if target.format == "pairs":
+            raise ResultsError(
+                "a favorite is a player and a pairs board's rows are pairs: "
+                "the favorites board is for individual boards",
+                code="board_not_available",
+                field="kind",
+            )
+        found = self.store.rows(target, [viewer, *self.store.favorites(viewer)])
+        ordered = sorted(found.values(), key=lambda e: (-e.score, e.since, e.entrant))
+        return _rows(ordered, viewer)
+
+    # -------------------------------------------------------------- players
+
+    def _player(self, nickname: str) -> Profile:
+        owner = self.accounts.nickname_owner(nickname)
+        profile = self.accounts.get(owner) if owner is not None else None
+        if profile is None or profile.status not in _VISIBLE:
+            raise ResultsError(
+                f"no player is called {nickname!r}", code="unknown_player", field="nickname"
+            )
+        return profile
+
+    def statistics(self, nickname: str) -> StatisticsView:
+        return self._statistics(self._player(nickname))
+
+    def public_page(self, nickname: str) -> StatisticsView:
+        """The statistics a visitor sees (R5): none for a player who hid them, as for no one."""
+        profile = self._player(nickname)
+        if not profile.preferences.public_page or profile.status != AccountStatus.ACTIVE:
+            raise ResultsError(
+                f"no public page for {nickname!r}", code="page_hidden", field="nickname"
+            )
+        return self._statistics(profile)
+
+    def _statistics(self, profile: Profile) -> StatisticsView:
+        player = profile.player_id
+        stats = self.store.statistics([player]).get(player, PlayerStats())
+        main = Board("individual", MAIN, "best", ALL_TIME)
+        row = self.store.rows(main, [player]).get(player)
+        medals = MedalsView.model_validate(
+            _medal_counts(award.get("medal") for award in self.store.awards(player))
+        )
+        settings = profile.preferences
+        return StatisticsView(
+            nickname=profile.nickname,
+            country=settings.country,
+            description=settings.description,
+            proud_game=settings.proud_game,
+            member_since=profile.created_at,
+            games=stats.games,
+            wins=stats.wins,
+            losses=stats.losses,
+            win_rate=stats.win_rate,
+            main_board_score=None if row is None else row.score,
+            main_board_place=None if row is None else self.store.place(main, row.score),
+            medals=medals,
+            abandoned=stats.abandoned,
+            records=stats.records,
+            kinds=stats.kinds,
+            rates=RatesView.of(stats.sheets),
+        )
+
+    def head_to_head(self, viewer: str, nickname: str, before: str | None) -> HeadToHeadView:
+        opponent = self._player(nickname)
+        counts = self.store.head_to_head(viewer, opponent.player_id)
+        meetings = self.store.meetings(viewer, opponent.player_id, MEETINGS_PAGE, before)
+        last = meetings[-1] if len(meetings) == MEETINGS_PAGE else None
+        return HeadToHeadView(
+            opponent=opponent.nickname,
+            wins=counts.wins,
+            losses=counts.losses,
+            ties=counts.ties,
+            meetings=meetings,
+            next_before=None if last is None else f"{last.at.isoformat()}#{last.game_id}",
+        )
+
+    # -------------------------------------------------------------- favorites
+
+    def favorites(self, viewer: str) -> FavoritesView:
+        profiles = self.accounts.profiles(self.store.favorites(viewer))
+        names = sorted(
+            (p.nickname for p in profiles.values() if p.status in _VISIBLE), key=str.casefold
+        )
+        return FavoritesView(favorites=[FavoriteView(nickname=n) for n in names])
+
+    def follow(self, viewer: str, nickname: str, on: bool) -> FavoritesView:
+        favorite = self._player(nickname).player_id
+        if favorite == viewer:
+            raise ResultsError(
+                "you are always on your own favorites board", code="favorite_self", field="nickname"
+            )
+        if on and len(self.store.favorites(viewer)) >= MAX_FAVORITES:
+            raise ResultsError(
+                f"at most {MAX_FAVORITES} favorites", code="too_many_favorites", field="nickname"
+            )
+        self.store.set_favorite(viewer, favorite, on)
+        return self.favorites(viewer)
+
+
+def _row(entry: Entry, place: int, me: bool = False) -> RowView:
+    return RowView(
+        place=place,
+        names=entry.names,
+        score=entry.score,
+        game_ids=[g.game_id for g in sorted(entry.games, key=lambda g: -g.score)],
+        me=me,
+    )
+
+
+def _rows(entries: list[Entry], mine: str | None) -> list[RowView]:
+    shared = places([e.score for e in entries])
+    return [
+        _row(entry, place, me=entry.entrant == mine)
+        for entry, place in zip(entries, shared, strict=True)
+    ]
+
+
+def _with_prize(row: RowView, prizes: list[int]) -> RowView:
+    if row.place > len(prizes):
+        return row
+    return row.model_copy(update={"prize": prizes[row.place - 1]})
+
+
+def _medal_counts(medals: object) -> dict[str, int]:
+    counts = {"gold": 0, "silver": 0, "bronze": 0}
+    for medal in medals:  # type: ignore[attr-defined]
+        if medal in counts:
+            counts[medal] += 1
+    return counts
+
+
+@dataclass
+class Payout:
+    period: str
+    paid: list[str] = field(default_factory=list)  # "<board> <player> <tokens>", paid now
+    repeated: int = 0  # prizes found paid before (a rerun)
+
+
+class PrizeService:
+    """Pays the prize boards of a period that has ended (R2), each prize exactly once: the
+    period is closed first (no row of it changes after), then each award is one wallet
+    change under the key `prize:<board>:<player>`, with its record. A run that stopped
+    halfway and runs again pays what is left: the paid keys answer without paying."""
+
+    def __init__(
+        self,
+        store: DynamoResultsStore,
+        wallets: DynamoWalletStore,
+        now: Callable[[], datetime] = _utc_now,
+    ) -> None:
+        self.store = store
+        self.wallets = wallets
+        self.now = now
+
+    def pay(self, kind: PeriodKind, now: datetime, period_id: str | None = None) -> Payout:
+        period = periods.previous(kind, now) if period_id is None else periods.parse(period_id, now)
+        if period.kind != kind:
+            raise ResultsError(
+                f"{period.id} is not a {kind}", code="unknown_period", field="period"
+            )
+        if not period.has_ended(now):
+            raise ResultsError(
+                f"{period.id} ends at {period.end}: its prizes are paid after that",
+                code="period_not_ended",
+                field="period",
+            )
+        self.store.close(period, now)
+        payout = Payout(period=period.id)
+        for family, prizes in PRIZES.items():
+            if not family.endswith(f"/{kind}"):
+                continue
+            format, columns, side, _ = family.split("/")
+            target = Board(format, columns, side, period)  # type: ignore[arg-type]
+            for award in awards(self._standing(target, len(prizes)), prizes):
+                self._pay(target, award, payout)
+        logger.info(
+            "prizes paid", period=period.id, paid=len(payout.paid), repeated=payout.repeated
+        )
+        return payout
+
+    def _standing(self, target: Board, prize_places: int) -> list[Entry]:
+        """The board's rows down to the last one tied with the last prize place."""
+        limit = max(prize_places * 2, 10)
+        while True:
+            rows = self.store.top(target, limit)
+            if len(rows) < limit or rows[-1].score != rows[prize_places - 1].score:
+                return rows
+            limit *= 2
+
+    def _pay(self, target: Board, award: Award, payout: Payout) -> None:
+        record = {
+            "board": target.key,
+            "period": target.period.id,
+            "place": award.place,
+            "tokens": award.tokens,
+            "score": award.score,
+            "medal": award.medal,
+        }
+        for player in award.players:
+            applied = self.wallets.change(
+                f"prize:{target.key}:{player}",
+                [Change(player, award.tokens, "prize", detail=target.key)],
+                self.now(),
+                extra=self.store.award_writer(player, target, record),
+            )
+            if applied.written:
+                payout.paid.append(f"{target.key} {player} {award.tokens}")
+                metrics.add_metric(name="PrizePaid", unit=MetricUnit.Count, value=1)
+            else:
+                payout.repeated += 1
+
+
+def check_kind(kind: str) -> PeriodKind:
+    if kind not in ("week", "month"):
+        raise ResultsError(f"unknown payout {kind!r}: week or month", code="unknown_period")
+    return kind  # type: ignore[return-value]
+
+
+__all__ = ["Period", "PrizeService", "ResultsRecorder", "ResultsService", "check_kind"]

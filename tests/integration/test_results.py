@@ -1,0 +1,240 @@
+"""Results on moto: the recorder (statistics, head-to-heads, boards), the boards' reads (top,
+own place, favorites, periods) and the prize payouts (once, resumed after a crash, ties)."""
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from yamb.accounts.profile import AccountStatus, Profile
+from yamb.results import periods
+from yamb.results.boards import MAIN, Board
+from yamb.results.errors import ResultsError
+from yamb.results.facts import SheetFacts
+from yamb.session.results import GameResult, PlayerResult
+from yamb.settings import GameSettings
+from yamb_service.account_store import DynamoAccountStore
+from yamb_service.dynamo import DynamoGameRepository
+from yamb_service.ports import ServiceBusyError
+from yamb_service.results import PrizeService, ResultsRecorder, ResultsService
+from yamb_service.results_store import DynamoResultsStore
+from yamb_service.wallet_store import DynamoWalletStore
+
+NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
+RANKED = GameSettings(ranked=True, preset=1, players=2, turn_seconds=60)
+
+
+class Results:
+    def __init__(self, item: Any) -> None:
+        self.item = item
+        self.now = NOW
+        self.store = DynamoResultsStore(item, sleep=lambda _: None)
+        self.accounts = DynamoAccountStore(item, DynamoGameRepository(item).result)
+        self.wallets = DynamoWalletStore(item, sleep=lambda _: None)
+        self.recorder = ResultsRecorder(self.store, self.accounts, now=lambda: self.now)
+        self.service = ResultsService(self.store, self.accounts, now=lambda: self.now)
+        self.prizes = PrizeService(self.store, self.wallets, now=lambda: self.now)
+        self.games = 0
+
+    def player(self, nickname: str, *, public: bool = True) -> str:
+        profile = Profile(
+            player_id=f"id-{nickname}",
+            nickname=nickname,
+            email=f"{nickname}@example.com",
+            status=AccountStatus.ACTIVE,
+            created_at=NOW - timedelta(days=30),
+        )
+        profile = profile.model_copy(
+            update={"preferences": profile.preferences.model_copy(update={"public_page": public})}
+        )
+        self.accounts.create(profile)
+        return profile.player_id
+
+    def game(
+        self,
+        totals: dict[str, int],
+        *,
+        at: datetime | None = None,
+        settings: GameSettings = RANKED,
+        winners: list[str] | None = None,
+        full: bool = True,
+        bot: str | None = None,
+    ) -> GameResult:
+        self.games += 1
+        best = max(totals.values())
+        return GameResult(
+            game_id=f"g{self.games:04d}",
+            settings=settings,
+            ended_at=at or self.now,
+            winners=winners if winners is not None else [p for p, t in totals.items() if t == best],
+            players=[
+                PlayerResult(
+                    player_id=p,
+                    total=t,
+                    full=full,
+                    left=False,
+                    turns=26,
+                    bot=bot if index == 1 else None,
+                    facts=SheetFacts(
+                        columns=2, bonuses=1, cells=26, crossed=2, yamb_cells=2, yambs=1
+                    ),
+                )
+                for index, (p, t) in enumerate(totals.items())
+            ],
+            outcome="completed",
+            recorded=full,
+        )
+
+
+@pytest.fixture
+def results(table: str, item: Any) -> Results:
+    return Results(item)
+
+
+def board(
+    columns: str = "1", side: str = "best", period: str = "all", format: str = "individual"
+) -> Board:
+    return Board(format, columns, side, periods.parse(period, NOW))  # type: ignore[arg-type]
+
+
+def test_results_recorder_counts_a_game_once_and_ranks_both_players(results: Results) -> None:
+    # given ana and ben, and a ranked preset-1 game ana won 700 to 650
+    ana, ben = results.player("ana"), results.player("ben")
+    game = results.game({ana: 700, ben: 650})
+
+    # when the game is recorded, then recorded again (a stream delivers at least once)
+    first = results.recorder.record(game)
+    again = results.recorder.record(game)
+
+    # then statistics and head-to-head count it once, and the boards hold both rows once
+    assert first.counted and not again.counted and again.rows == []
+    stats = results.service.statistics("ana")
+    assert (stats.games, stats.wins, stats.losses, stats.win_rate) == (1, 1, 0, 1.0)
+    assert stats.records["preset-1/5d/individual"].score == 700
+    assert stats.main_board_score == 700 and stats.main_board_place == 1
+    h2h = results.service.head_to_head(ben, "ana", None)
+    assert (h2h.wins, h2h.losses, [m.verdict for m in h2h.meetings]) == (0, 1, ["loss"])
+    page = results.service.board(ana, board(), "all")
+    assert [(r.place, r.names, r.score) for r in page.rows] == [
+        (1, ["ana"], 700),
+        (2, ["ben"], 650),
+    ]
+
+
+def test_results_board_own_place_outside_the_top(
+    results: Results, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a top of 3 rows and five players
+    monkeypatch.setattr("yamb_service.results.TOP", 3)
+    ids = [results.player(f"p{n}") for n in range(5)]
+    for n, player in enumerate(ids):
+        results.recorder.record(results.game({player: 500 + 10 * n, results.player(f"o{n}"): 100}))
+
+    # when the lowest of the five reads the board
+    page = results.service.board(ids[0], board(), "all")
+
+    # then the top three are shown and their own place below: 5th of ten
+    assert [r.score for r in page.rows] == [540, 530, 520]
+    assert page.mine is not None and (page.mine.place, page.mine.score) == (5, 500)
+
+
+def test_results_unranked_bot_and_unfinished_games_enter_no_board(results: Results) -> None:
+    # given a free game, a game with a bot and a game of unfull sheets
+    ana, ben = results.player("ana"), results.player("ben")
+    for game in (
+        results.game({ana: 900, ben: 800}, settings=GameSettings(preset=1, players=2)),
+        results.game({ana: 900, ben: 800}, bot="hard"),
+        results.game({ana: 900, ben: 800}, full=False),
+    ):
+        results.recorder.record(game)
+
+    # then no board has a row, but the games count in statistics (not the bot game's win)
+    assert results.service.board(ana, board(), "all").rows == []
+    stats = results.service.statistics("ana")
+    assert (stats.games, stats.wins) == (3, 2)
+
+
+def test_results_sum_board_adds_the_best_five_of_the_period(results: Results) -> None:
+    ana, ben = results.player("ana"), results.player("ben")
+    for total in (300, 500, 400, 600, 200, 700, 100):
+        results.recorder.record(results.game({ana: total, ben: 50}))
+    page = results.service.board(ana, board(side="sum", period="week"), "all")
+    assert page.rows[0].score == 700 + 600 + 500 + 400 + 300
+    assert len(page.rows[0].game_ids) == 5
+
+
+def test_results_main_board_sums_the_best_of_each_preset(results: Results) -> None:
+    ana, ben = results.player("ana"), results.player("ben")
+    results.recorder.record(results.game({ana: 380, ben: 10}))
+    results.recorder.record(
+        results.game({ana: 520, ben: 10}, settings=RANKED.model_copy(update={"preset": 2}))
+    )
+    results.recorder.record(
+        results.game({ana: 610, ben: 10}, settings=RANKED.model_copy(update={"preset": 3}))
+    )
+    results.recorder.record(results.game({ana: 300, ben: 10}))  # not better on preset 1
+    main = results.service.board(ana, board(columns=MAIN), "all")
+    assert main.rows[0].score == 1510
+
+
+def test_results_month_edge_result_at_the_last_second(results: Results) -> None:
+    ana, ben = results.player("ana"), results.player("ben")
+    last_second = datetime(2026, 11, 30, 23, 59, 59, tzinfo=UTC)
+    results.recorder.record(results.game({ana: 400, ben: 300}, at=last_second))
+    results.recorder.record(
+        results.game({ben: 500, ana: 10}, at=last_second + timedelta(seconds=1))
+    )
+    november = results.service.board(ana, board(period="2026-11"), "all")
+    december = results.service.board(ana, board(period="2026-12"), "all")
+    assert [r.names for r in november.rows] == [["ana"], ["ben"]]
+    assert [r.names for r in december.rows] == [["ben"], ["ana"]]
+
+
+def test_results_payout_pays_once_and_resumes_after_a_crash(
+    results: Results, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a finished week with five ranked players on the main board
+    ids = [results.player(f"w{n}") for n in range(6)]
+    week_day = datetime(2026, 11, 25, 12, tzinfo=UTC)
+    for n in range(5):
+        results.recorder.record(results.game({ids[n]: 900 - 100 * n, ids[5]: 10}, at=week_day))
+    results.now = datetime(2026, 11, 30, 0, 10, tzinfo=UTC)
+
+    # when the payout crashes after its second payment, then runs again, then again
+    real = results.wallets.change
+    calls = {"n": 0}
+
+    def crashing(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise ServiceBusyError()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(results.wallets, "change", crashing)
+    with pytest.raises(ServiceBusyError):
+        results.prizes.pay("week", results.now)
+    monkeypatch.setattr(results.wallets, "change", real)
+    second = results.prizes.pay("week", results.now)
+    third = results.prizes.pay("week", results.now)
+
+    # then every prize was paid exactly once
+    assert second.period == "2026-W48"
+    assert [results.wallets.wallet(p).balance for p in ids[:5]] == [100, 60, 40, 20, 10]
+    assert third.paid == [] and third.repeated == 5
+    assert results.service.statistics("w0").medals.gold == 1
+
+
+def test_results_payout_refuses_a_period_not_ended(results: Results) -> None:
+    with pytest.raises(ResultsError) as refused:
+        results.prizes.pay("week", NOW, "2026-W49")
+    assert refused.value.code == "period_not_ended"
+
+
+def test_results_late_result_stays_out_of_a_paid_period(results: Results) -> None:
+    ana, ben = results.player("ana"), results.player("ben")
+    results.now = datetime(2026, 11, 30, 0, 10, tzinfo=UTC)
+    results.prizes.pay("week", results.now)
+    late = results.recorder.record(
+        results.game({ana: 500, ben: 10}, at=datetime(2026, 11, 29, 23, 59, tzinfo=UTC))
+    )
+    assert any(key.endswith("2026-W48") for key in late.left_out)
+    assert any(key.endswith("/all") for key in late.rows)
