@@ -27,7 +27,6 @@ app = APIGatewayHttpResolver()
 
 _STATUS = {
     "unknown_player": 404,
-    "page_hidden": 404,
     "favorite_self": 400,
     "too_many_favorites": 409,
     "busy": 503,
@@ -102,7 +101,7 @@ def public_page(nickname: str) -> Response[str]:
     try:
         view = results_service().public_page(nickname)
     except ResultsError as error:
-        if error.code not in ("unknown_player", "page_hidden") or not _wants_page():
+        if error.code != "unknown_player" or not _wants_page():
             raise
         return _page(404, "No such page", "This player has no public page.")
     if _wants_page():
@@ -116,6 +115,8 @@ def _wants_page() -> bool:
 
 
 def _page(status: int, title: str, text: str, content: str = "") -> Response[str]:
+    # A page switched off is gone at once: only a page that exists may be kept a minute.
+    cache = "public, max-age=60" if status == 200 else "no-store"
     paragraph = f"<p>{html.escape(text)}</p>" if text else ""
     body = (
         "<!doctype html><html lang=en><meta charset=utf-8>"
@@ -128,7 +129,7 @@ def _page(status: int, title: str, text: str, content: str = "") -> Response[str
         status_code=status,
         content_type="text/html; charset=utf-8",
         body=body,
-        headers={"Cache-Control": "public, max-age=60", "Referrer-Policy": "no-referrer"},
+        headers={"Cache-Control": cache, "Referrer-Policy": "no-referrer"},
     )
 
 

@@ -9,6 +9,7 @@ writes nothing). The game handler writes none of it: a move stays one read and o
 `ResultsService` answers the boards, statistics, head-to-heads, favorites and the public page;
 `PrizeService` pays a period's prize boards (R2) once it has ended."""
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -38,8 +39,8 @@ from yamb.results.messages import (
     RowView,
     StatisticsView,
 )
-from yamb.results.periods import ALL_TIME, Period, PeriodKind
-from yamb.results.prizes import PRIZES, Award, awards, places
+from yamb.results.periods import ALL_TIME, PeriodKind
+from yamb.results.prizes import PRIZES, Award, awards, places, share_of
 from yamb.results.stats import PlayerStats, counted, counted_players
 from yamb.session.results import GameResult
 
@@ -54,6 +55,10 @@ ATTEMPTS = 8
 # a bound (decided).
 MAX_FAVORITES = 200
 MEETINGS_PAGE = 20
+# How long a payout waits after closing a period before reading its boards' index (gsi1 is
+# eventually consistent: it follows the table within a second, typically).
+SETTLE_SECONDS = 5.0
+_PAYABLE = (AccountStatus.ACTIVE, AccountStatus.DELETING)
 _VISIBLE = (AccountStatus.ACTIVE, AccountStatus.DELETING, AccountStatus.BANNED)
 
 
@@ -129,6 +134,10 @@ class ResultsRecorder:
             before = self.store.rows(target, [contribution.entrant]).get(contribution.entrant)
             after = improved(before, target, contribution)
             if after is None:
+                if contribution.format == "pairs" and _holds(before, contribution):
+                    # A repeat after a crash between the row and its members' pointers.
+                    for player in contribution.players:
+                        self.store.point_to_pair(player, target, before)  # type: ignore[arg-type]
                 return "unchanged"
             outcome = self.store.write_row(
                 target, before, after.model_copy(update={"names": names})
@@ -140,6 +149,10 @@ class ResultsRecorder:
                 return outcome
             self.store.pause(attempt)
         raise ServiceBusyError()
+
+
+def _holds(entry: Entry | None, contribution: Contribution) -> bool:
+    return entry is not None and any(g.game_id == contribution.game.game_id for g in entry.games)
 
 
 def _name(profile: Profile | None, player_id: str) -> str:
@@ -175,13 +188,14 @@ class ResultsService:
             raise ResultsError(
                 f"unknown kind {kind!r}: all or favorites", code="unknown_board", field="kind"
             )
-        with_prizes = [_with_prize(row, prizes) for row in rows]
+        if kind == "all" and prizes:
+            rows = _with_prizes(rows, prizes)
         return BoardView(
             board=target.key,
             kind=kind,
             period_ends_at=target.period.end,
-            rows=with_prizes,
-            mine=None if mine is None else _with_prize(mine, prizes),
+            rows=rows,
+            mine=mine,
             prizes=prizes,
         )
 
@@ -228,12 +242,17 @@ class ResultsService:
         return self._statistics(self._player(nickname))
 
     def public_page(self, nickname: str) -> StatisticsView:
-        """The statistics a visitor sees (R5): none for a player who hid them, as for no one."""
-        profile = self._player(nickname)
+        """The statistics a visitor sees (R5). A player who hid them, a locked or deleted
+        account and a nickname no one has get the same answer: the page does not exist."""
+        missing = ResultsError(
+            f"no public page for {nickname!r}", code="unknown_player", field="nickname"
+        )
+        try:
+            profile = self._player(nickname)
+        except ResultsError:
+            raise missing from None
         if not profile.preferences.public_page or profile.status != AccountStatus.ACTIVE:
-            raise ResultsError(
-                f"no public page for {nickname!r}", code="page_hidden", field="nickname"
-            )
+            raise missing
         return self._statistics(profile)
 
     def _statistics(self, profile: Profile) -> StatisticsView:
@@ -267,8 +286,9 @@ class ResultsService:
     def head_to_head(self, viewer: str, nickname: str, before: str | None) -> HeadToHeadView:
         opponent = self._player(nickname)
         counts = self.store.head_to_head(viewer, opponent.player_id)
-        meetings = self.store.meetings(viewer, opponent.player_id, MEETINGS_PAGE, before)
-        last = meetings[-1] if len(meetings) == MEETINGS_PAGE else None
+        found = self.store.meetings(viewer, opponent.player_id, MEETINGS_PAGE + 1, before)
+        meetings = found[:MEETINGS_PAGE]
+        last = meetings[-1] if len(found) > MEETINGS_PAGE else None
         return HeadToHeadView(
             opponent=opponent.nickname,
             wins=counts.wins,
@@ -319,10 +339,14 @@ def _rows(entries: list[Entry], mine: str | None) -> list[RowView]:
     ]
 
 
-def _with_prize(row: RowView, prizes: list[int]) -> RowView:
-    if row.place > len(prizes):
-        return row
-    return row.model_copy(update={"prize": prizes[row.place - 1]})
+def _with_prizes(rows: list[RowView], prizes: list[int]) -> list[RowView]:
+    """Each row's prize as the payout would pay it now (the tie rule: yamb.results.prizes)."""
+    shown: list[RowView] = []
+    for place in dict.fromkeys(row.place for row in rows):
+        group = [row for row in rows if row.place == place]
+        share = share_of(place, len(group), tuple(prizes)) or None
+        shown.extend(row.model_copy(update={"prize": share}) for row in group)
+    return shown
 
 
 def _medal_counts(medals: object) -> dict[str, int]:
@@ -338,23 +362,32 @@ class Payout:
     period: str
     paid: list[str] = field(default_factory=list)  # "<board> <player> <tokens>", paid now
     repeated: int = 0  # prizes found paid before (a rerun)
+    unpaid: list[str] = field(default_factory=list)  # "<board> <player>": a closed account
 
 
 class PrizeService:
     """Pays the prize boards of a period that has ended (R2), each prize exactly once: the
     period is closed first (no row of it changes after), then each award is one wallet
-    change under the key `prize:<board>:<player>`, with its record. A run that stopped
-    halfway and runs again pays what is left: the paid keys answer without paying."""
+    change under the key `prize:<board>:<entrant>:<player>`, with its record. A run that
+    stopped halfway and runs again pays what is left: the paid keys answer without paying.
+    A banned or deleted account keeps its place but is paid nothing."""
 
     def __init__(
         self,
         store: DynamoResultsStore,
         wallets: DynamoWalletStore,
+        accounts: DynamoAccountStore,
         now: Callable[[], datetime] = _utc_now,
+        *,
+        settle_seconds: float = SETTLE_SECONDS,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.store = store
         self.wallets = wallets
+        self.accounts = accounts
         self.now = now
+        self.settle_seconds = settle_seconds
+        self.sleep = sleep
 
     def pay(self, kind: PeriodKind, now: datetime, period_id: str | None = None) -> Payout:
         period = periods.previous(kind, now) if period_id is None else periods.parse(period_id, now)
@@ -368,15 +401,20 @@ class PrizeService:
                 code="period_not_ended",
                 field="period",
             )
-        self.store.close(period, now)
+        if self.store.close(period, now):
+            # The board's order is read from an index, which follows the table within a
+            # moment: a row written just before the close is in it after this.
+            self.sleep(self.settle_seconds)
         payout = Payout(period=period.id)
         for family, prizes in PRIZES.items():
             if not family.endswith(f"/{kind}"):
                 continue
             format, columns, side, _ = family.split("/")
             target = Board(format, columns, side, period)  # type: ignore[arg-type]
-            for award in awards(self._standing(target, len(prizes)), prizes):
-                self._pay(target, award, payout)
+            found = awards(self._standing(target, len(prizes)), prizes)
+            payable = self._payable({p for award in found for p in award.players})
+            for award in found:
+                self._pay(target, award, payable, payout)
         logger.info(
             "prizes paid", period=period.id, paid=len(payout.paid), repeated=payout.repeated
         )
@@ -391,33 +429,33 @@ class PrizeService:
                 return rows
             limit *= 2
 
-    def _pay(self, target: Board, award: Award, payout: Payout) -> None:
+    def _payable(self, players: set[str]) -> set[str]:
+        profiles = self.accounts.profiles(players)
+        return {p for p, profile in profiles.items() if profile.status in _PAYABLE}
+
+    def _pay(self, target: Board, award: Award, payable: set[str], payout: Payout) -> None:
         record = {
             "board": target.key,
             "period": target.period.id,
+            "entrant": award.entrant,
             "place": award.place,
             "tokens": award.tokens,
             "score": award.score,
             "medal": award.medal,
         }
         for player in award.players:
+            if player not in payable:
+                logger.warning("prize not paid: account closed", board=target.key, player=player)
+                payout.unpaid.append(f"{target.key} {player}")
+                continue
             applied = self.wallets.change(
-                f"prize:{target.key}:{player}",
+                f"prize:{target.key}:{award.entrant}:{player}",
                 [Change(player, award.tokens, "prize", detail=target.key)],
                 self.now(),
-                extra=self.store.award_writer(player, target, record),
+                extra=self.store.award_writer(player, target, award.entrant, record),
             )
             if applied.written:
                 payout.paid.append(f"{target.key} {player} {award.tokens}")
                 metrics.add_metric(name="PrizePaid", unit=MetricUnit.Count, value=1)
             else:
                 payout.repeated += 1
-
-
-def check_kind(kind: str) -> PeriodKind:
-    if kind not in ("week", "month"):
-        raise ResultsError(f"unknown payout {kind!r}: week or month", code="unknown_period")
-    return kind  # type: ignore[return-value]
-
-
-__all__ = ["Period", "PrizeService", "ResultsRecorder", "ResultsService", "check_kind"]

@@ -170,12 +170,21 @@ class DynamoResultsStore:
             raise _busy_or(error) from error
         return above + 1
 
-    def close(self, period: Period, now: datetime) -> None:
-        """No row of the period changes after this (a late result is left out of it)."""
+    def close(self, period: Period, now: datetime) -> bool:
+        """No row of the period changes after this (a late result is left out of it). True
+        when this call closed it, False when it was closed before."""
+        item = self._item
         try:
-            self._item(f"PERIOD#{period.id}", _CLOSED, summary=now.isoformat()).save()
+            item(f"PERIOD#{period.id}", _CLOSED, summary=now.isoformat()).save(
+                condition=item.pk.does_not_exist()
+            )
+        except PutError as error:
+            if error.cause_response_code == "ConditionalCheckFailedException":
+                return False
+            raise _busy_or(error) from error
         except PynamoDBException as error:
             raise _busy_or(error) from error
+        return True
 
     def pair_row(self, player_id: str, board: Board) -> str | None:
         """The entrant of the player's best pair on a pairs board (its own place's row)."""
@@ -353,7 +362,7 @@ class DynamoResultsStore:
             raise _busy_or(error) from error
 
     def award_writer(
-        self, player_id: str, board: Board, award: dict[str, Any]
+        self, player_id: str, board: Board, entrant: str, award: dict[str, Any]
     ) -> Callable[[TransactWrite], None]:
         """The award's record, to be written in the transaction that pays it."""
         item = self._item
@@ -362,7 +371,7 @@ class DynamoResultsStore:
             write.save(
                 item(
                     _player_key(player_id),
-                    f"{_PRIZE}{board.period.id}#{board.key}",
+                    f"{_PRIZE}{board.period.id}#{board.key}#{entrant}",
                     entry=json.dumps(award),
                 )
             )

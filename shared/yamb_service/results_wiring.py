@@ -39,4 +39,6 @@ def results_service() -> ResultsService:
 
 @cache
 def prize_service() -> PrizeService:
-    return PrizeService(DynamoResultsStore(_item()), DynamoWalletStore(_item()), now=_now)
+    return PrizeService(
+        DynamoResultsStore(_item()), DynamoWalletStore(_item()), _accounts(), now=_now
+    )

@@ -182,6 +182,9 @@ def test_template_functions_merge_globals_environment() -> None:
         "PaymentsFunction",
         "EconomyFunction",
         "RewardsFunction",
+        "ResultsFunction",
+        "BoardsFunction",
+        "PrizesFunction",
     }
     clock = functions["ClockFunction"]
     assert (clock.code_uri, clock.handler, clock.memory_size) == (

@@ -224,7 +224,8 @@ def test_template_real_template_http_routes_lead_to_its_functions() -> None:
             assert authorizer.payload_format_version == "2.0"
     assert {route.function for route in routes} <= functions
     assert all(
-        route.route_key.split(" ")[0] in {"GET", "POST", "PATCH", "DELETE"} for route in routes
+        route.route_key.split(" ")[0] in {"GET", "POST", "PUT", "PATCH", "DELETE"}
+        for route in routes
     )
 
 

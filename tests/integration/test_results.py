@@ -32,7 +32,9 @@ class Results:
         self.wallets = DynamoWalletStore(item, sleep=lambda _: None)
         self.recorder = ResultsRecorder(self.store, self.accounts, now=lambda: self.now)
         self.service = ResultsService(self.store, self.accounts, now=lambda: self.now)
-        self.prizes = PrizeService(self.store, self.wallets, now=lambda: self.now)
+        self.prizes = PrizeService(
+            self.store, self.wallets, self.accounts, now=lambda: self.now, settle_seconds=0
+        )
         self.games = 0
 
     def player(self, nickname: str, *, public: bool = True) -> str:
@@ -238,3 +240,88 @@ def test_results_late_result_stays_out_of_a_paid_period(results: Results) -> Non
     )
     assert any(key.endswith("2026-W48") for key in late.left_out)
     assert any(key.endswith("/all") for key in late.rows)
+
+
+PAIRS = GameSettings(ranked=True, preset=1, players=4, pairs=True, turn_seconds=60)
+
+
+def test_results_pairs_board_one_row_per_pair_and_own_place(
+    results: Results, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given three 2 vs 2 games: ana and ben win two of them as a pair
+    monkeypatch.setattr("yamb_service.results.TOP", 1)
+    ana, ben, cleo, dan = (results.player(n) for n in ("ana", "ben", "cleo", "dan"))
+    results.recorder.record(results.game({ana: 600, ben: 600, cleo: 500, dan: 500}, settings=PAIRS))
+    results.recorder.record(results.game({ana: 650, ben: 650, cleo: 400, dan: 400}, settings=PAIRS))
+    results.recorder.record(results.game({cleo: 700, dan: 700, ana: 300, ben: 300}, settings=PAIRS))
+
+    # when ana reads the pairs board, whose top is one row
+    page = results.service.board(ana, board(format="pairs"), "all")
+
+    # then cleo and dan lead with 700, and ana's pair is below, second, at its best (650)
+    assert [(r.names, r.score) for r in page.rows] == [(["cleo", "dan"], 700)]
+    assert page.mine is not None
+    assert (sorted(page.mine.names), page.mine.place, page.mine.score) == (["ana", "ben"], 2, 650)
+    # and the pair's result is no main-board result
+    assert results.service.board(ana, board(columns=MAIN), "all").rows == []
+
+
+def test_results_favorites_board_ranks_me_among_those_i_follow(results: Results) -> None:
+    # given four ranked players; ana follows cleo only
+    ana, ben, cleo, dan = (results.player(n) for n in ("ana", "ben", "cleo", "dan"))
+    results.recorder.record(results.game({ana: 500, ben: 800}))
+    results.recorder.record(results.game({cleo: 600, dan: 900}))
+    followed = results.service.follow(ana, "cleo", on=True)
+
+    # when ana reads the favorites board
+    page = results.service.board(ana, board(), "favorites")
+
+    # then it holds cleo and herself, in order, with places among them
+    assert [f.nickname for f in followed.favorites] == ["cleo"]
+    assert [(r.place, r.names, r.me) for r in page.rows] == [
+        (1, ["cleo"], False),
+        (2, ["ana"], True),
+    ]
+    # and unfollowing empties it back to herself
+    results.service.follow(ana, "cleo", on=False)
+    assert [r.names for r in results.service.board(ana, board(), "favorites").rows] == [["ana"]]
+
+
+@pytest.mark.parametrize(
+    ("nickname", "code"), [("ana", "favorite_self"), ("nobody", "unknown_player")]
+)
+def test_results_follow_refuses(results: Results, nickname: str, code: str) -> None:
+    ana = results.player("ana")
+    with pytest.raises(ResultsError) as refused:
+        results.service.follow(ana, nickname, on=True)
+    assert refused.value.code == code
+
+
+def test_results_public_page_hidden_is_no_page(results: Results) -> None:
+    ana = results.player("ana")
+    results.player("hidden", public=False)
+    assert results.service.public_page("ana").nickname == "ana"
+    with pytest.raises(ResultsError) as refused:
+        results.service.public_page("hidden")
+    assert refused.value.code == "unknown_player"
+    # the statistics inside the game stay (the same for everyone)
+    assert results.service.statistics("hidden").games == 0
+    assert ana
+
+
+def test_results_tied_prize_places_share_the_pool(results: Results) -> None:
+    # given a finished week where two players tie at the top of the main board
+    a, b, c, o = (results.player(n) for n in ("ta", "tb", "tc", "to"))
+    day = datetime(2026, 11, 25, 12, tzinfo=UTC)
+    results.recorder.record(results.game({a: 800, o: 10}, at=day))
+    results.recorder.record(results.game({b: 800, o: 10}, at=day + timedelta(hours=1)))
+    results.recorder.record(results.game({c: 700, o: 10}, at=day))
+
+    # when the week is paid
+    results.now = datetime(2026, 11, 30, 0, 10, tzinfo=UTC)
+    results.prizes.pay("week", results.now)
+
+    # then both share 1st and 2nd ((100 + 60) / 2), the next is 3rd; each has a gold medal
+    balances = [results.wallets.wallet(p).balance for p in (a, b, c)]
+    assert balances == [80, 80, 40]
+    assert results.service.statistics("ta").medals.gold == 1

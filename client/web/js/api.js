@@ -97,6 +97,10 @@ export const register = (nickname, email, password) =>
 
 export const resendVerification = (email) => http("POST", "/accounts/verification", { email });
 
+/** S4: the signed-in player's wins, losses and ties against a player, and their meetings. */
+export const headToHead = (nickname, token) =>
+  http("GET", `/players/${encodeURIComponent(nickname)}/head-to-head`, undefined, token);
+
 /** The local stack only: a local player's token, made on the spot. */
 export async function localToken(name) {
   const answer = await fetch("_local/token", {

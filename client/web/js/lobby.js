@@ -31,7 +31,8 @@ function renderList(games) {
       h("div", { class: "game-line" },
         h("strong", {}, gridLabel(game.grid)), ` · ${columns} · `,
         h("span", { class: "players" }, names.join(", ")), ` (${game.players.length}/${game.seats})`,
-        " ", h("span", { class: `status status-${game.status}` }, game.status)),
+        " ", h("span", { class: `status status-${game.status}` }, game.status),
+        oneVersusOne(game, seated, names)),
       h("div", { class: "actions" }, buttons));
   });
   // Slow games go on for days and may drop off the list of open games: listed here as well.
@@ -41,6 +42,19 @@ function renderList(games) {
       h("div", { class: "actions" }, h("button", { class: "open", onclick: () => app.openGame(id) }, "Open"))));
   const all = [...slow, ...rows];
   fill(byId("game-list"), all.length ? all : h("li", { class: "hint", id: "no-games" }, "No open games. Create one!"));
+}
+
+// G2: joining a 1 vs 1 table shows the score against its player (S4), the viewer's first.
+function oneVersusOne(game, seated, names) {
+  const opponent = names[0];
+  if (game.status !== "waiting" || seated || game.seats !== 2 || game.players.length !== 1) return null;
+  if (!app.headToHead || (game.bots && game.bots.length) || !opponent) return null;
+  const score = h("span", { class: "head-to-head", title: `your games against ${opponent}` });
+  app.headToHead(opponent).then((found) => {
+    const ties = found.ties ? ` (${found.ties} tied)` : "";
+    score.textContent = ` · you ${found.wins}-${found.losses} ${opponent}${ties}`;
+  }).catch(() => {}); // a score not shown never stops joining
+  return score;
 }
 
 // --------------------------------------------------------------------------- the create form

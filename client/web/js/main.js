@@ -312,6 +312,7 @@ async function boot() {
   const context = {
     state, act, watch, openGame,
     showLobby, connection: () => connection,
+    headToHead: async (nickname) => api.headToHead(nickname, await freshToken(false)),
   };
   lobby.setUp(context);
   gameScreen.setUp(context);

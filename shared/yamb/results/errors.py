@@ -10,7 +10,6 @@ type ResultsErrorCode = Literal[
     "board_not_available",
     "period_not_ended",
     "unknown_player",
-    "page_hidden",
     "favorite_self",
     "too_many_favorites",
     "busy",

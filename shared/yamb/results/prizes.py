@@ -49,6 +49,12 @@ def places(scores: list[int]) -> list[int]:
     return found
 
 
+def share_of(place: int, tied: int, prizes: tuple[int, ...]) -> int:
+    """What each of `tied` entries sharing `place` is paid: the prizes of the places they
+    cover, split evenly, rounded up (0 past the paid places)."""
+    return math.ceil(sum(prizes[place - 1 : place - 1 + tied]) / tied)
+
+
 def awards(standings: list[Entry], prizes: tuple[int, ...]) -> list[Award]:
     """Who is paid what, from a board's rows best first: every row whose shared place is a
     prize place; read past the last prize place until the score changes, so that the whole
@@ -59,8 +65,7 @@ def awards(standings: list[Entry], prizes: tuple[int, ...]) -> list[Award]:
     while index < len(standings) and shared[index] <= len(prizes):
         place = shared[index]
         group = [e for e, p in zip(standings, shared, strict=True) if p == place]
-        pool = sum(prizes[place - 1 : place - 1 + len(group)])
-        share = math.ceil(pool / len(group))
+        share = share_of(place, len(group), prizes)
         paid.extend(
             Award(e.entrant, tuple(e.players), place, share, e.score) for e in group if share > 0
         )

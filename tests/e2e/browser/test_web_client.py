@@ -135,6 +135,21 @@ def test_web_client_two_players_play_a_whole_game_while_a_third_watches(
     # and the replay lists every turn
     ana.click("#replay")
     expect(ana.locator("#game-replay h3")).to_have_text(f"Replay: {2 * cells} turns")
+
+    # and ana's next 1 vs 1 table shows ben their head-to-head (S4), his own figure first
+    ana.click("#to-lobby")
+    rematch = create_game(ana, preset="1")
+    ben_won = names[ben] in winners and names[ana] not in winners
+    score = (
+        "1-0"
+        if ben_won
+        else "0-1"
+        if names[ana] in winners and names[ben] not in winners
+        else "0-0"
+    )
+    expect(game_row(ben, rematch).locator(".head-to-head")).to_contain_text(
+        f"you {score} {names[ana]}", timeout=10_000
+    )
     for page in (ana, ben, cy):
         assert page.errors == []  # type: ignore[attr-defined]
 
