@@ -25,10 +25,11 @@ from yamb_service.warmup import collector_after_first_call
 processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
 
 
-def record(stream_record: DynamoDBRecord) -> None:
-    image = stream_record.dynamodb.new_image if stream_record.dynamodb is not None else None
+def record_game(record: DynamoDBRecord) -> None:
+    # powertools hands the record as `record=`: the name is part of the contract.
+    image = record.dynamodb.new_image if record.dynamodb is not None else None
     if not image or "body" not in image:
-        logger.warning("stream record without a game's end", event_id=stream_record.event_id)
+        logger.warning("stream record without a game's end", event_id=record.event_id)
         return
     ended = GameResult.model_validate_json(base64.b64decode(str(image["body"])))
     logger.append_keys(game_id=ended.game_id)
@@ -40,5 +41,5 @@ def record(stream_record: DynamoDBRecord) -> None:
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return process_partial_response(
-        event=event, record_handler=record, processor=processor, context=context
+        event=event, record_handler=record_game, processor=processor, context=context
     )

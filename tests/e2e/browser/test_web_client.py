@@ -139,6 +139,7 @@ def test_web_client_two_players_play_a_whole_game_while_a_third_watches(
     # and ana's next 1 vs 1 table shows ben their head-to-head (S4), his own figure first
     ana.click("#to-lobby")
     rematch = create_game(ana, preset="1")
+    ben.click("#to-lobby")
     ben_won = names[ben] in winners and names[ana] not in winners
     score = (
         "1-0"
