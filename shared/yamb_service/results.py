@@ -90,15 +90,7 @@ class ResultsRecorder:
         recorded = Recorded(counted=self._count(result))
         entered = contributions(result)
         if entered:
-            profiles = self.accounts.profiles(p for c in entered for p in c.players)
-            for contribution in entered:
-                names = [_name(profiles.get(p), p) for p in contribution.players]
-                for target in boards_for(contribution):
-                    outcome = self._enter(target, contribution, names)
-                    if outcome == "written":
-                        recorded.rows.append(target.key)
-                    elif outcome == "closed":
-                        recorded.left_out.append(target.key)
+            self._enter_boards(entered, recorded)
         for key in recorded.left_out:
             metrics.add_metric(name="LateResultLeftOut", unit=MetricUnit.Count, value=1)
             logger.warning("result after its period's payout", board=key)
@@ -108,6 +100,20 @@ class ResultsRecorder:
             )
         logger.info("game results recorded", counted=recorded.counted, rows=len(recorded.rows))
         return recorded
+
+    def _enter_boards(self, entered: list[Contribution], recorded: Recorded) -> None:
+        """Each full sheet on each board it may change: the rows read in one request first."""
+        profiles = self.accounts.profiles(p for c in entered for p in c.players)
+        targets = [(c, b) for c in entered for b in boards_for(c)]
+        read = self.store.rows_at((b, c.entrant) for c, b in targets)
+        for contribution, target in targets:
+            names = [_name(profiles.get(p), p) for p in contribution.players]
+            first = read.get((target.key, contribution.entrant))
+            outcome = self._enter(target, contribution, names, first)
+            if outcome == "written":
+                recorded.rows.append(target.key)
+            elif outcome == "closed":
+                recorded.left_out.append(target.key)
 
     def _count(self, result: GameResult) -> bool:
         people = counted_players(result)
@@ -129,9 +135,15 @@ class ResultsRecorder:
             self.store.pause(attempt)
         raise ServiceBusyError()
 
-    def _enter(self, target: Board, contribution: Contribution, names: list[str]) -> str:
+    def _enter(
+        self, target: Board, contribution: Contribution, names: list[str], first: Entry | None
+    ) -> str:
+        """The contribution on one board: `first` is the row as read with the others; a lost
+        race reads it again."""
+        before = first
         for attempt in range(ATTEMPTS):
-            before = self.store.rows(target, [contribution.entrant]).get(contribution.entrant)
+            if attempt:
+                before = self.store.rows(target, [contribution.entrant]).get(contribution.entrant)
             after = improved(before, target, contribution)
             if after is None:
                 if contribution.format == "pairs" and _holds(before, contribution):
@@ -143,6 +155,8 @@ class ResultsRecorder:
                 target, before, after.model_copy(update={"names": names})
             )
             if outcome != "moved":
+                if outcome == "written" and before is not None and before.score != after.score:
+                    self.store.forget_score(target, before.score)
                 if outcome == "written" and contribution.format == "pairs":
                     for player in contribution.players:
                         self.store.point_to_pair(player, target, after)

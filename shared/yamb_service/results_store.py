@@ -18,7 +18,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from pynamodb.exceptions import DoesNotExist, PutError, PynamoDBException, TransactWriteError
+from pynamodb.exceptions import (
+    DeleteError,
+    DoesNotExist,
+    PutError,
+    PynamoDBException,
+    TransactWriteError,
+)
 from pynamodb.transactions import TransactWrite
 from yamb.results.boards import Board, Entry
 from yamb.results.head_to_head import Meeting, Side
@@ -89,20 +95,38 @@ class DynamoResultsStore:
 
     def rows(self, board: Board, entrants: Iterable[str]) -> dict[str, Entry]:
         """The rows of these entrants on a board (absent: not on it), consistently read."""
-        keys = [(_board_key(board), f"{_ROW}{e}") for e in dict.fromkeys(entrants)]
-        found: dict[str, Entry] = {}
+        found = self.rows_at([(board, e) for e in dict.fromkeys(entrants)])
+        return {entrant: entry for (_, entrant), entry in found.items()}
+
+    def rows_at(self, places: Iterable[tuple[Board, str]]) -> dict[tuple[str, str], Entry]:
+        """Rows of several boards at once, by (board key, entrant): one request a hundred."""
+        keys = list(dict.fromkeys((_board_key(b), f"{_ROW}{e}") for b, e in places))
+        found: dict[tuple[str, str], Entry] = {}
         try:
             for start in range(0, len(keys), _BATCH):
                 for item in self._item.batch_get(
                     keys[start : start + _BATCH], consistent_read=True
                 ):
                     entry = Entry.model_validate_json(item.summary or "{}")
-                    found[entry.entrant] = entry.model_copy(
+                    board_key = item.pk.removeprefix("BOARD#")
+                    found[board_key, entry.entrant] = entry.model_copy(
                         update={"version": int(item.version or 0)}
                     )
         except PynamoDBException as error:
             raise _busy_or(error) from error
         return found
+
+    def forget_score(self, board: Board, score: int) -> None:
+        """Drops a score's count once no row holds it (best effort: a count a row took again
+        in between stays), so a place reads the scores held now, not every score held once."""
+        item = self._item
+        try:
+            item(_board_key(board), _count_sk(score)).delete(condition=item.tally == 0)
+        except DeleteError as error:
+            if error.cause_response_code != "ConditionalCheckFailedException":
+                raise _busy_or(error) from error
+        except PynamoDBException as error:
+            raise _busy_or(error) from error
 
     def write_row(self, board: Board, before: Entry | None, after: Entry) -> Written:
         """The row `after` on the board, if it still is `before` and the period is open; its

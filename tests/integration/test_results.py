@@ -325,3 +325,22 @@ def test_results_tied_prize_places_share_the_pool(results: Results) -> None:
     balances = [results.wallets.wallet(p).balance for p in (a, b, c)]
     assert balances == [80, 80, 40]
     assert results.service.statistics("ta").medals.gold == 1
+
+
+def test_results_score_left_by_every_row_is_no_longer_counted(results: Results) -> None:
+    # given ana's best preset-1 result of 500, then a better one of 600
+    ana, ben = results.player("ana"), results.player("ben")
+    results.recorder.record(results.game({ana: 500, ben: 100}))
+    results.recorder.record(results.game({ana: 600, ben: 100}))
+
+    # when the board's score counts are read
+    counts = {
+        item.sk: item.tally
+        for item in results.item.query(
+            "BOARD#individual/1/best/all", results.item.sk.startswith("N#")
+        )
+    }
+
+    # then 500's count is gone (no row holds it): a place reads only the scores held now
+    assert counts == {"N#0000100": 1, "N#0000600": 1}
+    assert results.store.place(board(), 100) == 2
