@@ -852,11 +852,11 @@ def main() -> int:
             print(f"  with {size:,} rows, per call (ms: median of {args.runs}):")
             print_size(bench, size, keys)
     print(
-        "  record: statistics BatchGet, the counting TxW, profiles BatchGet, then per board a "
-        "row BatchGet and a row TxW (its row, its score's count; a month or week board: its "
-        "period's CLOSED checked), 9 boards a player (all time, month, week x best, sum, "
-        "main); again: the counting TxW cancelled on the game's COUNTED marker, each row read "
-        "and found holding the game"
+        "  record: statistics BatchGet, the counting TxW, profiles BatchGet, every row it may "
+        "change in one BatchGet, then per row improved a TxW (its row, its score's count; a "
+        "month or week board: its period's CLOSED checked), 9 boards a player (all time, month, "
+        "week x best, sum, main); again: the counting TxW cancelled on the game's COUNTED "
+        "marker, the rows read and found holding the game"
     )
     print_scaling(bench, small, large, distinct)
     print(
