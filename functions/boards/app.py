@@ -77,7 +77,7 @@ def statistics(nickname: str) -> Response[str]:
 
 @app.get("/players/<nickname>/head-to-head")
 def head_to_head(nickname: str) -> Response[str]:
-    before = app.current_event.get_query_string_value("before")
+    before = app.current_event.get_query_string_value("before") or None
     return _json(200, results_service().head_to_head(_player_id(), nickname, before))
 
 

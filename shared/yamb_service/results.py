@@ -9,12 +9,14 @@ writes nothing). The game handler writes none of it: a move stays one read and o
 `ResultsService` answers the boards, statistics, head-to-heads, favorites and the public page;
 `PrizeService` pays a period's prize boards (R2) once it has ended."""
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from aws_lambda_powertools.metrics import MetricUnit
+from yamb.accounts.nicknames import MAX_NICKNAME_CHARS
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb.results import periods
 from yamb.results.boards import (
@@ -58,6 +60,11 @@ MEETINGS_PAGE = 20
 # How long a payout waits after closing a period before reading its boards' index (gsi1 is
 # eventually consistent: it follows the table within a second, typically).
 SETTLE_SECONDS = 5.0
+# A row shows its players' nicknames now, read at most once a minute by a warm function.
+NAMES_SECONDS = 60.0
+MAX_NAMES = 10_000
+# A meetings page's `before`: `<ISO moment>#<game id>`, as nextBefore gives it.
+_MEETING_KEY = re.compile(r"\d{4}-\d\d-\d\dT[0-9:.+\-Z]{8,40}#[A-Za-z0-9_\-]{1,64}")
 _PAYABLE = (AccountStatus.ACTIVE, AccountStatus.DELETING)
 _VISIBLE = (AccountStatus.ACTIVE, AccountStatus.DELETING, AccountStatus.BANNED)
 
@@ -155,11 +162,11 @@ class ResultsRecorder:
                 target, before, after.model_copy(update={"names": names})
             )
             if outcome != "moved":
-                if outcome == "written" and before is not None and before.score != after.score:
-                    self.store.forget_score(target, before.score)
                 if outcome == "written" and contribution.format == "pairs":
                     for player in contribution.players:
                         self.store.point_to_pair(player, target, after)
+                if outcome == "written" and before is not None and before.score != after.score:
+                    self.store.forget_score(target, before.score)
                 return outcome
             self.store.pause(attempt)
         raise ServiceBusyError()
@@ -183,6 +190,8 @@ class ResultsService:
         self.store = store
         self.accounts = accounts
         self.now = now
+        # player id -> (until when, in time.monotonic(), the nickname read then)
+        self._names: dict[str, tuple[float, str]] = {}
 
     # -------------------------------------------------------------- boards
 
@@ -216,13 +225,36 @@ class ResultsService:
     def _top(self, viewer: str, target: Board) -> tuple[list[RowView], RowView | None]:
         top = self.store.top(target, TOP)
         mine_entrant = self._entrant_of(viewer, target)
-        rows = _rows(top, mine_entrant)
-        if mine_entrant is None or any(row.me for row in rows):
-            return rows, None
-        entry = self.store.rows(target, [mine_entrant]).get(mine_entrant)
+        entry = None
+        if mine_entrant is not None and all(e.entrant != mine_entrant for e in top):
+            entry = self.store.rows(target, [mine_entrant]).get(mine_entrant)
+        named = self._named([*top, *([entry] if entry is not None else [])])
+        rows = _rows(named[: len(top)], mine_entrant)
         if entry is None:
             return rows, None
-        return rows, _row(entry, self.store.place(target, entry.score), me=True)
+        return rows, _row(named[-1], self.store.place(target, entry.score), me=True)
+
+    def _named(self, entries: list[Entry]) -> list[Entry]:
+        """The rows with their players' nicknames now (a rename, a purged account's id name):
+        from the names this function read in the last minute, the others in one batch read."""
+        now = time.monotonic()
+        players = {p for e in entries for p in e.players}
+        missing = [p for p in players if self._names.get(p, (0.0, ""))[0] < now]
+        if missing:
+            for player_id, profile in self.accounts.profiles(missing).items():
+                self._names[player_id] = (now + NAMES_SECONDS, profile.nickname)
+            if len(self._names) > MAX_NAMES:
+                self._names.clear()
+        return [
+            e.model_copy(update={"names": [self._name_of(p, e) for p in e.players]})
+            for e in entries
+        ]
+
+    def _name_of(self, player_id: str, entry: Entry) -> str:
+        if player_id in self._names:
+            return self._names[player_id][1]
+        stored = dict(zip(entry.players, entry.names, strict=False))
+        return stored.get(player_id, player_id)  # a profile gone: the name the row kept
 
     def _entrant_of(self, viewer: str, target: Board) -> str | None:
         if target.format == "individual":
@@ -239,11 +271,15 @@ class ResultsService:
             )
         found = self.store.rows(target, [viewer, *self.store.favorites(viewer)])
         ordered = sorted(found.values(), key=lambda e: (-e.score, e.since, e.entrant))
-        return _rows(ordered, viewer)
+        return _rows(self._named(ordered), viewer)
 
     # -------------------------------------------------------------- players
 
     def _player(self, nickname: str) -> Profile:
+        if not 0 < len(nickname) <= MAX_NICKNAME_CHARS:  # no key to read: no one has it
+            raise ResultsError(
+                f"no player is called {nickname[:40]!r}", code="unknown_player", field="nickname"
+            )
         owner = self.accounts.nickname_owner(nickname)
         profile = self.accounts.get(owner) if owner is not None else None
         if profile is None or profile.status not in _VISIBLE:
@@ -298,6 +334,10 @@ class ResultsService:
         )
 
     def head_to_head(self, viewer: str, nickname: str, before: str | None) -> HeadToHeadView:
+        if before is not None and not _MEETING_KEY.fullmatch(before):
+            raise ResultsError(
+                "before is the nextBefore of the page before", code="bad_request", field="before"
+            )
         opponent = self._player(nickname)
         counts = self.store.head_to_head(viewer, opponent.player_id)
         found = self.store.meetings(viewer, opponent.player_id, MEETINGS_PAGE + 1, before)
@@ -315,11 +355,18 @@ class ResultsService:
     # -------------------------------------------------------------- favorites
 
     def favorites(self, viewer: str) -> FavoritesView:
-        profiles = self.accounts.profiles(self.store.favorites(viewer))
-        names = sorted(
-            (p.nickname for p in profiles.values() if p.status in _VISIBLE), key=str.casefold
-        )
+        names = sorted((p.nickname for p in self._visible_favorites(viewer)), key=str.casefold)
         return FavoritesView(favorites=[FavoriteView(nickname=n) for n in names])
+
+    def _visible_favorites(self, viewer: str) -> list[Profile]:
+        """The favorites whose accounts are there; a deleted one's follow is dropped (it can
+        no longer be named to unfollow, and must not fill the bound)."""
+        followed = self.store.favorites(viewer)
+        profiles = self.accounts.profiles(followed)
+        visible = [p for p in profiles.values() if p.status in _VISIBLE]
+        for gone in set(followed) - {p.player_id for p in visible}:
+            self.store.set_favorite(viewer, gone, on=False)
+        return visible
 
     def follow(self, viewer: str, nickname: str, on: bool) -> FavoritesView:
         favorite = self._player(nickname).player_id
@@ -327,7 +374,7 @@ class ResultsService:
             raise ResultsError(
                 "you are always on your own favorites board", code="favorite_self", field="nickname"
             )
-        if on and len(self.store.favorites(viewer)) >= MAX_FAVORITES:
+        if on and len(self._visible_favorites(viewer)) >= MAX_FAVORITES:
             raise ResultsError(
                 f"at most {MAX_FAVORITES} favorites", code="too_many_favorites", field="nickname"
             )
@@ -415,17 +462,23 @@ class PrizeService:
                 code="period_not_ended",
                 field="period",
             )
-        if self.store.close(period, now):
-            # The board's order is read from an index, which follows the table within a
-            # moment: a row written just before the close is in it after this.
-            self.sleep(self.settle_seconds)
+        self.store.close(period, now)
         payout = Payout(period=period.id)
+        settled = False
         for family, prizes in PRIZES.items():
             if not family.endswith(f"/{kind}"):
                 continue
             format, columns, side, _ = family.split("/")
             target = Board(format, columns, side, period)  # type: ignore[arg-type]
-            found = awards(self._standing(target, len(prizes)), prizes)
+            found = self.store.standing(target)
+            if found is None:
+                if not settled:
+                    # The order is read from an index, which follows the table within a
+                    # moment: a row written just before the close is in it after this.
+                    self.sleep(self.settle_seconds)
+                    settled = True
+                worked_out = awards(self._standing(target, len(prizes)), prizes)
+                found = self.store.keep_standing(target, worked_out)
             payable = self._payable({p for award in found for p in award.players})
             for award in found:
                 self._pay(target, award, payable, payout)

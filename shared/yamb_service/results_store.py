@@ -14,12 +14,11 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from pynamodb.exceptions import (
-    DeleteError,
     DoesNotExist,
     PutError,
     PynamoDBException,
@@ -29,13 +28,16 @@ from pynamodb.transactions import TransactWrite
 from yamb.results.boards import Board, Entry
 from yamb.results.head_to_head import Meeting, Side
 from yamb.results.periods import Period
+from yamb.results.prizes import Award
 from yamb.results.stats import PlayerStats
 
 from yamb_service.dynamo import ItemModel, is_transient
+from yamb_service.observability import logger
 from yamb_service.ports import ServiceBusyError
 
 _ROW, _COUNT, _STATS, _COUNTED, _CLOSED = "E#", "N#", "STATS", "COUNTED", "CLOSED"
 _H2H, _MEETING, _FAVORITE, _PRIZE, _PAIR = "H2H#", "MEET#", "FAV#", "PRIZE#", "PAIR#"
+_AWARDS = "AWARDS#"
 # Far above any score a board can hold (9 columns x 5 results is under 20,000).
 _SCORE_CEILING = 9_999_999
 # The marker that a game was counted outlives the stream's 24 hours of redelivery by far.
@@ -122,11 +124,10 @@ class DynamoResultsStore:
         item = self._item
         try:
             item(_board_key(board), _count_sk(score)).delete(condition=item.tally == 0)
-        except DeleteError as error:
-            if error.cause_response_code != "ConditionalCheckFailedException":
-                raise _busy_or(error) from error
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            # Taken again, held by a transaction, throttled: a count of 0 costs a place one
+            # item more, never a wrong one.
+            logger.info("score count kept", board=board.key, score=score, error=str(error))
 
     def write_row(self, board: Board, before: Entry | None, after: Entry) -> Written:
         """The row `after` on the board, if it still is `before` and the period is open; its
@@ -232,7 +233,8 @@ class DynamoResultsStore:
             ).save(
                 condition=item.tally.does_not_exist()
                 | (item.tally < entry.score)
-                | (item.player_id == entry.entrant)
+                # the same pair again (a repeat restores it), never back to a lower score
+                | ((item.player_id == entry.entrant) & (item.tally <= entry.score))
             )
         except PutError as error:
             if error.cause_response_code != "ConditionalCheckFailedException":
@@ -384,6 +386,40 @@ class DynamoResultsStore:
             ]
         except PynamoDBException as error:
             raise _busy_or(error) from error
+
+    def standing(self, board: Board) -> list[Award] | None:
+        """The awards a payout worked out for a board of a closed period (None: not yet)."""
+        try:
+            found = self._item.get(
+                f"PERIOD#{board.period.id}", f"{_AWARDS}{board.key}", consistent_read=True
+            )
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise _busy_or(error) from error
+        return [
+            Award(a["entrant"], tuple(a["players"]), a["place"], a["tokens"], a["score"])
+            for a in json.loads(found.entry or "[]")
+        ]
+
+    def keep_standing(self, board: Board, awards: list[Award]) -> list[Award]:
+        """The awards of a board kept once: a run that finds some kept pays those, so every
+        run pays the same amounts (a rerun's index may differ from the first run's)."""
+        item = self._item
+        kept = json.dumps([asdict(a) for a in awards])
+        try:
+            item(f"PERIOD#{board.period.id}", f"{_AWARDS}{board.key}", entry=kept).save(
+                condition=item.pk.does_not_exist()
+            )
+        except PutError as error:
+            if error.cause_response_code != "ConditionalCheckFailedException":
+                raise _busy_or(error) from error
+            stored = self.standing(board)
+            assert stored is not None
+            return stored
+        except PynamoDBException as error:
+            raise _busy_or(error) from error
+        return awards
 
     def award_writer(
         self, player_id: str, board: Board, entrant: str, award: dict[str, Any]

@@ -344,3 +344,99 @@ def test_results_score_left_by_every_row_is_no_longer_counted(results: Results) 
     # then 500's count is gone (no row holds it): a place reads only the scores held now
     assert counts == {"N#0000100": 1, "N#0000600": 1}
     assert results.store.place(board(), 100) == 2
+
+
+def test_results_payout_rerun_pays_the_amounts_the_first_run_kept(
+    results: Results, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a finished week with three players on the main board, and a payout that crashed
+    # after its first payment
+    ids = [results.player(f"k{n}") for n in range(4)]
+    day = datetime(2026, 11, 25, 12, tzinfo=UTC)
+    for n in range(3):
+        results.recorder.record(results.game({ids[n]: 900 - 100 * n, ids[3]: 10}, at=day))
+    results.now = datetime(2026, 11, 30, 0, 10, tzinfo=UTC)
+    real = results.wallets.change
+    calls = {"n": 0}
+
+    def crashing(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise ServiceBusyError()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(results.wallets, "change", crashing)
+    with pytest.raises(ServiceBusyError):
+        results.prizes.pay("week", results.now)
+    monkeypatch.setattr(results.wallets, "change", real)
+
+    # when the prizes change before the run again (or its index read differs)
+    monkeypatch.setattr("yamb_service.results.PRIZES", {"individual/main/best/week": (7, 5, 3)})
+    results.prizes.pay("week", results.now)
+
+    # then the run again paid the rest at the amounts the first run worked out
+    assert [results.wallets.wallet(p).balance for p in ids] == [100, 60, 40, 20]
+
+
+def test_results_pair_pointer_never_goes_back_to_a_lower_score(results: Results) -> None:
+    # given ana's pair with ben at 130, then a delayed write of the same pair at 100
+    ana = results.player("ana")
+    target = board(format="pairs")
+    from yamb.results.boards import Entry
+
+    def row(entrant: str, score: int) -> Entry:
+        return Entry(entrant=entrant, players=entrant.split("+"), score=score, games=[], since=NOW)
+
+    results.store.point_to_pair(ana, target, row(f"{ana}+b", 130))
+    results.store.point_to_pair(ana, target, row(f"{ana}+b", 100))
+    results.store.point_to_pair(ana, target, row(f"{ana}+c", 120))
+
+    # then ana's own row is still her best pair's
+    assert results.store.pair_row(ana, target) == f"{ana}+b"
+
+
+def test_results_rows_show_nicknames_as_they_are_now(results: Results) -> None:
+    # given a row of ana's, then ana renamed
+    ana, ben = results.player("ana"), results.player("ben")
+    results.recorder.record(results.game({ana: 500, ben: 100}))
+    profile = results.accounts.get(ana)
+    assert profile is not None
+    results.accounts.save(profile.model_copy(update={"nickname": "anna"}))
+
+    # when a board is read by a function that has not read her name yet
+    fresh = ResultsService(results.store, results.accounts, now=lambda: results.now)
+    page = fresh.board(ben, board(), "all")
+
+    # then the row shows her name now
+    assert [r.names for r in page.rows] == [["anna"], ["ben"]]
+
+
+def test_results_follow_of_a_deleted_account_is_dropped(results: Results) -> None:
+    # given ana follows ben, whose account is then purged
+    ana, ben = results.player("ana"), results.player("ben")
+    results.service.follow(ana, "ben", on=True)
+    profile = results.accounts.get(ben)
+    assert profile is not None
+    results.accounts.save(profile.model_copy(update={"status": AccountStatus.DELETED}))
+
+    # when ana lists her favorites
+    listed = results.service.favorites(ana)
+
+    # then ben is gone from them, and from what counts towards the bound
+    assert listed.favorites == []
+    assert results.store.favorites(ana) == []
+
+
+@pytest.mark.parametrize("before", ["", "x" * 2000, "2026-12-03T12:00:00+00:00"])
+def test_results_head_to_head_refuses_a_bad_page_key(results: Results, before: str) -> None:
+    ana = results.player("ana")
+    results.player("ben")
+    with pytest.raises(ResultsError) as refused:
+        results.service.head_to_head(ana, "ben", before)
+    assert (refused.value.code, refused.value.field) == ("bad_request", "before")
+
+
+def test_results_overlong_nickname_is_no_player_without_a_read(results: Results) -> None:
+    with pytest.raises(ResultsError) as refused:
+        results.service.statistics("n" * 3000)
+    assert refused.value.code == "unknown_player"

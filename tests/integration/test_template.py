@@ -10,6 +10,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,17 @@ import pytest
 from botocore.client import BaseClient
 from moto.apigatewaymanagementapi.models import ApiGatewayManagementApiBackend
 from moto.core.exceptions import JsonRESTError
+from yamb.accounts.profile import AccountStatus, Profile
+from yamb.results import periods
+from yamb.results.boards import Board
+from yamb.session.results import GameResult, PlayerResult
+from yamb.settings import GameSettings
 from yamb_service import config, wiring
+from yamb_service.account_store import DynamoAccountStore
+from yamb_service.dynamo import DynamoGameRepository
+from yamb_service.results import PrizeService, ResultsRecorder, ResultsService
+from yamb_service.results_store import DynamoResultsStore
+from yamb_service.wallet_store import DynamoWalletStore
 
 from devstack.template import Template, load_template
 from tests.integration.conftest import REGION, START, Clock, load_event
@@ -774,3 +785,85 @@ def test_functions_dynamodb_calls_of_a_game_are_allowed_by_their_policies(
     assert {("dynamodb:GetItem", "table"), ("dynamodb:DeleteItem", "table")} <= needs[
         "ClockFunction"
     ]
+
+
+@pytest.mark.filterwarnings("ignore:No application metrics to publish")
+def test_functions_dynamodb_calls_of_results_are_allowed_by_their_policies(
+    template: Template, item: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # moto checks no policy: each call the results code makes is recorded under the function
+    # that makes it on AWS, and compared with what its policy allows.
+    week = datetime(2026, 11, 25, 12, tzinfo=UTC)
+    store = DynamoResultsStore(item, sleep=lambda _: None)
+    accounts = DynamoAccountStore(item, DynamoGameRepository(item).result)
+    for name in ("iam-a", "iam-b", "iam-c", "iam-d"):
+        accounts.create(
+            Profile(
+                player_id=name,
+                nickname=name,
+                email=None,
+                status=AccountStatus.ACTIVE,
+                created_at=week,
+            )
+        )
+
+    def game(game_id: str, totals: dict[str, int], settings: GameSettings) -> GameResult:
+        best = max(totals.values())
+        return GameResult(
+            game_id=game_id,
+            settings=settings,
+            ended_at=week,
+            winners=[p for p, t in totals.items() if t == best],
+            players=[
+                PlayerResult(player_id=p, total=t, full=True, left=False, turns=26)
+                for p, t in totals.items()
+            ],
+            recorded=True,
+        )
+
+    ranked = GameSettings(ranked=True, preset=1, players=2, turn_seconds=60)
+    pairs = GameSettings(ranked=True, preset=3, players=4, pairs=True, turn_seconds=60)
+    needs: dict[str, set[tuple[str, str]]] = {}
+    calling: list[str] = []
+    make_api_call = BaseClient._make_api_call
+
+    def recording(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
+        if client.meta.service_model.service_name == "dynamodb" and calling:
+            needs.setdefault(calling[-1], set()).update(iam_actions(operation, params))
+        return make_api_call(client, operation, params)
+
+    monkeypatch.setattr(BaseClient, "_make_api_call", recording)
+
+    # given the recorder's games (a score that moves, a pair), the boards' reads and favorites,
+    # and a week's payout
+    calling.append("ResultsFunction")
+    recorder = ResultsRecorder(store, accounts, now=lambda: week)
+    recorder.record(game("iam-g1", {"iam-a": 300, "iam-b": 200}, ranked))
+    recorder.record(game("iam-g2", {"iam-a": 400, "iam-b": 250}, ranked))
+    recorder.record(game("iam-g3", {"iam-a": 1, "iam-b": 2, "iam-c": 3, "iam-d": 4}, pairs))
+    calling[-1] = "BoardsFunction"
+    service = ResultsService(store, accounts, now=lambda: week)
+    service.board("iam-d", Board("individual", "main", "best", periods.ALL_TIME), "all")
+    service.board("iam-a", Board("pairs", "3", "best", periods.ALL_TIME), "all")
+    service.board("iam-a", Board("individual", "1", "best", periods.ALL_TIME), "favorites")
+    service.statistics("iam-a")
+    service.public_page("iam-a")
+    service.head_to_head("iam-a", "iam-b", None)
+    service.follow("iam-a", "iam-b", on=True)
+    service.follow("iam-a", "iam-b", on=False)
+    calling[-1] = "PrizesFunction"
+    payday = datetime(2026, 11, 30, 0, 10, tzinfo=UTC)
+    wallets = DynamoWalletStore(item, sleep=lambda _: None)
+    prizes = PrizeService(store, wallets, accounts, now=lambda: payday, settle_seconds=0)
+    assert prizes.pay("week", payday).paid
+    calling.pop()
+
+    # then each made calls, and each call is one its policy allows
+    table = template.context.get_att("GameTable", "Arn")
+    for function in ("ResultsFunction", "BoardsFunction", "PrizesFunction"):
+        allowed = {
+            (action, "table" if resource == table else resource.removeprefix(f"{table}/"))
+            for action, resource in granted(template, function, "dynamodb")
+        }
+        assert needs[function], function
+        assert needs[function] <= allowed, (function, needs[function] - allowed)

@@ -325,3 +325,41 @@ def test_head_to_head_sides_of_a_one_vs_one() -> None:
     ]
     assert meeting_sides(_result({"a": 1, "b": 2, "c": 3}, GameSettings(players=3))) == []
     assert meeting_sides(_result({"a": 1, "b": 2}, bots=frozenset({"b"}))) == []
+
+
+def test_boards_out_of_order_results_keep_when_each_score_was_reached() -> None:
+    # given a best board: a later game of 500 arrives first, then an earlier 500
+    target = Board("individual", "2", "best", periods.ALL_TIME)
+    (late, _) = contributions(_result({"a": 500, "b": 0}, game_id="late", at=AT))
+    (early, _) = contributions(
+        _result({"a": 500, "b": 0}, game_id="early", at=AT - timedelta(days=1))
+    )
+    entry = improved(None, target, late)
+    assert entry is not None
+
+    # when the earlier one comes
+    again = improved(entry, target, early)
+
+    # then the row was reached at the earlier game; a sum row is reached at its latest game
+    assert again is not None and again.since == early.game.at and again.games == [early.game]
+    total = Board("individual", "2", "sum", periods.ALL_TIME)
+    summed = improved(improved(None, total, late), total, early)
+    assert summed is not None and summed.since == late.game.at
+
+
+def test_stats_kinds_are_bounded_and_custom_sets_unordered() -> None:
+    from yamb.results.stats import MAX_KINDS, OTHER_KIND
+
+    # given statistics already holding the most kinds they keep
+    stats = PlayerStats(kinds={f"k{n}": 1 for n in range(MAX_KINDS - 1)})
+    one_order = GameSettings(players=2, columns=("down", "up"))
+    other_order = GameSettings(players=2, columns=("up", "down"))
+    game = _result({"a": 300, "b": 200}, one_order)
+
+    # when a game of a new kind is counted
+    after = counted(stats, game, game.players[0])
+
+    # then it counts under "other", without a record; a set of columns is one kind in any order
+    assert after.kinds[OTHER_KIND] == 1 and len(after.kinds) == MAX_KINDS
+    assert OTHER_KIND not in after.records
+    assert kind_of(one_order) == kind_of(other_order)

@@ -174,7 +174,9 @@ def improved(entry: Entry | None, target: Board, contribution: Contribution) -> 
             return None
         games = sorted([*games, new], key=lambda g: g.preset)
     elif target.side == "best":
-        if entry is not None and entry.score >= new.score:
+        # An equal score from an earlier game (results may come out of order) was reached
+        # first: it takes the row's place among equals.
+        if entry is not None and (entry.score, new.at) >= (new.score, entry.since):
             return None
         games = [new]
     else:
@@ -183,7 +185,8 @@ def improved(entry: Entry | None, target: Board, contribution: Contribution) -> 
         if new not in games:
             return None
     score = sum(g.score for g in games)
-    since = new.at if entry is None or score != entry.score else entry.since
+    # When the score was reached: when the last of its games ended (they may come in any order).
+    since = max(g.at for g in games)
     return Entry(
         entrant=contribution.entrant,
         players=list(contribution.players),

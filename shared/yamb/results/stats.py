@@ -51,9 +51,17 @@ def kind_of(settings: GameSettings) -> str:
     elif settings.preset is not None:
         columns = f"preset-{settings.preset}"
     else:
-        columns = "custom-" + ".".join(settings.column_ids)
+        columns = "custom-" + ".".join(sorted(settings.column_ids))
     format = "solo" if settings.solo else "pairs" if settings.pairs else "individual"
     return f"{columns}/{settings.dice}d/{format}"
+
+
+# The kinds a player's statistics keep apart (presets, grids, custom column sets by dice and
+# format): a bound, so the one document a player has stays far below DynamoDB's 400 KB item
+# limit whatever custom tables they play; past it, a new kind counts under OTHER_KIND, without a
+# record of its own.
+MAX_KINDS = 200
+OTHER_KIND = "other"
 
 
 def against_people(result: GameResult) -> bool:
@@ -64,6 +72,8 @@ def against_people(result: GameResult) -> bool:
 def counted(stats: PlayerStats, result: GameResult, player: PlayerResult) -> PlayerStats:
     """The statistics after one more finished game of this player."""
     kind = kind_of(result.settings)
+    if kind not in stats.kinds and len(stats.kinds) >= MAX_KINDS - 1:
+        kind = OTHER_KIND
     data = stats.model_dump()
     data["games"] += 1
     data["kinds"][kind] = data["kinds"].get(kind, 0) + 1
@@ -75,7 +85,7 @@ def counted(stats: PlayerStats, result: GameResult, player: PlayerResult) -> Pla
     records = dict(stats.records)
     if result.recorded and player.full:
         best = records.get(kind)
-        if best is None or player.total > best.score:
+        if kind != OTHER_KIND and (best is None or player.total > best.score):
             records[kind] = Record(score=player.total, game_id=result.game_id, at=result.ended_at)
         if player.facts is not None:
             data["sheets"] = stats.sheets + player.facts
