@@ -7,6 +7,7 @@ about 0.3 s each); every test starts from an emptied table and fresh recorders.
 
 import itertools
 import json
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -60,11 +61,16 @@ def game_table_properties() -> dict[str, Any]:
     return dict(template["Resources"]["GameTable"]["Properties"])
 
 
-def create_game_table(name: str = TABLE_NAME) -> str:
-    """The table as the template declares it: keys, index, billing, encryption and TTL."""
+def create_game_table(name: str = TABLE_NAME, *, stream: bool = True) -> str:
+    """The table as the template declares it: keys, index, billing, encryption and TTL; and
+    its stream, unless `stream` is False (a test that hands the stream's records to a function
+    itself: moto keeps every stream record of a table and copies the whole table, records and
+    all, for each item of each transaction, so a table that records many games slows down)."""
     properties = game_table_properties()
     client = boto3.client("dynamodb", region_name=REGION)
     arguments = {key: properties[key] for key in _CREATE_TABLE_PROPERTIES if key in properties}
+    if not stream:
+        arguments.pop("StreamSpecification", None)
     if "StreamSpecification" in arguments:  # CloudFormation's form has no StreamEnabled
         arguments["StreamSpecification"] = {
             "StreamEnabled": True,
@@ -120,6 +126,14 @@ def table(_module_table: str) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def item(_module_table: str) -> Any:
     return item_model(_module_table, REGION)
+
+
+@pytest.fixture
+def own_item(aws: None) -> Iterator[Any]:
+    """A game table of the test's own, without its stream (see create_game_table)."""
+    name = create_game_table(f"yamb-own-{uuid.uuid4().hex[:12]}", stream=False)
+    yield item_model(name, REGION)
+    boto3.client("dynamodb", region_name=REGION).delete_table(TableName=name)
 
 
 @pytest.fixture(autouse=True)

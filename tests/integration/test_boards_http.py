@@ -33,7 +33,7 @@ from yamb_service.wallet_store import Change, DynamoWalletStore
 
 from devstack.streams import matches
 from devstack.template import Template
-from tests.integration.conftest import game_table_properties
+from tests.integration.conftest import create_game_table
 from tests.integration.test_handlers import CONTEXT, load_function
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -270,22 +270,10 @@ class Boards:
         return self.call("GET", "/boards", query, player=player)
 
 
-_TABLE_PROPERTIES = ("AttributeDefinitions", "KeySchema", "GlobalSecondaryIndexes", "BillingMode")
-
-
 def create_table() -> str:
-    """A game table of its own, as template.yaml declares it but without its stream (the tests
-    hand the stream's records to the functions themselves). Not the module's emptied table:
-    moto keeps every stream record of a table (emptying it adds more) and copies the whole
-    table, records and all, for each item of each transaction, so a module that records many
-    games on one table slows down and grows with every test."""
-    name = f"yamb-results-test-{uuid.uuid4().hex[:12]}"
-    properties = game_table_properties()
-    boto3.client("dynamodb", region_name=REGION).create_table(
-        TableName=name,
-        **{key: properties[key] for key in _TABLE_PROPERTIES if key in properties},
-    )
-    return name
+    """A game table of its own, without its stream: the tests hand the stream's records to the
+    functions themselves (conftest.create_game_table says why)."""
+    return create_game_table(f"yamb-results-test-{uuid.uuid4().hex[:12]}", stream=False)
 
 
 def delete_table(name: str) -> None:

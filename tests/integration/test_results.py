@@ -88,8 +88,8 @@ class Results:
 
 
 @pytest.fixture
-def results(table: str, item: Any) -> Results:
-    return Results(item)
+def results(own_item: Any) -> Results:
+    return Results(own_item)
 
 
 def board(

@@ -789,8 +789,9 @@ def test_functions_dynamodb_calls_of_a_game_are_allowed_by_their_policies(
 
 @pytest.mark.filterwarnings("ignore:No application metrics to publish")
 def test_functions_dynamodb_calls_of_results_are_allowed_by_their_policies(
-    template: Template, item: Any, monkeypatch: pytest.MonkeyPatch
+    template: Template, own_item: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    item = own_item
     # moto checks no policy: each call the results code makes is recorded under the function
     # that makes it on AWS, and compared with what its policy allows.
     week = datetime(2026, 11, 25, 12, tzinfo=UTC)
