@@ -51,7 +51,9 @@ def _player_id() -> str:
 
 
 def _query(name: str, default: str) -> str:
-    return app.current_event.get_query_string_value(name) or default
+    """The parameter, or `default` when absent; an empty value is a value (and refused)."""
+    value = app.current_event.get_query_string_value(name)
+    return default if value is None else value
 
 
 @app.get("/boards")
@@ -179,6 +181,8 @@ def busy(error: ServiceBusyError) -> Response[str]:
 
 @app.not_found
 def not_found(error: Exception) -> Response[str]:
+    if app.current_event.path.startswith("/pages/") and _wants_page():
+        return _page(404, "No such page", "This player has no public page.")  # e.g. an id name
     return _error(404, "not_found", "no such route")
 
 

@@ -587,6 +587,8 @@ def test_board_period_of_all_time_never_ends_and_a_week_ends_on_monday(seeded: B
         ({"format": "pairs", "columns": "2", "kind": "favorites"}, "board_not_available", "kind"),
         ({"sort": "score"}, "bad_request", "sort"),
         ({"columns": "1", "page": "2"}, "bad_request", "page"),
+        ({"format": ""}, "unknown_board", "format"),
+        ({"period": ""}, "unknown_period", "period"),
     ],
 )
 def test_board_bad_filter_is_refused_with_its_code_and_field(
@@ -997,3 +999,14 @@ def test_board_no_longer_names_a_purged_player(played: Boards) -> None:
 def test_unknown_route_is_404(seeded: Boards) -> None:
     reply = seeded.call("GET", "/players/ana/trophies")
     assert reply.error == (404, "not_found", None)
+
+
+def test_public_page_of_an_id_name_is_the_html_no_such_page(people: Boards) -> None:
+    # when a browser asks for the page of a purged account's id name (a `#` the route's
+    # pattern does not take)
+    reply = people.call("GET", "/pages/#0123456789ab", player=None, accept="text/html")
+
+    # then it gets the page that says there is none, never kept by a cache
+    assert reply.status == 404
+    assert "No such page" in reply.body
+    assert reply.headers["Cache-Control"] == "no-store"
