@@ -10,16 +10,14 @@ gc.disable()  # until the first invocation is over: yamb_service.warmup
 import html
 from typing import Any
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel
-from yamb.accounts.messages import ErrorDetail, ErrorView
 from yamb.results import periods
 from yamb.results.boards import board
 from yamb.results.errors import ResultsError
 from yamb.results.messages import StatisticsView
+from yamb_service.http_api import add_common_handlers, error_reply, json_reply, resolve
 from yamb_service.observability import logger, metrics
-from yamb_service.ports import ServiceBusyError
 from yamb_service.results_wiring import results_service
 from yamb_service.warmup import collector_after_first_call
 
@@ -32,18 +30,6 @@ _STATUS = {
     "busy": 503,
 }
 _BOARD_PARAMETERS = frozenset({"format", "columns", "side", "period", "kind"})
-
-
-def _json(status: int, model: BaseModel) -> Response[str]:
-    return Response(
-        status_code=status,
-        content_type=content_types.APPLICATION_JSON,
-        body=model.model_dump_json(by_alias=True),
-    )
-
-
-def _error(status: int, code: str, message: str, field: str | None = None) -> Response[str]:
-    return _json(status, ErrorView(error=ErrorDetail(code=code, message=message, field=field)))
 
 
 def _player_id() -> str:
@@ -69,33 +55,33 @@ def leaderboard() -> Response[str]:
     target = board(
         _query("format", "individual"), _query("columns", "main"), _query("side", "best"), period
     )
-    return _json(200, service.board(_player_id(), target, _query("kind", "all")))
+    return json_reply(200, service.board(_player_id(), target, _query("kind", "all")))
 
 
 @app.get("/players/<nickname>/statistics")
 def statistics(nickname: str) -> Response[str]:
-    return _json(200, results_service().statistics(nickname))
+    return json_reply(200, results_service().statistics(nickname))
 
 
 @app.get("/players/<nickname>/head-to-head")
 def head_to_head(nickname: str) -> Response[str]:
     before = app.current_event.get_query_string_value("before") or None
-    return _json(200, results_service().head_to_head(_player_id(), nickname, before))
+    return json_reply(200, results_service().head_to_head(_player_id(), nickname, before))
 
 
 @app.get("/me/favorites")
 def favorites() -> Response[str]:
-    return _json(200, results_service().favorites(_player_id()))
+    return json_reply(200, results_service().favorites(_player_id()))
 
 
 @app.put("/me/favorites/<nickname>")
 def follow(nickname: str) -> Response[str]:
-    return _json(200, results_service().follow(_player_id(), nickname, on=True))
+    return json_reply(200, results_service().follow(_player_id(), nickname, on=True))
 
 
 @app.delete("/me/favorites/<nickname>")
 def unfollow(nickname: str) -> Response[str]:
-    return _json(200, results_service().follow(_player_id(), nickname, on=False))
+    return json_reply(200, results_service().follow(_player_id(), nickname, on=False))
 
 
 @app.get("/pages/<nickname>")
@@ -108,7 +94,7 @@ def public_page(nickname: str) -> Response[str]:
         return _page(404, "No such page", "This player has no public page.")
     if _wants_page():
         return _page(200, view.nickname, "", _statistics_html(view))
-    return _json(200, view)
+    return json_reply(200, view)
 
 
 def _wants_page() -> bool:
@@ -169,34 +155,23 @@ def _statistics_html(view: StatisticsView) -> str:
 
 
 @app.exception_handler(ResultsError)
-def results_error(error: ResultsError) -> Response[str]:
+def refused(error: ResultsError) -> Response[str]:
     logger.info("request refused", code=error.code, field=error.field)
-    return _error(_STATUS.get(error.code, 400), error.code, error.message, error.field)
+    return error_reply(_STATUS.get(error.code, 400), error.code, error.message, error.field)
 
 
-@app.exception_handler(ServiceBusyError)
-def busy(error: ServiceBusyError) -> Response[str]:
-    return _error(503, "busy", "the server is busy: try again in a moment")
+add_common_handlers(app)
 
 
 @app.not_found
 def not_found(error: Exception) -> Response[str]:
     if app.current_event.path.startswith("/pages/") and _wants_page():
         return _page(404, "No such page", "This player has no public page.")  # e.g. an id name
-    return _error(404, "not_found", "no such route")
-
-
-@app.exception_handler(Exception)
-def failed(error: Exception) -> Response[str]:
-    logger.exception("request failed")
-    return _error(500, "internal", "something went wrong on our side: try again later")
+    return error_reply(404, "not_found", "no such route")
 
 
 @collector_after_first_call
 @logger.inject_lambda_context(clear_state=True, correlation_id_path="requestContext.requestId")
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    player = ((event.get("requestContext") or {}).get("authorizer") or {}).get("lambda") or {}
-    if "playerId" in player:
-        logger.append_keys(player_id=player["playerId"])
-    return app.resolve(event, context)
+    return dict(resolve(app, event, context))

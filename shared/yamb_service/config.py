@@ -93,14 +93,9 @@ def economy_settings() -> EconomySettings:
     return EconomySettings.from_environment()
 
 
-class ResultsSettings(_EnvironmentSettings):
-    """What the results functions need (the recorder, the boards' API, the prize payouts)."""
-
-    table_name: str
-    aws_region: str = "us-east-1"
-    aws_endpoint_url: str | None = None
-    powertools_service_name: str
-    powertools_metrics_namespace: str
+class ResultsSettings(EconomySettings):
+    """What the results functions need (the recorder, the boards' API, the prize payouts): the
+    table, as the economy's functions."""
 
 
 @cache

@@ -191,6 +191,23 @@ def test_results_month_edge_result_at_the_last_second(results: Results) -> None:
     assert [r.names for r in december.rows] == [["ben"], ["ana"]]
 
 
+def crash_payout_at(results: Results, monkeypatch: pytest.MonkeyPatch, *, payment: int) -> None:
+    """Runs the week's payout, which crashes at its `payment`-th wallet change."""
+    real = results.wallets.change
+    calls = {"n": 0}
+
+    def crashing(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == payment:
+            raise ServiceBusyError()
+        return real(*args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(results.wallets, "change", crashing)
+        with pytest.raises(ServiceBusyError):
+            results.prizes.pay("week", results.now)
+
+
 def test_results_payout_pays_once_and_resumes_after_a_crash(
     results: Results, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -202,19 +219,7 @@ def test_results_payout_pays_once_and_resumes_after_a_crash(
     results.now = datetime(2026, 11, 30, 0, 10, tzinfo=UTC)
 
     # when the payout crashes after its second payment, then runs again, then again
-    real = results.wallets.change
-    calls = {"n": 0}
-
-    def crashing(*args: Any, **kwargs: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise ServiceBusyError()
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(results.wallets, "change", crashing)
-    with pytest.raises(ServiceBusyError):
-        results.prizes.pay("week", results.now)
-    monkeypatch.setattr(results.wallets, "change", real)
+    crash_payout_at(results, monkeypatch, payment=3)
     second = results.prizes.pay("week", results.now)
     third = results.prizes.pay("week", results.now)
 
@@ -356,19 +361,7 @@ def test_results_payout_rerun_pays_the_amounts_the_first_run_kept(
     for n in range(3):
         results.recorder.record(results.game({ids[n]: 900 - 100 * n, ids[3]: 10}, at=day))
     results.now = datetime(2026, 11, 30, 0, 10, tzinfo=UTC)
-    real = results.wallets.change
-    calls = {"n": 0}
-
-    def crashing(*args: Any, **kwargs: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 2:
-            raise ServiceBusyError()
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(results.wallets, "change", crashing)
-    with pytest.raises(ServiceBusyError):
-        results.prizes.pay("week", results.now)
-    monkeypatch.setattr(results.wallets, "change", real)
+    crash_payout_at(results, monkeypatch, payment=2)
 
     # when the prizes change before the run again (or its index read differs)
     monkeypatch.setattr("yamb_service.results.PRIZES", {"individual/main/best/week": (7, 5, 3)})
