@@ -45,8 +45,8 @@ import time
 import uuid
 import warnings
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -63,13 +63,13 @@ import stripe  # noqa: E402
 from cost_model import load_prices  # noqa: E402
 from game_types_bench import _LogSink, metered_moto  # noqa: E402
 from meters import (  # noqa: E402
-    _MOTO_METHODS,
     READ_OPERATIONS,
     SOURCE_HEADER,
     WRITE_OPERATIONS,
     DynamoRequest,
     Meter,
     _patch,
+    recording_dynamodb,
 )
 
 REGION = "us-east-1"
@@ -274,27 +274,14 @@ def _shape(operation: str, params: Mapping[str, Any]) -> tuple[str, int]:
     return operation, 0
 
 
-@contextmanager
-def shaped(shapes: list[Shape]) -> Iterator[None]:
-    """Every request moto's DynamoDB answers recorded as a Shape (outside the meter's own
-    wrapper, which this calls)."""
-    from moto.dynamodb.responses import DynamoHandler
+def shaped(shapes: list[Shape]) -> AbstractContextManager[None]:
+    """Every request moto's DynamoDB answers (or refuses) recorded as a Shape."""
 
-    def wrap(operation: str, original: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        def recorded(handler: Any) -> Any:
-            text, items = _shape(operation, handler.body)
-            shapes.append(Shape(handler.headers.get(SOURCE_HEADER) or "", text, items))
-            return original(handler)
+    def record(operation: str, handler: Any, _result: Any) -> None:
+        text, items = _shape(operation, handler.body)
+        shapes.append(Shape(handler.headers.get(SOURCE_HEADER) or "", text, items))
 
-        return recorded
-
-    with ExitStack() as patches:
-        for operation, method in _MOTO_METHODS.items():
-            if method in DynamoHandler.__dict__:
-                _patch(
-                    patches, DynamoHandler, method, wrap(operation, DynamoHandler.__dict__[method])
-                )
-        yield
+    return recording_dynamodb(record)
 
 
 # ------------------------------------------------------------------------ the functions

@@ -201,6 +201,36 @@ def _patch(stack: ExitStack, owner: Any, name: str, replacement: Any) -> None:
     setattr(owner, name, replacement)
 
 
+@contextmanager
+def recording_dynamodb(record: Callable[[str, Any, Any], None]) -> Iterator[None]:
+    """Every request moto's DynamoDB handler answers handed to `record(operation, handler,
+    result)` once moto is done with it: the operation ("GetItem", ...), moto's DynamoHandler
+    (its `body`, its `headers`) and what it answered, or None if it refused the request (a
+    cancelled transaction, a failed condition: moto raises). Wraps what the handler's methods
+    are on entering: inside `Meter.installed` or game_types_bench.metered_moto, the meter's
+    own wrappers, which it calls."""
+    from moto.dynamodb.responses import DynamoHandler
+
+    def wrap(operation: str, original: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        def recorded(handler: Any) -> Any:
+            result = None
+            try:
+                result = original(handler)
+                return result
+            finally:
+                record(operation, handler, result)
+
+        return recorded
+
+    with ExitStack() as patches:
+        for operation, method in _MOTO_METHODS.items():
+            if method in DynamoHandler.__dict__:
+                _patch(
+                    patches, DynamoHandler, method, wrap(operation, DynamoHandler.__dict__[method])
+                )
+        yield
+
+
 class _CountingStream:
     """Where the Powertools logger writes while metering: bytes counted, nothing printed."""
 

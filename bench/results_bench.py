@@ -55,7 +55,7 @@ import uuid
 import warnings
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -67,7 +67,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from game_types_bench import _LogSink, metered_moto  # noqa: E402
 from meters import (  # noqa: E402
-    _MOTO_METHODS,
     READ_OPERATIONS,
     READ_UNIT_BYTES,
     SOURCE_HEADER,
@@ -77,6 +76,7 @@ from meters import (  # noqa: E402
     _read_items,
     _units,
     dynamodb_item_size,
+    recording_dynamodb,
     stored_item,
 )
 
@@ -259,42 +259,31 @@ def _per_unit(operation: str, body: Mapping[str, Any]) -> float:
     return 1.0 if body.get("ConsistentRead") and "IndexName" not in body else 0.5
 
 
-@contextmanager
-def observed(sent: list[Sent]) -> Iterator[None]:
-    """Every request moto's DynamoDB answers recorded with the items it returned (outside the
-    meter's own wrapper, which this calls)."""
-    from moto.dynamodb.responses import DynamoHandler
+def observed(sent: list[Sent]) -> AbstractContextManager[None]:
+    """Every request moto's DynamoDB answers recorded with the items it returned (a request it
+    refused, such as the repeat's cancelled transaction, is not)."""
 
-    def wrap(operation: str, original: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        def recorded(handler: Any) -> Any:
-            result = original(handler)
-            parsed = getattr(result, "result", None) or {}
-            groups = _read_items(operation, parsed) if operation in READ_OPERATIONS else []
-            sizes = tuple(dynamodb_item_size(item) for group in groups for item in group)
-            body = handler.body
-            sent.append(
-                Sent(
-                    handler.headers.get(SOURCE_HEADER) or "",
-                    operation,
-                    body.get("IndexName"),
-                    len(sizes),
-                    len(sizes),
-                    sizes,
-                    _per_unit(operation, body),
-                    body,
-                )
+    def record(operation: str, handler: Any, result: Any) -> None:
+        if result is None:
+            return
+        parsed = getattr(result, "result", None) or {}
+        groups = _read_items(operation, parsed) if operation in READ_OPERATIONS else []
+        sizes = tuple(dynamodb_item_size(item) for group in groups for item in group)
+        body = handler.body
+        sent.append(
+            Sent(
+                handler.headers.get(SOURCE_HEADER) or "",
+                operation,
+                body.get("IndexName"),
+                len(sizes),
+                len(sizes),
+                sizes,
+                _per_unit(operation, body),
+                body,
             )
-            return result
+        )
 
-        return recorded
-
-    with ExitStack() as patches:
-        for operation, method in _MOTO_METHODS.items():
-            if method in DynamoHandler.__dict__:
-                _patch(
-                    patches, DynamoHandler, method, wrap(operation, DynamoHandler.__dict__[method])
-                )
-        yield
+    return recording_dynamodb(record)
 
 
 # ------------------------------------------------------------------------ the board and its rows
