@@ -241,20 +241,18 @@ class ResultsService:
         players = {p for e in entries for p in e.players}
         missing = [p for p in players if self._names.get(p, (0.0, ""))[0] < now]
         if missing:
-            for player_id, profile in self.accounts.profiles(missing).items():
-                self._names[player_id] = (now + NAMES_SECONDS, profile.nickname)
             if len(self._names) > MAX_NAMES:
                 self._names.clear()
+            found = self.accounts.profiles(missing)
+            kept = {p: n for e in entries for p, n in zip(e.players, e.names, strict=False)}
+            for player_id in missing:
+                # No profile (gone for good): the name its rows kept, remembered as well.
+                profile = found.get(player_id)
+                name = profile.nickname if profile else kept.get(player_id, player_id)
+                self._names[player_id] = (now + NAMES_SECONDS, name)
         return [
-            e.model_copy(update={"names": [self._name_of(p, e) for p in e.players]})
-            for e in entries
+            e.model_copy(update={"names": [self._names[p][1] for p in e.players]}) for e in entries
         ]
-
-    def _name_of(self, player_id: str, entry: Entry) -> str:
-        if player_id in self._names:
-            return self._names[player_id][1]
-        stored = dict(zip(entry.players, entry.names, strict=False))
-        return stored.get(player_id, player_id)  # a profile gone: the name the row kept
 
     def _entrant_of(self, viewer: str, target: Board) -> str | None:
         if target.format == "individual":
