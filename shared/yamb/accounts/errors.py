@@ -3,6 +3,8 @@ field of the request it is about when there is one, and a sentence for people.""
 
 from typing import Literal
 
+from yamb.coded_error import CodedError
+
 type AccountErrorCode = Literal[
     # The request itself
     "bad_request",
@@ -40,14 +42,5 @@ type AccountErrorCode = Literal[
 ]
 
 
-class AccountError(Exception):
+class AccountError(CodedError[AccountErrorCode]):
     code: AccountErrorCode = "bad_request"
-
-    def __init__(
-        self, message: str, *, code: AccountErrorCode | None = None, field: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
-        if code is not None:
-            self.code = code

@@ -3,6 +3,8 @@ for people. Nothing is changed when one is raised."""
 
 from typing import Literal
 
+from yamb.coded_error import CodedError
+
 type EconomyErrorCode = Literal[
     "bad_request",
     "bad_amount",
@@ -25,14 +27,5 @@ type EconomyErrorCode = Literal[
 ]
 
 
-class EconomyError(Exception):
+class EconomyError(CodedError[EconomyErrorCode]):
     code: EconomyErrorCode = "bad_request"
-
-    def __init__(
-        self, message: str, *, code: EconomyErrorCode | None = None, field: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
-        if code is not None:
-            self.code = code

@@ -3,6 +3,8 @@ for people. Nothing is written or paid when one is raised."""
 
 from typing import Literal
 
+from yamb.coded_error import CodedError
+
 type ResultsErrorCode = Literal[
     "bad_request",
     "unknown_board",
@@ -16,14 +18,5 @@ type ResultsErrorCode = Literal[
 ]
 
 
-class ResultsError(Exception):
+class ResultsError(CodedError[ResultsErrorCode]):
     code: ResultsErrorCode = "bad_request"
-
-    def __init__(
-        self, message: str, *, code: ResultsErrorCode | None = None, field: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
-        if code is not None:
-            self.code = code

@@ -1,0 +1,14 @@
+"""A refusal with a stable code for clients, the request field when there is one, and a sentence
+for people: the shape of the accounts', economy's and results' errors. Nothing is changed when
+one is raised."""
+
+
+class CodedError[Code: str](Exception):
+    code: Code
+
+    def __init__(self, message: str, *, code: Code | None = None, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        if code is not None:
+            self.code = code
