@@ -25,8 +25,7 @@ from yamb.accounts.profile import AccountStatus, Profile
 from yamb.session.results import GameResult
 
 from yamb_service.account_ports import NicknameTakenError, StaleProfileError
-from yamb_service.dynamo import LOST_RACE_ERRORS, ItemModel, is_transient
-from yamb_service.ports import ServiceBusyError
+from yamb_service.dynamo import LOST_RACE_ERRORS, ItemModel, busy_or, player_key
 
 _PROFILE, _NICK, _LINK = "PROFILE", "NICK", "LINK"
 # The statuses a daily job looks for (yamb_service.accounts.AccountService.daily).
@@ -39,17 +38,13 @@ _LOST_RACE_REASONS = ("ConditionalCheckFailed", "TransactionConflict")
 def load_profile(item: ItemModel, player_id: str) -> Profile | None:
     """The stored profile (a consistent read: a sign-out counts at once)."""
     try:
-        stored = item.get(_profile_key(player_id), _PROFILE, consistent_read=True)
+        stored = item.get(player_key(player_id), _PROFILE, consistent_read=True)
     except DoesNotExist:
         return None
     except PynamoDBException as error:
-        raise _busy_or(error) from error
+        raise busy_or(error) from error
     assert stored.profile is not None
     return Profile.model_validate_json(stored.profile)
-
-
-def _profile_key(player_id: str) -> str:
-    return f"PLAYER#{player_id}"
 
 
 def _nick_key(nickname: str) -> str:
@@ -93,7 +88,7 @@ class DynamoAccountStore:
         listing = _listing(profile)
         stored = profile.model_copy(update={"version": version})
         return self._item(
-            _profile_key(profile.player_id),
+            player_key(profile.player_id),
             _PROFILE,
             version=version,
             profile=stored.model_dump_json(),
@@ -116,7 +111,7 @@ class DynamoAccountStore:
         except TransactWriteError as error:
             if _lost_race(error):
                 raise NicknameTakenError(profile.nickname) from None
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
 
     def save(self, profile: Profile) -> Profile:
         item = self._profile_item(profile, profile.version + 1)
@@ -125,7 +120,7 @@ class DynamoAccountStore:
         except PutError as error:
             if _lost_race(error):
                 raise StaleProfileError from None
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         return profile.model_copy(update={"version": profile.version + 1})
 
     def rename(
@@ -156,7 +151,7 @@ class DynamoAccountStore:
                     )
         except TransactWriteError as error:
             if not _lost_race(error):
-                raise _busy_or(error) from error
+                raise busy_or(error) from error
             if not same_key and self.nickname_owner(profile.nickname) not in (
                 None,
                 profile.player_id,
@@ -179,13 +174,13 @@ class DynamoAccountStore:
         except TransactWriteError as error:
             if _lost_race(error):
                 raise StaleProfileError from None
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
 
     def delete(self, profile: Profile) -> None:
         try:
             with TransactWrite(connection=self._item._get_connection().connection) as write:
                 write.delete(
-                    self._item(_profile_key(profile.player_id), _PROFILE),
+                    self._item(player_key(profile.player_id), _PROFILE),
                     condition=self._item.version == profile.version,
                 )
                 write.delete(
@@ -195,11 +190,11 @@ class DynamoAccountStore:
         except TransactWriteError as error:
             if _lost_race(error):
                 raise StaleProfileError from None
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
 
     def profiles(self, player_ids: Iterable[str]) -> dict[str, Profile]:
         """Several profiles in one request a hundred (eventually consistent: for showing)."""
-        keys = [(_profile_key(p), _PROFILE) for p in dict.fromkeys(player_ids)]
+        keys = [(player_key(p), _PROFILE) for p in dict.fromkeys(player_ids)]
         found: dict[str, Profile] = {}
         try:
             for start in range(0, len(keys), 100):
@@ -207,7 +202,7 @@ class DynamoAccountStore:
                     profile = Profile.model_validate_json(item.profile or "{}")
                     found[profile.player_id] = profile
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         return found
 
     def nickname_owner(self, nickname: str) -> str | None:
@@ -216,7 +211,7 @@ class DynamoAccountStore:
         except DoesNotExist:
             return None
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         return item.player_id
 
     def due(self, status: AccountStatus, before: datetime) -> Iterator[str]:
@@ -256,7 +251,7 @@ class DynamoAccountStore:
         except DeleteError as error:
             if _lost_race(error):
                 return None
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         text = (answer.get("Attributes") or {}).get("link", {}).get("S")
         return None if text is None else Link.model_validate_json(text)
 
@@ -267,7 +262,3 @@ class DynamoAccountStore:
         return result is not None and any(
             player.player_id == player_id for player in result.players
         )
-
-
-def _busy_or(error: PynamoDBException) -> Exception:
-    return ServiceBusyError() if is_transient(error) else error

@@ -104,6 +104,11 @@ def is_transient(error: PynamoDBException) -> bool:
     return any(reason is not None and reason.code in _TRANSIENT_REASONS for reason in reasons)
 
 
+def busy_or(error: PynamoDBException) -> Exception:
+    """What to raise for a failed request: ServiceBusyError when it was transient."""
+    return ServiceBusyError() if is_transient(error) else error
+
+
 def busy_when_transient[**P, R](method: Callable[P, R]) -> Callable[P, R]:
     """A request DynamoDB throttled or failed (after botocore's retries) as ServiceBusyError."""
 
@@ -204,7 +209,8 @@ def _game_key(game_id: str) -> str:
     return f"GAME#{game_id}"
 
 
-def _player_key(player_id: str) -> str:
+def player_key(player_id: str) -> str:
+    """A player's partition: their seat record, account, wallet, statistics..."""
     return f"PLAYER#{player_id}"
 
 
@@ -407,7 +413,7 @@ class DynamoGameRepository:
         slow: bool = False,
     ) -> tuple[_Item, list[Action], Condition | None]:
         item = self._item
-        key = item(_player_key(player_id), _PLAYER)
+        key = item(player_key(player_id), _PLAYER)
         if slow:
             return key, *self._slow_seat_action(change, game_id, now)
         if change == "seat":
@@ -469,7 +475,7 @@ class DynamoGameRepository:
                     break
             else:
                 updates.append(
-                    (player_id, self._item(_player_key(player_id), _PLAYER), actions, None)
+                    (player_id, self._item(player_key(player_id), _PLAYER), actions, None)
                 )
         try:
             with TransactWrite(connection=self._connection()) as transaction:
@@ -608,7 +614,7 @@ class DynamoPlayerRepository:
     @busy_when_transient
     def get(self, player_id: str) -> PlayerRecord:
         try:
-            item = self._item.get(_player_key(player_id), _PLAYER, consistent_read=True)
+            item = self._item.get(player_key(player_id), _PLAYER, consistent_read=True)
         except DoesNotExist:
             return PlayerRecord(player_id=player_id)
         return _player_record(player_id, item.serialize())
@@ -618,7 +624,7 @@ class DynamoPlayerRepository:
     ) -> PlayerRecord:
         connection = self._item._get_connection()
         answer = connection.update_item(
-            _player_key(player_id),
+            player_key(player_id),
             range_key=_PLAYER,
             actions=actions,
             condition=condition,
@@ -662,7 +668,7 @@ class DynamoPlayerRepository:
     def grant_premium(self, player_id: str, until: datetime) -> None:
         """Premium until `until`, given by an operator (bought premium goes through the
         wallet: yamb_service.wallet_store)."""
-        self._item(_player_key(player_id), _PLAYER).update(
+        self._item(player_key(player_id), _PLAYER).update(
             actions=[self._item.premium_until.set(int(until.timestamp()))]
         )
 
@@ -670,7 +676,7 @@ class DynamoPlayerRepository:
     def release_seat(self, player_id: str, game_id: str) -> bool:
         """Frees a seat still held for `game_id`; False when it is not (any more)."""
         try:
-            self._item(_player_key(player_id), _PLAYER).update(
+            self._item(player_key(player_id), _PLAYER).update(
                 actions=[self._item.seated_in.remove()],
                 condition=self._item.seated_in == game_id,
             )

@@ -82,7 +82,9 @@ class Recorded:
     left_out: list[str] = field(default_factory=list)
 
 
-class ResultsRecorder:
+class _OnResults:
+    """What both sides of results hold: the results' store, the accounts (names), the clock."""
+
     def __init__(
         self,
         store: DynamoResultsStore,
@@ -93,6 +95,8 @@ class ResultsRecorder:
         self.accounts = accounts
         self.now = now
 
+
+class ResultsRecorder(_OnResults):
     def record(self, result: GameResult) -> Recorded:
         recorded = Recorded(counted=self._count(result))
         entered = contributions(result)
@@ -180,16 +184,14 @@ def _name(profile: Profile | None, player_id: str) -> str:
     return profile.nickname if profile is not None else player_id
 
 
-class ResultsService:
+class ResultsService(_OnResults):
     def __init__(
         self,
         store: DynamoResultsStore,
         accounts: DynamoAccountStore,
         now: Callable[[], datetime] = _utc_now,
     ) -> None:
-        self.store = store
-        self.accounts = accounts
-        self.now = now
+        super().__init__(store, accounts, now)
         # player id -> (until when, in time.monotonic(), the nickname read then)
         self._names: dict[str, tuple[float, str]] = {}
 

@@ -31,9 +31,8 @@ from yamb.results.periods import Period
 from yamb.results.prizes import Award
 from yamb.results.stats import PlayerStats
 
-from yamb_service.dynamo import ItemModel, is_transient
+from yamb_service.dynamo import ItemModel, busy_or, player_key
 from yamb_service.observability import logger
-from yamb_service.ports import ServiceBusyError
 
 _ROW, _COUNT, _STATS, _COUNTED, _CLOSED = "E#", "N#", "STATS", "COUNTED", "CLOSED"
 _H2H, _MEETING, _FAVORITE, _PRIZE, _PAIR = "H2H#", "MEET#", "FAV#", "PRIZE#", "PAIR#"
@@ -49,20 +48,12 @@ def _board_key(board: Board) -> str:
     return f"BOARD#{board.key}"
 
 
-def _player_key(player_id: str) -> str:
-    return f"PLAYER#{player_id}"
-
-
 def _count_sk(score: int) -> str:
     return f"{_COUNT}{score:07d}"
 
 
 def _order(entry: Entry) -> str:
     return f"{_SCORE_CEILING - entry.score:07d}#{entry.since.isoformat()}#{entry.entrant}"
-
-
-def _busy_or(error: PynamoDBException) -> Exception:
-    return ServiceBusyError() if is_transient(error) else error
 
 
 def _reasons(error: TransactWriteError) -> list[str | None]:
@@ -115,7 +106,7 @@ class DynamoResultsStore:
                         update={"version": int(item.version or 0)}
                     )
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         return found
 
     def forget_score(self, board: Board, score: int) -> None:
@@ -167,7 +158,7 @@ class DynamoResultsStore:
                 return "closed"
             if _FAILED in reasons or _CONFLICT in reasons:
                 return "moved"
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         return "written"
 
     def top(self, board: Board, limit: int) -> list[Entry]:
@@ -178,7 +169,7 @@ class DynamoResultsStore:
                 for item in self._item.gsi1.query(_board_key(board), limit=limit)
             ]
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
 
     def place(self, board: Board, score: int) -> int:
         """One plus the rows with a higher score: the counts above it, never the rows."""
@@ -192,7 +183,7 @@ class DynamoResultsStore:
             ):
                 above += int(count.tally or 0)
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         return above + 1
 
     def close(self, period: Period, now: datetime) -> bool:
@@ -206,19 +197,19 @@ class DynamoResultsStore:
         except PutError as error:
             if error.cause_response_code == "ConditionalCheckFailedException":
                 return False
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         return True
 
     def pair_row(self, player_id: str, board: Board) -> str | None:
         """The entrant of the player's best pair on a pairs board (its own place's row)."""
         try:
-            item = self._item.get(_player_key(player_id), f"{_PAIR}{board.key}")
+            item = self._item.get(player_key(player_id), f"{_PAIR}{board.key}")
         except DoesNotExist:
             return None
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         return item.player_id
 
     def point_to_pair(self, player_id: str, board: Board, entry: Entry) -> None:
@@ -226,7 +217,7 @@ class DynamoResultsStore:
         item = self._item
         try:
             item(
-                _player_key(player_id),
+                player_key(player_id),
                 f"{_PAIR}{board.key}",
                 player_id=entry.entrant,
                 tally=entry.score,
@@ -238,21 +229,21 @@ class DynamoResultsStore:
             )
         except PutError as error:
             if error.cause_response_code != "ConditionalCheckFailedException":
-                raise _busy_or(error) from error
+                raise busy_or(error) from error
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
 
     # -------------------------------------------------------------- statistics
 
     def statistics(self, player_ids: Iterable[str]) -> dict[str, PlayerStats]:
-        keys = [(_player_key(p), _STATS) for p in dict.fromkeys(player_ids)]
+        keys = [(player_key(p), _STATS) for p in dict.fromkeys(player_ids)]
         found = {}
         try:
             for item in self._item.batch_get(keys, consistent_read=True):
                 stats = PlayerStats.model_validate_json(item.stats or "{}")
                 found[item.pk.removeprefix("PLAYER#")] = stats
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         return found
 
     def count_game(
@@ -278,7 +269,7 @@ class DynamoResultsStore:
                     old = before.get(player_id)
                     write.save(
                         item(
-                            _player_key(player_id),
+                            player_key(player_id),
                             _STATS,
                             stats=stats.model_dump_json(by_alias=True),
                             version=stats.version,
@@ -295,7 +286,7 @@ class DynamoResultsStore:
                 return "counted_before"
             if _FAILED in reasons or _CONFLICT in reasons:
                 return "moved"
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         return "counted"
 
     def pause(self, attempt: int) -> None:
@@ -306,12 +297,12 @@ class DynamoResultsStore:
         meeting = side.meeting
         verdict = {"win": item.wins, "loss": item.losses, "tie": item.ties}[meeting.verdict]
         write.update(
-            item(_player_key(side.player_id), f"{_H2H}{side.opponent}"),
+            item(player_key(side.player_id), f"{_H2H}{side.opponent}"),
             actions=[verdict.add(1)],
         )
         write.save(
             item(
-                _player_key(side.player_id),
+                player_key(side.player_id),
                 f"{_MEETING}{side.opponent}#{meeting.at.isoformat()}#{meeting.game_id}",
                 summary=meeting.model_dump_json(by_alias=True),
             )
@@ -319,11 +310,11 @@ class DynamoResultsStore:
 
     def head_to_head(self, player_id: str, opponent: str) -> HeadToHeadCount:
         try:
-            item = self._item.get(_player_key(player_id), f"{_H2H}{opponent}")
+            item = self._item.get(player_key(player_id), f"{_H2H}{opponent}")
         except DoesNotExist:
             return HeadToHeadCount(0, 0, 0)
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         return HeadToHeadCount(int(item.wins or 0), int(item.losses or 0), int(item.ties or 0))
 
     def meetings(
@@ -341,14 +332,14 @@ class DynamoResultsStore:
             found = [
                 Meeting.model_validate_json(found.summary or "{}")
                 for found in item.query(
-                    _player_key(player_id),
+                    player_key(player_id),
                     condition,
                     scan_index_forward=False,
                     limit=limit + 1,
                 )
             ]
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         if before is not None:
             found = [m for m in found if f"{m.at.isoformat()}#{m.game_id}" != before]
         return found[:limit]
@@ -360,20 +351,20 @@ class DynamoResultsStore:
         try:
             return [
                 found.sk.removeprefix(_FAVORITE)
-                for found in item.query(_player_key(player_id), item.sk.startswith(_FAVORITE))
+                for found in item.query(player_key(player_id), item.sk.startswith(_FAVORITE))
             ]
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
 
     def set_favorite(self, player_id: str, favorite: str, on: bool) -> None:
-        found = self._item(_player_key(player_id), f"{_FAVORITE}{favorite}")
+        found = self._item(player_key(player_id), f"{_FAVORITE}{favorite}")
         try:
             if on:
                 found.save()
             else:
                 found.delete()
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
 
     # -------------------------------------------------------------- prizes
 
@@ -382,10 +373,10 @@ class DynamoResultsStore:
         try:
             return [
                 json.loads(found.entry or "{}")
-                for found in item.query(_player_key(player_id), item.sk.startswith(_PRIZE))
+                for found in item.query(player_key(player_id), item.sk.startswith(_PRIZE))
             ]
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
 
     def standing(self, board: Board) -> list[Award] | None:
         """The awards a payout worked out for a board of a closed period (None: not yet)."""
@@ -396,7 +387,7 @@ class DynamoResultsStore:
         except DoesNotExist:
             return None
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         return [
             Award(a["entrant"], tuple(a["players"]), a["place"], a["tokens"], a["score"])
             for a in json.loads(found.entry or "[]")
@@ -413,12 +404,12 @@ class DynamoResultsStore:
             )
         except PutError as error:
             if error.cause_response_code != "ConditionalCheckFailedException":
-                raise _busy_or(error) from error
+                raise busy_or(error) from error
             stored = self.standing(board)
             assert stored is not None
             return stored
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         return awards
 
     def award_writer(
@@ -430,7 +421,7 @@ class DynamoResultsStore:
         def add(write: TransactWrite) -> None:
             write.save(
                 item(
-                    _player_key(player_id),
+                    player_key(player_id),
                     f"{_PRIZE}{board.period.id}#{board.key}#{entrant}",
                     entry=json.dumps(award),
                 )

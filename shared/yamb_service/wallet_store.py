@@ -24,16 +24,12 @@ from yamb.economy import ledger
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry, Reason, Wallet
 
-from yamb_service.dynamo import LOST_RACE_ERRORS, ItemModel, is_transient
+from yamb_service.dynamo import LOST_RACE_ERRORS, ItemModel, busy_or, player_key
 from yamb_service.ports import ServiceBusyError
 
 _WALLET, _IDEM, _PLAYER = "WALLET", "IDEM", "PLAYER"
 ATTEMPTS = 12
 _LOST_RACE_REASONS = ("ConditionalCheckFailed", "TransactionConflict")
-
-
-def _player_key(player_id: str) -> str:
-    return f"PLAYER#{player_id}"
 
 
 def _ledger_sk(seq: int) -> str:
@@ -97,11 +93,11 @@ class DynamoWalletStore:
 
     def wallet(self, player_id: str) -> Wallet:
         try:
-            stored = self._item.get(_player_key(player_id), _WALLET, consistent_read=True)
+            stored = self._item.get(player_key(player_id), _WALLET, consistent_read=True)
         except DoesNotExist:
             return Wallet()
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         return Wallet(
             balance=int(stored.balance or 0),
             debt=int(stored.debt or 0),
@@ -113,7 +109,7 @@ class DynamoWalletStore:
         conditioned on it."""
         try:
             stored = self._item.get(
-                _player_key(player_id),
+                player_key(player_id),
                 _PLAYER,
                 attributes_to_get=["premium_until"],
                 consistent_read=consistent,
@@ -121,7 +117,7 @@ class DynamoWalletStore:
         except DoesNotExist:
             return None
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         until = stored.premium_until
         return None if until is None else datetime.fromtimestamp(float(until), UTC)
 
@@ -134,7 +130,7 @@ class DynamoWalletStore:
         )
         try:
             items = self._item.query(
-                _player_key(player_id),
+                player_key(player_id),
                 condition,
                 scan_index_forward=False,
                 limit=limit,
@@ -142,7 +138,7 @@ class DynamoWalletStore:
             )
             return [LedgerEntry.model_validate_json(item.entry or "{}") for item in items]
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
 
     def recorded(self, key: str) -> list[tuple[str, LedgerEntry]] | None:
         """What `key` made, each entry with its player; None: the key is unused."""
@@ -151,7 +147,7 @@ class DynamoWalletStore:
         except DoesNotExist:
             return None
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         data = json.loads(stored.entry or "[]")
         return [(player, LedgerEntry.model_validate(entry)) for player, entry in data]
 
@@ -195,7 +191,7 @@ class DynamoWalletStore:
             )
             write.save(
                 item(
-                    _player_key(change.player_id),
+                    player_key(change.player_id),
                     _WALLET,
                     balance=entry.balance,
                     debt=entry.debt,
@@ -205,7 +201,7 @@ class DynamoWalletStore:
             )
             write.save(
                 item(
-                    _player_key(change.player_id),
+                    player_key(change.player_id),
                     _ledger_sk(entry.seq),
                     entry=entry.model_dump_json(),
                 ),
@@ -265,7 +261,7 @@ class DynamoWalletStore:
                         extra(write)
             except TransactWriteError as error:
                 if not _lost_race(error):
-                    raise _busy_or(error) from error
+                    raise busy_or(error) from error
                 self._sleep(random.uniform(0, 0.01 * (attempt + 1)))
                 continue
             return Applied(plan.entries, written=True)
@@ -282,7 +278,7 @@ class DynamoWalletStore:
             else item.premium_until == int(current.timestamp())
         )
         write.update(
-            item(_player_key(player_id), _PLAYER),
+            item(player_key(player_id), _PLAYER),
             actions=[item.premium_until.set(int(until.timestamp()))],
             condition=same,
         )
@@ -310,7 +306,3 @@ def _same_or_refused(
             f"the key {key[:40]!r} was used for another change", code="key_reused", field="key"
         )
     return [entry for _, entry in recorded]
-
-
-def _busy_or(error: PynamoDBException) -> Exception:
-    return ServiceBusyError() if is_transient(error) else error

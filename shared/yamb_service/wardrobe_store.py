@@ -21,19 +21,11 @@ from yamb.economy import cosmetics
 from yamb.economy.cosmetics import Kind, Wardrobe
 from yamb.session.model import Looks
 
-from yamb_service.dynamo import LOST_RACE_ERRORS, ItemModel, is_transient
+from yamb_service.dynamo import LOST_RACE_ERRORS, ItemModel, busy_or, player_key
 from yamb_service.ports import ServiceBusyError
 
 _WARDROBE = "WARDROBE"
 ATTEMPTS = 8
-
-
-def _player_key(player_id: str) -> str:
-    return f"PLAYER#{player_id}"
-
-
-def _busy_or(error: PynamoDBException) -> Exception:
-    return ServiceBusyError() if is_transient(error) else error
 
 
 class DynamoWardrobeStore:
@@ -43,11 +35,11 @@ class DynamoWardrobeStore:
 
     def wardrobe(self, player_id: str) -> Wardrobe:
         try:
-            stored = self._item.get(_player_key(player_id), _WARDROBE, consistent_read=True)
+            stored = self._item.get(player_key(player_id), _WARDROBE, consistent_read=True)
         except DoesNotExist:
             return Wardrobe()
         except PynamoDBException as error:
-            raise _busy_or(error) from error
+            raise busy_or(error) from error
         data = json.loads(stored.wardrobe or "{}")
         return Wardrobe.model_validate({**data, "version": int(stored.version or 0)})
 
@@ -72,7 +64,7 @@ class DynamoWardrobeStore:
         )
         body = after.model_dump_json(exclude={"version"})
         return (
-            item(_player_key(player_id), _WARDROBE, wardrobe=body, version=before.version + 1),
+            item(player_key(player_id), _WARDROBE, wardrobe=body, version=before.version + 1),
             unchanged,
         )
 
@@ -94,7 +86,7 @@ class DynamoWardrobeStore:
                 stored.save(condition=condition)
             except PutError as error:
                 if error.cause_response_code not in LOST_RACE_ERRORS:
-                    raise _busy_or(error) from error
+                    raise busy_or(error) from error
                 self._sleep(random.uniform(0, 0.01 * (attempt + 1)))
                 continue
             return after.model_copy(update={"version": before.version + 1})
