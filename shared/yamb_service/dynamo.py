@@ -182,6 +182,7 @@ class _Item(Model):
     # Results (yamb_service.results_store): how many board rows hold one score, a player's
     # statistics as JSON, a head-to-head's counts (the viewer's side).
     tally = NumberAttribute(null=True)
+    watchers = NumberAttribute(null=True)  # on a game: spectators who came (LoadedGame.watchers)
     stats = UnicodeAttribute(null=True)
     wins = NumberAttribute(null=True)
     losses = NumberAttribute(null=True)
@@ -255,13 +256,14 @@ class DynamoGameRepository:
     def load(self, game_id: str) -> LoadedGame:
         """The game, its spectators and its lane's token, in one consistent query of the
         game's partition."""
-        session, lane, spectators = None, None, []
+        session, lane, spectators, watchers = None, None, [], 0
         follows: dict[str, str] = {}
         for item in self._item.query(
             _game_key(game_id), self._item.sk.between(_GAME, _LANE), consistent_read=True
         ):
             if item.sk == _GAME and item.body is not None:
                 session = decode_body(item.body)
+                watchers = int(item.watchers or 0)
             elif item.sk.startswith(_SPECTATOR) and item.connection_id is not None:
                 spectators.append(item.connection_id)
                 if item.follows is not None:
@@ -270,14 +272,15 @@ class DynamoGameRepository:
                 lane = LaneToken(lane=int(item.lane), token=item.token)
         if session is None:
             raise GameNotFoundError(f"no game {game_id}")
-        return LoadedGame(session, lane, spectators, follows)
+        return LoadedGame(session, lane, spectators, follows, watchers)
 
     @busy_when_transient
     def watch(
         self, game_id: str, connection_id: str, now: datetime, follows: str | None = None
     ) -> None:
-        """The connection watches the game (following `follows`' own turn): one small item,
-        the game itself untouched."""
+        """The connection watches the game (following `follows`' own turn): an item of its
+        own, then the game's count of watchers, so that a write loaded before this spectator
+        came loses its race and broadcasts to them when it tries again."""
         self._item(
             _game_key(game_id),
             f"{_SPECTATOR}{connection_id}",
@@ -285,6 +288,14 @@ class DynamoGameRepository:
             follows=follows,
             expires_at=_epoch(now + SPECTATOR_TTL),
         ).save(add_version_condition=False)
+        try:
+            self._item(_game_key(game_id), _GAME).update(
+                actions=[self._item.watchers.add(1)], condition=self._item.version.exists()
+            )
+        except UpdateError as error:
+            if error.cause_response_code not in LOST_RACE_ERRORS:
+                raise
+            # The game is gone: the caller's next read says so.
 
     @busy_when_transient
     def chat_rate(self, connection_id: str) -> tuple[ChatRate, int]:
@@ -357,6 +368,7 @@ class DynamoGameRepository:
         result: GameResult | None = None,
         ended: GameResult | None = None,
         dice_chunk: DiceChunk | None = None,
+        watchers: int = 0,
         now: datetime,
     ) -> None:
         """Writes the session if nobody wrote since it was read: one conditional write on the
@@ -367,7 +379,12 @@ class DynamoGameRepository:
         expected = session.version
         session.version = expected + 1
         item = self._to_item(session)
+        item.watchers = watchers or None
         condition = self._item.version == expected
+        # Nor did a spectator come: the broadcast after this write reaches every spectator.
+        condition &= (
+            self._item.watchers == watchers if watchers else self._item.watchers.does_not_exist()
+        )
         extra = [self._result_item(result)] if result is not None else []
         if ended is not None:
             extra.append(self._ended_item(ended))

@@ -86,6 +86,9 @@ class LoadedGame:
     spectators: list[str] = field(default_factory=list)
     # Whose own turn each spectator follows, where the game type hides dice (else absent).
     follows: dict[str, str] = field(default_factory=dict)
+    # How many times a spectator came, as counted on the game item: a write conditioned on it
+    # fails when one came after this load, so no broadcast misses a spectator it raced.
+    watchers: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +126,7 @@ class GameRepository(Protocol):
         result: GameResult | None = None,
         ended: GameResult | None = None,
         dice_chunk: DiceChunk | None = None,
+        watchers: int = 0,
         now: datetime,
     ) -> None: ...
     def archived_record(self, game_id: str) -> ArchivedRecord:

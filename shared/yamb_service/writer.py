@@ -151,7 +151,7 @@ class GameWriter:
             effects = effects or Effects()
             self._before_write(session, timer_plan)
             try:
-                self._write(session, effects, now)
+                self._write(session, effects, now, watchers=loaded.watchers)
             except StaleGameError:
                 metrics.add_metric(name="WriteConflict", unit=MetricUnit.Count, value=1)
                 self._stop_unwritten_wakes(game_id, timer_plan)
@@ -175,7 +175,9 @@ class GameWriter:
             )
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _write(self, session: GameSession, effects: Effects, now: datetime) -> None:
+    def _write(
+        self, session: GameSession, effects: Effects, now: datetime, *, watchers: int
+    ) -> None:
         ending = effects.ended or effects.result_changed
         result = result_of(session) if ending and records_result(session) else None
         # Every finished game, recorded or not (a declined finish still pays, rules.md 8).
@@ -196,6 +198,7 @@ class GameWriter:
             result=result,
             ended=ended,
             dice_chunk=dice_chunk,
+            watchers=watchers,
             now=now,
         )
 

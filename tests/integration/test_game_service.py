@@ -767,6 +767,27 @@ def test_watch_game_a_write_racing_the_watch_reaches_the_spectator(
     assert harness.session(game_id).status == "running"
 
 
+def test_watch_game_a_write_loaded_before_the_watch_reaches_the_spectator(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a full table of ana and ben, and ana's start read before dan comes to watch
+    game_id = harness.create_game(ANA, players=2)
+    harness.connect(BEN, DAN)
+    harness.ack(BEN, harness.act(BEN, "join_game", gameId=game_id))
+    rival_saves_first(
+        monkeypatch,
+        harness.service,
+        lambda: harness.ack(DAN, harness.act(DAN, "watch_game", gameId=game_id)),
+    )
+
+    # when ana's start is written after dan's watch (whose answer shows a waiting game)
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+
+    # then the start reaches dan all the same: it lost its race to him and went out again
+    assert harness.session(game_id).status == "running"
+    assert harness.last_game(DAN)["status"] == "running"
+
+
 def test_watch_game_spectator_cannot_act(harness: Any) -> None:
     # given dan watches a running game
     game_id = harness.running_game(ANA, BEN)
@@ -823,7 +844,7 @@ def test_watch_game_refused_once_the_spectator_seats_are_taken(
     assert harness.games.load(game_id).spectators == [DAN.connection_id]
 
 
-def test_watch_game_never_writes_the_game(harness: Any) -> None:
+def test_watch_game_repeated_changes_nothing(harness: Any) -> None:
     # given a running game
     game_id = harness.running_game(ANA, BEN)
     version = harness.session(game_id).version
@@ -832,12 +853,14 @@ def test_watch_game_never_writes_the_game(harness: Any) -> None:
     for _ in range(30):
         harness.act(DAN, "watch_game", gameId=game_id)
 
-    # then each is answered with the game, the game item was never written, and the
-    # spectator is kept once
+    # then each is answered with the game, the game's version is the same, and the spectator
+    # is kept and counted once
     answers = [f for f in harness.frames(DAN) if f["type"] == "game"]
     assert len(answers) == 30
     assert harness.session(game_id).version == version
-    assert harness.games.load(game_id).spectators == [DAN.connection_id]
+    loaded = harness.games.load(game_id)
+    assert loaded.spectators == [DAN.connection_id]
+    assert loaded.watchers == 1
 
 
 # ============================================================================ resign / finish
