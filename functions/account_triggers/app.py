@@ -1,6 +1,8 @@
 """Cognito's PostAuthentication trigger, run once the password is verified: an account that may
 not sign in (not verified yet, banned, purged, unknown) is refused, and Cognito answers the client
-with the refusal's code and message; any other login cancels a pending deletion (A7)."""
+with the refusal's code and message; any other login cancels a pending deletion (A7), then is
+paid the badge levels reached since the last one (E8; a failure there is logged and counted, and
+the login goes on: what is due is paid at the next login or on the badges page)."""
 
 import gc
 
@@ -8,10 +10,12 @@ gc.disable()  # until the first invocation is over: yamb_service.warmup
 
 from typing import Any
 
+from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb.accounts.errors import AccountError
 from yamb_service.account_wiring import account_service
 from yamb_service.observability import logger, metrics
+from yamb_service.progression_wiring import badge_service
 from yamb_service.warmup import collector_after_first_call
 
 
@@ -33,4 +37,15 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         logger.info("login refused", code=error.code)
         # Cognito puts the message in its answer to the client: the code first.
         raise Exception(f"{error.code}: {error.message}") from None
+    _pay_badges(player_id)
     return event
+
+
+def _pay_badges(player_id: str) -> None:
+    """Badge levels due, each paid once under its key (a second login pays nothing more)."""
+    try:
+        service = badge_service()
+        service.pay_due(player_id, service.now())
+    except Exception:  # a payment never refuses a login that succeeded
+        logger.exception("badge levels not paid at login")
+        metrics.add_metric(name="BadgePaymentFailed", unit=MetricUnit.Count, value=1)

@@ -28,6 +28,7 @@ from yamb.accounts.messages import (
     TokensView,
 )
 from yamb.accounts.preferences import PreferencesChange
+from yamb.progression.errors import ProgressionError
 from yamb_service.account_wiring import account_service
 from yamb_service.http_api import add_common_handlers, error_reply, json_reply, resolve
 from yamb_service.observability import logger, metrics
@@ -118,6 +119,7 @@ def register() -> Response[str]:
         email=request.email,
         password=request.password,
         link_base=_link_base(),
+        referral_code=request.referral_code,
     )
     return json_reply(201, AccountView.of(profile))
 
@@ -293,6 +295,14 @@ def accounterror_reply(error: AccountError) -> Response[str]:
         return _page(status, "This link does not work", error.message)
     if _is_form():
         return _page(status, "That did not work", error.message)
+    return error_reply(status, error.code, error.message, error.field)
+
+
+@app.exception_handler(ProgressionError)
+def referral_refused(error: ProgressionError) -> Response[str]:
+    """A registration's referral code that no player has: nothing was made."""
+    logger.info("request refused", code=error.code, field=error.field)
+    status = 404 if error.code == "unknown_referral_code" else 400
     return error_reply(status, error.code, error.message, error.field)
 
 

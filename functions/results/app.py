@@ -1,7 +1,8 @@
 """The table's stream, filtered to the `ENDED` items that game endings write: each finished game
-is recorded into statistics, head-to-heads and leaderboards (yamb_service.results). A failed
-record is retried alone (yamb_service.game_ends); recording is idempotent, so a retried or
-repeated record counts once."""
+is recorded into statistics, head-to-heads and leaderboards (yamb_service.results), then into
+progression: tasks, referrals, badges (yamb_service.progression_events). A failed record is
+retried alone (yamb_service.game_ends); recording is idempotent, so a retried or repeated record
+counts once."""
 
 import gc
 
@@ -10,8 +11,10 @@ gc.disable()  # until the first invocation is over: yamb_service.warmup
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
+from yamb.session.results import GameResult
 from yamb_service.game_ends import handle_game_ends
 from yamb_service.observability import logger, metrics
+from yamb_service.progression_events import record_game
 from yamb_service.results_wiring import results_recorder
 from yamb_service.warmup import collector_after_first_call
 
@@ -20,4 +23,8 @@ from yamb_service.warmup import collector_after_first_call
 @logger.inject_lambda_context(clear_state=True)
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return handle_game_ends(event, context, lambda ended: results_recorder().record(ended))
+    def recorded(ended: GameResult) -> None:
+        results_recorder().record(ended)
+        record_game(ended)
+
+    return handle_game_ends(event, context, recorded)

@@ -121,3 +121,12 @@ class Mailer(Protocol):
 class LiveConnections(Protocol):
     def close(self, player_id: str, *, reason: str) -> None:
         """Tells the player's live connection why, and closes it (if they have one)."""
+
+
+class Referrals(Protocol):
+    """The referral a registration takes (yamb_service.referral.ReferralService)."""
+
+    def inviter_of(self, code: str) -> str:
+        """The code's owner; a ProgressionError unknown_referral_code when none."""
+
+    def refer(self, invitee: str, code: str, *, new_account: bool = False) -> object: ...

@@ -10,6 +10,7 @@ from botocore.config import Config
 from yamb_service import wiring
 from yamb_service.account_store import DynamoAccountStore
 from yamb_service.accounts import AccountService
+from yamb_service.badges import pioneer_enrolment
 from yamb_service.cognito import CognitoIdentity
 from yamb_service.config import account_settings
 from yamb_service.dynamo import (
@@ -21,6 +22,7 @@ from yamb_service.dynamo import (
 from yamb_service.live_connections import PlayerConnections
 from yamb_service.mailer import SesMailer
 from yamb_service.notifier import ApiGatewayNotifier
+from yamb_service.referral import referrals_on
 from yamb_service.wallet_store import DynamoWalletStore
 
 _CONFIG = Config(retries={"mode": "standard", "max_attempts": 4}, connect_timeout=2, read_timeout=5)
@@ -48,6 +50,7 @@ def account_service(
             service, region_name=settings.aws_region, endpoint_url=endpoint_url, config=_CONFIG
         )
 
+    referrals = referrals_on(item, _now)
     return AccountService(
         store=DynamoAccountStore(item, DynamoGameRepository(item).result),
         identity=CognitoIdentity(
@@ -66,4 +69,6 @@ def account_service(
         ),
         wallets=DynamoWalletStore(item),
         now=_now,
+        on_verified=(pioneer_enrolment(item), referrals.on_verified),
+        referrals=referrals,
     )

@@ -6,7 +6,7 @@ request won; a flow that touches Cognito and the table orders its steps so that 
 them leaves nothing a player can see half-done (each step's comment says how).
 """
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -37,6 +37,7 @@ from yamb_service.account_ports import (
     LiveConnections,
     Mailer,
     NicknameTakenError,
+    Referrals,
     StaleProfileError,
     Tokens,
 )
@@ -79,8 +80,15 @@ class AccountService:
         connections: LiveConnections,
         wallets: DynamoWalletStore,
         now: Callable[[], datetime],
+        on_verified: Sequence[Callable[[str, datetime], object]] = (),
+        referrals: Referrals | None = None,
     ) -> None:
         self.store = store
+        self.referrals = referrals
+        # What a verification pays (progression: the referrer's reward, Pioneer): each is
+        # idempotent, and runs before the profile says verified, so a link used again after a
+        # crash pays what is missing.
+        self.on_verified = on_verified
         self.wallets = wallets
         self.identity = identity
         self.mailer = mailer
@@ -106,13 +114,26 @@ class AccountService:
 
     # ------------------------------------------------------------------ A1 register
 
-    def register(self, *, nickname: str, email: str, password: str, link_base: str) -> Profile:
-        """A new unverified account, and its verification mail."""
+    def register(
+        self,
+        *,
+        nickname: str,
+        email: str,
+        password: str,
+        link_base: str,
+        referral_code: str | None = None,
+    ) -> Profile:
+        """A new unverified account, and its verification mail; with a referral code, the
+        code's owner as its referrer (an unknown code is refused before anything is made)."""
         nickname = check_nickname(nickname)
         email = check_email(email)
         check_password(password)
         if self.store.nickname_owner(nickname) is not None:
             raise NicknameTakenError(nickname)  # before a Cognito user exists for nothing
+        if referral_code is not None and not referral_code.strip():
+            referral_code = None  # a form's empty field: no code
+        if referral_code is not None and self.referrals is not None:
+            self.referrals.inviter_of(referral_code)
         player_id = self._create_user(email, password)
         profile = Profile(
             player_id=player_id,
@@ -130,8 +151,20 @@ class AccountService:
             raise
         metrics.add_metric(name="AccountRegistered", unit=MetricUnit.Count, value=1)
         logger.info("account registered", player_id=player_id)
+        if referral_code is not None and self.referrals is not None:
+            self._take_referrer(player_id, referral_code)
         self._mail_link(profile, LinkKind.VERIFY, link_base)
         return profile
+
+    def _take_referrer(self, player_id: str, referral_code: str) -> None:
+        """Before the verification link exists, so the reward of a verification finds the
+        referrer. The account stands if this fails (the code's owner just closed their account,
+        the table was busy): the player can still take a referrer before their first game."""
+        assert self.referrals is not None
+        try:
+            self.referrals.refer(player_id, referral_code, new_account=True)
+        except Exception:
+            logger.exception("referrer not taken at registration", player_id=player_id)
 
     def _create_user(self, email: str, password: str) -> str:
         try:
@@ -168,6 +201,8 @@ class AccountService:
                 return profile
             # Cognito first: a crash after it leaves an unverified profile; a new link does it.
             self.identity.mark_verified(profile.player_id)
+            for paid in self.on_verified:
+                paid(profile.player_id, self.now())
             verified = self._update(profile.player_id, _verified)
         metrics.add_metric(name="AccountVerified", unit=MetricUnit.Count, value=1)
         logger.info("account verified", player_id=profile.player_id)

@@ -103,6 +103,19 @@ def results_settings() -> ResultsSettings:
     return ResultsSettings.from_environment()
 
 
+class ProgressionSettings(EconomySettings):
+    """What the progression functions need (tasks, referral, badges and their weekly job)."""
+
+    # The web client's address: a referral link is `<web_base_url>/?ref=<code>` (template
+    # parameter WebUrl).
+    web_base_url: str = "https://yamb.example"
+
+
+@cache
+def progression_settings() -> ProgressionSettings:
+    return ProgressionSettings.from_environment()
+
+
 class PaymentSettings(_EnvironmentSettings):
     """What the payments function needs (docs/economy.md)."""
 

@@ -178,15 +178,20 @@ class _Item(Model):
     wardrobe = UnicodeAttribute(null=True)
     # A spectator: whose own turn it follows.
     follows = UnicodeAttribute(null=True)
+    watchers = NumberAttribute(null=True)  # on a game: spectators who came (LoadedGame.watchers)
     blocked_until = NumberAttribute(null=True)
     # Results (yamb_service.results_store): how many board rows hold one score, a player's
     # statistics as JSON, a head-to-head's counts (the viewer's side).
     tally = NumberAttribute(null=True)
-    watchers = NumberAttribute(null=True)  # on a game: spectators who came (LoadedGame.watchers)
     stats = UnicodeAttribute(null=True)
     wins = NumberAttribute(null=True)
     losses = NumberAttribute(null=True)
     ties = NumberAttribute(null=True)
+    # Weekly tasks (yamb_service.tasks_store): a distinct counter's members, the tasks claimed.
+    members = UnicodeSetAttribute(null=True)
+    # Referral (yamb_service.referral_store): the invitee's weeks played and weeks paid.
+    played_weeks = UnicodeSetAttribute(null=True)
+    paid_weeks = UnicodeSetAttribute(null=True)
     gsi1 = _Index1()
 
 

@@ -16,6 +16,7 @@ from yamb.economy.cosmetics import Kind, Wardrobe
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry, Reason, Wallet, check_amount, client_key
 
+from yamb_service.badge_store import both, count_adder
 from yamb_service.observability import logger, metrics
 from yamb_service.wallet_store import Change, DynamoWalletStore, PremiumUntil
 from yamb_service.wardrobe_store import DynamoWardrobeStore
@@ -95,6 +96,13 @@ class EconomyService:
         holder = player_id if gift_to is None else self._recipient(player_id, gift_to)
         now = self.now()
         reason: Reason = "premium" if gift_to is None else "gift_sent"
+        # Badges (E8) count as it is paid: premium days held (Premium seniority), tokens given
+        # (Benefactor).
+        item = self.wallets.table_item
+        counted = both(
+            count_adder(item, holder, "premium_seniority", days),
+            None if gift_to is None else count_adder(item, player_id, "benefactor", price),
+        )
         applied = self.wallets.change(
             scoped,
             [
@@ -108,6 +116,7 @@ class EconomyService:
             ],
             now,
             premium=PremiumUntil(holder, lambda current: premium.extended(current, days, now)),
+            extra=counted,
         )
         (entry,) = applied.entries
         if applied.written:
@@ -141,6 +150,8 @@ class EconomyService:
                 Change(recipient, amount, "gift_received", counterparty=player_id),
             ],
             self.now(),
+            # Benefactor (E8) counts the tokens given, as they are given.
+            extra=count_adder(self.wallets.table_item, player_id, "benefactor", amount),
         )
         if applied.written:
             metrics.add_metric(name="TokensGifted", unit=MetricUnit.Count, value=1)

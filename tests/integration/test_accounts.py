@@ -21,6 +21,7 @@ from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
 from yamb_service.account_store import DynamoAccountStore
 from yamb_service.dynamo import DynamoGameRepository, item_model
+from yamb_service.referral import referrals_on
 from yamb_service.wallet_store import Change, DynamoWalletStore
 
 from devstack.stack import LocalStack
@@ -908,6 +909,25 @@ def test_register_reclaims_an_address_a_dead_sign_up_left_behind(
     assert (early.status, early.code) == (409, "email_taken")
     assert late.status == 201
     assert accounts.follow(email).json["status"] == "active"
+
+
+def test_register_with_a_referral_code_pays_the_inviter_at_verification(
+    accounts: Accounts,
+) -> None:
+    # given ana, verified, and her referral code (E7: yamb_service.referral)
+    _, token = accounts.player(_unique("Ana"))
+    ana = accounts.http("GET", "/me", token=token).json["playerId"]
+    code = referrals_on(accounts.wallets.table_item, accounts.aws.clock.now).code(ana)
+
+    # when eve registers with it, then follows her link
+    email = f"{_unique('eve')}@example.com"
+    body = {"nickname": _unique("Eve"), "email": email, "password": PASSWORD, "referralCode": code}
+    registered = accounts.http("POST", "/accounts", body)
+    verified = accounts.follow(email)
+
+    # then eve's account exists and ana got the verification's 25 tokens
+    assert registered.status == 201 and verified.status == 200
+    assert accounts.wallets.wallet(ana).balance == 25
 
 
 def test_account_functions_dynamodb_calls_are_what_their_policies_allow(

@@ -25,7 +25,7 @@ from yamb.accounts.nicknames import purged_nickname
 from yamb.accounts.preferences import Preferences
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb.session.results import GameResult
-from yamb_service import config, results_wiring, wiring
+from yamb_service import config, progression_wiring, results_wiring, wiring
 from yamb_service.account_store import DynamoAccountStore
 from yamb_service.dynamo import DynamoGameRepository, item_model
 from yamb_service.observability import metrics
@@ -298,6 +298,7 @@ def forget_wiring() -> None:
     config.results_settings.cache_clear()
     for built in ("_item", "results_recorder", "results_service", "prize_service"):
         getattr(results_wiring, built).cache_clear()
+    progression_wiring.forget()  # the results function records progression too
 
 
 def seed(boards: "Boards") -> None:

@@ -185,6 +185,8 @@ def test_template_functions_merge_globals_environment() -> None:
         "ResultsFunction",
         "BoardsFunction",
         "PrizesFunction",
+        "ProgressionFunction",
+        "ProgressionJobsFunction",
     }
     clock = functions["ClockFunction"]
     assert (clock.code_uri, clock.handler, clock.memory_size) == (

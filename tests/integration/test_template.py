@@ -552,8 +552,8 @@ def test_functions_dynamodb_actions_are_the_ones_their_code_calls(template: Temp
     account_grants = {
         "AuthorizerFunction": {read},
         "HttpAuthorizerFunction": {read},
-        "AccountsFunction": {read, put, delete},
-        "AccountTriggersFunction": {read, put},
+        "AccountsFunction": {read, put, delete, "dynamodb:Query"},
+        "AccountTriggersFunction": {read, put, "dynamodb:Query"},
         "AccountJobsFunction": {read, put, delete},
     }
     for function, actions in account_grants.items():

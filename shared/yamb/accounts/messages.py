@@ -26,6 +26,8 @@ class RegisterRequest(_Message):
     nickname: _Text
     email: _Text
     password: _Password
+    # The code of the player who invited this one (E7: the `ref` of their link), if any.
+    referral_code: Annotated[str, Field(max_length=64)] | None = None
 
 
 class EmailRequest(_Message):

@@ -29,6 +29,9 @@ type Reason = Literal[
     "cosmetic",  # a cosmetic bought (E5)
     "grant",  # given by an operator or a promotion
     "prize",  # a prize board's place at the end of a week or month (R2)
+    "task",  # a weekly task claimed, or the week's all-tasks bonus (E6)
+    "referral",  # a referral's reward: the invitee's verification, a week of play (E7)
+    "badge",  # a badge's new level (E8)
 ]
 
 

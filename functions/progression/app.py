@@ -1,0 +1,54 @@
+"""Progression's HTTP API (E6-E8): the week's tasks and their claims (tasks_routes), referral
+codes, referrers and schemes (referral_routes), badges (badge_routes). Each route parses its
+request, calls one method of its service and maps the answer or the error to a reply."""
+
+import gc
+
+gc.disable()  # until the first invocation is over: yamb_service.warmup
+
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from yamb.progression.errors import ProgressionError
+from yamb_service import badge_routes, referral_routes, tasks_routes
+from yamb_service.http_api import add_common_handlers, error_reply, resolve
+from yamb_service.observability import logger, metrics
+from yamb_service.warmup import collector_after_first_call
+
+app = APIGatewayHttpResolver()
+app.include_router(tasks_routes.router)
+app.include_router(referral_routes.router)
+app.include_router(badge_routes.router)
+
+_STATUS = {
+    "unknown_task": 404,
+    "unknown_referral_code": 404,
+    "unknown_badge": 404,
+    "unknown_player": 404,
+    "task_claimed": 409,
+    "already_referred": 409,
+    "referral_closed": 409,
+    "not_your_invitee": 404,
+    "no_scheme_to_choose": 409,
+    "scheme_window_over": 409,
+    "scheme_chosen": 409,
+    "week_not_chosen": 409,
+    "busy": 503,
+}
+
+
+@app.exception_handler(ProgressionError)
+def refused(error: ProgressionError) -> Response[str]:
+    logger.info("request refused", code=error.code, field=error.field)
+    return error_reply(_STATUS.get(error.code, 400), error.code, error.message, error.field)
+
+
+add_common_handlers(app)
+
+
+@collector_after_first_call
+@logger.inject_lambda_context(clear_state=True, correlation_id_path="requestContext.requestId")
+@metrics.log_metrics
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return dict(resolve(app, event, context))
