@@ -278,6 +278,8 @@ class LocalStack:
             self.aws.register_function(logical_id, handler)
         # On the gateway's event loop: one thread serves both ports.
         self._thread.call(self.web.start(), timeout=10.0)
+        # A referral link leads to this web client (its port is known once it listens).
+        os.environ["WEB_BASE_URL"] = self.web_url.rstrip("/")
         self._start_streams()
         return self
 

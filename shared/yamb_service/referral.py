@@ -58,6 +58,7 @@ ATTEMPTS = 5
 # A drawn code another player holds is drawn again (1 chance in 6.5e11 a code held).
 CODE_ATTEMPTS = 5
 _BATCH = 100
+TAKE_ATTEMPTS = 5  # a transaction that only met another is tried again
 # Who may be paid (as prizes: a deleting account may still come back) and whose code works.
 _PAYABLE = (AccountStatus.ACTIVE, AccountStatus.DELETING)
 _GONE = (AccountStatus.PURGING, AccountStatus.DELETED)
@@ -80,6 +81,7 @@ class ReferralPayout:
     waiting: int = 0  # the scheme can still be chosen: weeks played wait for it
     unpaid: int = 0  # weeks due to a closed account: not paid
     settled: int = 0  # referrals with nothing more to pay, taken off the index
+    failed: int = 0  # referrals whose payment failed (logged): the next run pays them
 
 
 class ReferralService:
@@ -169,15 +171,20 @@ class ReferralService:
             and self._played_people(invitee)
         )
         referral = existing
-        if check_referrer(invitee, inviter, existing, played_people=played):
-            referral = Referral(invitee=invitee, inviter=inviter, taken_at=now, version=1)
-            if self.store.take(referral):
+        for _ in range(TAKE_ATTEMPTS):
+            if not check_referrer(invitee, inviter, referral, played_people=played):
+                break
+            taking = Referral(invitee=invitee, inviter=inviter, taken_at=now, version=1)
+            if self.store.take(taking):
+                referral = taking
                 metrics.add_metric(name="ReferrerTaken", unit=MetricUnit.Count, value=1)
                 logger.info("referrer taken", invitee=invitee, inviter=inviter)
-            else:  # another request took one meanwhile: the same one is a repeat
-                referral = self.store.referral(invitee)
-                check_referrer(invitee, inviter, referral, played_people=False)
-        assert referral is not None
+                break
+            # Another request took one meanwhile (the same one is a repeat), or the
+            # transaction only met another: read again, and try again if nothing was taken.
+            referral, played = self.store.referral(invitee), False
+        if referral is None:
+            raise ServiceBusyError()
         # Both follows, and the reward of a verified invitee, are idempotent: a repeat (after a
         # crash here) completes what is missing.
         self._follow(invitee, inviter)
@@ -268,7 +275,7 @@ class ReferralService:
                     logger.info("referral started", invitee=invitee, inviter=referral.inviter)
                     return
                 continue  # started meanwhile (a repeat, another game): read it again
-            if worth_marking(referral, week):
+            if worth_marking(referral, week, ended.ended_at):
                 self.store.mark_week(invitee, week)
             return
         raise ServiceBusyError()
@@ -321,7 +328,14 @@ class ReferralService:
             payable = self._payable({r.inviter for r in referrals.values()})
             for referral in referrals.values():
                 counts["referrals"] += 1
-                self._pay_referral(referral, week, now, payable, counts)
+                try:
+                    self._pay_referral(referral, week, now, payable, counts)
+                except Exception:
+                    # One referral's failure stops no other's: each week it owes stays
+                    # unpaid (its key unused) and the next run pays it.
+                    counts["failed"] += 1
+                    metrics.add_metric(name="ReferralPaymentFailed", unit=MetricUnit.Count, value=1)
+                    logger.exception("referral weeks not paid", invitee=referral.invitee)
         payout = ReferralPayout(week=week.id, **counts)
         logger.info(
             "referral weeks paid",
@@ -361,7 +375,7 @@ class ReferralService:
                     )
                 ],
                 now,
-                extra=self.store.paid_writer(referral.invitee, due.week),
+                extra=self.store.paid_writer(referral.invitee, due.week, referral.version),
             )
             if applied.written:
                 counts["paid"] += 1

@@ -232,15 +232,17 @@ class DynamoReferralStore:
         except PynamoDBException as error:
             raise busy_or(error) from error
 
-    def paid_writer(self, invitee: str, week: str) -> Any:
-        """The week's mark as paid, to be written in the transaction that pays it."""
+    def paid_writer(self, invitee: str, week: str, version: int) -> Any:
+        """The week's mark as paid, to be written in the transaction that pays it, on the
+        referral still being as read (`version`): a scheme chosen meanwhile makes the payment
+        fail, rather than a week paid at the default's amount after another was chosen."""
         item = self._item
 
         def add(write: TransactWrite) -> None:
             write.update(
                 item(player_key(invitee), _REFERRED),
                 actions=[item.paid_weeks.add({week})],
-                condition=item.pk.exists(),
+                condition=item.version == version,
             )
 
         return add

@@ -90,6 +90,8 @@ class TaskService:
         tasks = self.week_tasks(week)
         counted = 0
         for player in ended.players:
+            if player.turns == 0:
+                continue  # left before their first turn: they did not play it
             amounts = {
                 counter: amount
                 for counter in tasks.counters()
@@ -157,7 +159,7 @@ class TaskService:
             )
         week_tasks, new = self.week_tasks(week), self._new(player_id, week)
         tasks = week_tasks.tasks_for(new)
-        task = task_to_claim(week_tasks, task_id, new)
+        task = task_to_claim(week_tasks, task_id, new, self.book())
         counters, claimed = self.store.week_of_player(player_id, week.id)
         if task.id in claimed:
             raise ProgressionError("this task's reward was claimed already", code="task_claimed")

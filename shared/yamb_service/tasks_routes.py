@@ -21,6 +21,6 @@ def tasks() -> Response[str]:
 
 @router.post("/me/tasks/<task_id>/claim")
 def claim(task_id: str) -> Response[str]:
-    body = router.current_event.body
+    body = router.current_event.decoded_body
     request = ClaimRequest.model_validate_json(body) if body else ClaimRequest()
     return json_reply(200, task_service().claim(_player_id(), task_id, request.week))

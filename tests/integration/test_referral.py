@@ -5,6 +5,7 @@ API calls them, and the referral service itself with a chosen "now" for the game
 payments, each such test on a table of its own."""
 
 import json
+import os
 import threading
 import uuid
 from collections.abc import Iterator
@@ -259,7 +260,8 @@ def test_referral_registration_with_a_code_takes_the_referrer_both_follow(stack:
 
     # then the code is 8 characters, the link the web client's; eve's account exists with ana
     # as referrer, each follows the other, and ana's view lists eve, unverified, not started
-    assert len(code) == 8 and shown["link"] == f"https://yamb.example/?ref={code}"
+    web_client = os.environ["WEB_BASE_URL"]  # the local stack's web client
+    assert len(code) == 8 and shown["link"] == f"{web_client}/?ref={code}"
     assert shown["referrer"] is None and shown["invitees"] == []
     assert registered.status == 201, registered.body
     eve = registered.json["playerId"]
@@ -433,6 +435,35 @@ def test_referral_racing_codes_give_one_referrer(stack: Stack) -> None:
     assert stack.results.favorites(hal) == [referral.inviter]
 
 
+def test_referral_taking_that_only_met_another_transaction_is_tried_again(
+    scene: Scene, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given ana's code, eve registering with it, and her first write cancelled by another
+    # transaction on the same items without anything written
+    scene.player("ana")
+    eve = scene.player("eve", AccountStatus.UNVERIFIED)
+    take = scene.store.take
+    attempts: list[bool] = []
+
+    def conflicted(referral: Any) -> bool:
+        if not attempts:
+            attempts.append(False)
+            return False
+        attempts.append(take(referral))
+        return attempts[-1]
+
+    monkeypatch.setattr(scene.store, "take", conflicted)
+
+    # when she takes the referrer
+    taken = scene.service.refer(eve, scene.service.code("id-ana"), new_account=True)
+
+    # then the second attempt took it, and the answer is the referral written
+    assert attempts == [False, True]
+    assert taken.inviter == "id-ana"
+    stored = scene.store.referral(eve)
+    assert stored is not None and stored.inviter == "id-ana"
+
+
 # ----------------------------------------------------------------------------- the scheme by HTTP
 
 
@@ -559,7 +590,12 @@ def test_referral_game_of_people_without_a_referrer_costs_one_read_each(
     make_api_call = BaseClient._make_api_call
 
     def counting(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
-        calls.append(operation)
+        # The scene's table only: the local stack's stream pollers call too, meanwhile.
+        if (
+            client.meta.service_model.service_name == "dynamodb"
+            and params.get("TableName") == scene.item.Meta.table_name
+        ):
+            calls.append(operation)
         return make_api_call(client, operation, params)
 
     monkeypatch.setattr(BaseClient, "_make_api_call", counting)
@@ -658,6 +694,40 @@ def test_referral_default_scheme_after_7_days_pays_the_weeks_that_waited(scene: 
     with pytest.raises(ProgressionError) as refused:
         scene.service.choose_scheme(ana, "eve", "long", sunday + PICK_WINDOW)
     assert refused.value.code == "scheme_window_over"
+
+
+def test_referral_scheme_chosen_while_the_job_pays_the_default_pays_nothing_at_it(
+    scene: Scene, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given ana's invitee eve, who started in week 1, and the job run by hand after her window
+    # (the default in force for it), ana choosing the long scheme in the window's last second
+    # just after the job read the referral
+    ana, eve = scene.invited()
+    ben = scene.player("ben")
+    started = monday(1) + timedelta(hours=1)
+    scene.play(eve, ben, at=started)
+    read = scene.store.referrals
+
+    def chosen_after_the_read(invitees: list[str]) -> Any:
+        found = read(invitees)
+        monkeypatch.setattr(scene.store, "referrals", read)
+        scene.service.choose_scheme(
+            ana, "eve", "long", started + PICK_WINDOW - timedelta(seconds=1)
+        )
+        return found
+
+    monkeypatch.setattr(scene.store, "referrals", chosen_after_the_read)
+    late = started + PICK_WINDOW + timedelta(hours=1)
+
+    # when the job pays week 1 as of then, and runs again after week 2
+    raced = scene.service.pay_week(week_n(1), late)
+    again = scene.run(week_n(2))
+
+    # then the raced run paid nothing at the default's 50 (and said so); the next one paid
+    # week 1 at the chosen scheme's 25
+    assert (raced.paid, raced.failed) == (0, 1)
+    assert (again.paid, again.tokens, again.failed) == (1, 25, 0)
+    assert scene.balance(ana) == 25
 
 
 def test_referral_long_scheme_pays_25_a_week_and_settles(scene: Scene) -> None:

@@ -196,6 +196,22 @@ def test_tasks_bad_claims_are_refused_and_pay_nothing(tasks: Tasks) -> None:
     assert week == tasks.service.view(ana).week
 
 
+def test_tasks_a_player_who_left_before_a_turn_gets_nothing_from_the_game(tasks: Tasks) -> None:
+    # given ana, ben, and cleo who left their table of three before her first turn
+    ana, ben, cleo = tasks.player("ana"), tasks.player("ben"), tasks.player("cleo")
+    game = tasks.game(ana, ben, cleo, winner=ana)
+    seats = [p.model_copy(update={"turns": 0, "left": True}) if p.player_id == cleo else p
+             for p in game.players]  # fmt: skip
+
+    # when the game's end is counted
+    counted = tasks.service.record_game(game.model_copy(update={"players": seats}))
+
+    # then it counts for ana and ben, not for cleo
+    assert counted == 2
+    assert all(t.progress == 0 for t in tasks.service.view(cleo).tasks)
+    assert tasks.service.view(ana).tasks[0].progress == 1
+
+
 def test_tasks_solo_and_bot_games_do_not_count(tasks: Tasks) -> None:
     # given ana
     ana = tasks.player("ana")
@@ -397,6 +413,8 @@ def test_progression_functions_a_real_finished_game_counts_and_is_claimed(
     assert claim("play-3", None)[0] == 409
     status, unknown = claim("fly-to-mars", None)
     assert status == 404 and unknown["error"]["code"] == "unknown_task"
+    status, long_id = claim("x" * 2000, None)
+    assert status == 404 and len(long_id["error"]["message"]) < 100
     status, other = claim("play-3", json.dumps({"week": "2026-W01"}))
     assert status == 400 and other["error"]["code"] == "task_of_another_week"
     status, bad = claim("play-3", json.dumps({"weak": 1}))

@@ -10,7 +10,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +20,22 @@ from botocore.client import BaseClient
 from moto.apigatewaymanagementapi.models import ApiGatewayManagementApiBackend
 from moto.core.exceptions import JsonRESTError
 from yamb.accounts.profile import AccountStatus, Profile
+from yamb.progression.tasks import parse_catalogue
 from yamb.results import periods
 from yamb.results.boards import Board
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
 from yamb_service import config, wiring
 from yamb_service.account_store import DynamoAccountStore
+from yamb_service.badge_store import DynamoBadgeStore
+from yamb_service.badges import BadgeService
 from yamb_service.dynamo import DynamoGameRepository
+from yamb_service.referral import ReferralService
+from yamb_service.referral_store import DynamoReferralStore
 from yamb_service.results import PrizeService, ResultsRecorder, ResultsService
 from yamb_service.results_store import DynamoResultsStore
+from yamb_service.tasks import TaskService
+from yamb_service.tasks_store import DynamoTasksStore
 from yamb_service.wallet_store import DynamoWalletStore
 
 from devstack.template import Template, load_template
@@ -293,7 +300,11 @@ def test_alarms_rewards_dead_letters_watch_the_queue_the_stream_fails_into(
 
 @pytest.mark.parametrize(
     ("alarm", "function", "threshold"),
-    [("RewardsErrorsAlarm", "RewardsFunction", 5), ("PaymentsErrorsAlarm", "PaymentsFunction", 1)],
+    [
+        ("RewardsErrorsAlarm", "RewardsFunction", 5),
+        ("PaymentsErrorsAlarm", "PaymentsFunction", 1),
+        ("ProgressionJobsErrorsAlarm", "ProgressionJobsFunction", 1),
+    ],
 )
 def test_alarms_economy_function_errors_watch_their_function(
     body: dict[str, Any], alarm: str, function: str, threshold: int
@@ -305,6 +316,24 @@ def test_alarms_economy_function_errors_watch_their_function(
     assert body["Resources"][function]["Type"] == "AWS::Serverless::Function"
     assert watched == ("AWS/Lambda", "Errors", {"FunctionName": {"Ref": function}})
     assert fires_at(body, alarm) == ("Sum", threshold, "GreaterThanOrEqualToThreshold")
+
+
+def test_alarms_progression_rewards_not_paid_sum_referral_and_badge_failures(
+    body: dict[str, Any],
+) -> None:
+    # given the template / when the progression rewards' alarm is read
+    alarm = body["Resources"]["ProgressionRewardFailedAlarm"]["Properties"]
+    watched = {
+        m["Id"]: m["MetricStat"]["Metric"]["MetricName"]
+        for m in alarm["Metrics"]
+        if "MetricStat" in m
+    }
+    [sum_of] = [m for m in alarm["Metrics"] if "Expression" in m]
+
+    # then it fires at the first referral week or badge level that failed to pay
+    assert watched == {"referrals": "ReferralPaymentFailed", "badges": "BadgePaymentFailed"}
+    assert sum_of["Expression"] == "referrals + badges"
+    assert (alarm["Threshold"], alarm["ComparisonOperator"]) == (1, "GreaterThanOrEqualToThreshold")
 
 
 def test_alarms_stripe_webhook_5xx_counted_from_the_http_access_log(body: dict[str, Any]) -> None:
@@ -862,6 +891,106 @@ def test_functions_dynamodb_calls_of_results_are_allowed_by_their_policies(
     # then each made calls, and each call is one its policy allows
     table = template.context.get_att("GameTable", "Arn")
     for function in ("ResultsFunction", "BoardsFunction", "PrizesFunction"):
+        allowed = {
+            (action, "table" if resource == table else resource.removeprefix(f"{table}/"))
+            for action, resource in granted(template, function, "dynamodb")
+        }
+        assert needs[function], function
+        assert needs[function] <= allowed, (function, needs[function] - allowed)
+
+
+def test_functions_dynamodb_calls_of_progression_are_allowed_by_their_policies(
+    template: Template, own_item: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    item = own_item
+    # moto checks no policy: each call the progression code makes is recorded under the
+    # function that makes it on AWS (the stream's game ends run in the results function, the
+    # verification's rewards in the accounts function), and compared with what it may do.
+    monday = datetime(2026, 11, 30, tzinfo=UTC)
+    clock = {"now": monday + timedelta(days=1)}
+    accounts = DynamoAccountStore(item, DynamoGameRepository(item).result)
+    for name in ("iam-a", "iam-b", "iam-c"):
+        accounts.create(
+            Profile(
+                player_id=name,
+                nickname=name,
+                email=None,
+                status=AccountStatus.ACTIVE,
+                created_at=monday - timedelta(weeks=8),
+            )
+        )
+    wallets = DynamoWalletStore(item, sleep=lambda _: None)
+    book = parse_catalogue(
+        '{"tasks": [{"id": "play-1", "group": "engagement", "title": "Play", '
+        '"counter": "games", "target": 1}]}'
+    )
+    tasks = TaskService(
+        DynamoTasksStore(item), wallets, accounts, book=lambda: book, now=lambda: clock["now"]
+    )
+    referrals = ReferralService(
+        DynamoReferralStore(item),
+        DynamoResultsStore(item),
+        accounts,
+        wallets,
+        lambda: clock["now"],
+        web_base_url="https://yamb.example",
+    )
+    badges = BadgeService(DynamoBadgeStore(item), wallets, accounts, lambda: clock["now"])
+    ranked = GameResult(
+        game_id="iam-g1",
+        settings=GameSettings(ranked=True, preset=1, players=3, turn_seconds=60),
+        ended_at=clock["now"],
+        winners=["iam-b"],
+        players=[
+            PlayerResult(player_id=p, total=t, full=True, left=False, turns=26)
+            for p, t in (("iam-a", 300), ("iam-b", 400), ("iam-c", 200))
+        ],
+        recorded=True,
+    )
+    needs: dict[str, set[tuple[str, str]]] = {}
+    calling: list[str] = []
+    make_api_call = BaseClient._make_api_call
+
+    def recording(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
+        if client.meta.service_model.service_name == "dynamodb" and calling:
+            needs.setdefault(calling[-1], set()).update(iam_actions(operation, params))
+        return make_api_call(client, operation, params)
+
+    monkeypatch.setattr(BaseClient, "_make_api_call", recording)
+
+    # given b takes a's referral code and verifies, the week's tasks are chosen, a ranked game
+    # of the three ends, tasks and badges are read and claimed, a scheme chosen, a week paid
+    calling.append("ProgressionFunction")
+    code = referrals.referral("iam-a").code
+    referrals.take_referrer("iam-b", code)
+    calling[-1] = "AccountsFunction"
+    referrals.on_verified("iam-b", clock["now"])
+    assert badges.enrol_pioneer("iam-b", clock["now"]) == 1
+    calling[-1] = "ProgressionJobsFunction"
+    tasks.choose_week(monday)
+    calling[-1] = "ResultsFunction"
+    tasks.record_game(ranked)
+    referrals.record_game(ranked)
+    badges.record_game(ranked)
+    calling[-1] = "ProgressionFunction"
+    tasks.view("iam-b")
+    assert tasks.claim("iam-b", "play-1").tokens == 5
+    referrals.choose_scheme("iam-a", "iam-b", "long", clock["now"])
+    assert badges.mine("iam-b").paid
+    badges.of_player("iam-b")
+    calling[-1] = "ProgressionJobsFunction"
+    clock["now"] = monday + timedelta(weeks=1)
+    assert referrals.pay_week(periods.previous("week", clock["now"]), clock["now"]).paid == 1
+    calling.pop()
+
+    # then each made calls, and each call is one its policy allows
+    table = template.context.get_att("GameTable", "Arn")
+    for function in (
+        "ProgressionFunction",
+        "ProgressionJobsFunction",
+        "ResultsFunction",
+        "AccountsFunction",
+    ):
         allowed = {
             (action, "table" if resource == table else resource.removeprefix(f"{table}/"))
             for action, resource in granted(template, function, "dynamodb")

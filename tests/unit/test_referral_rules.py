@@ -174,14 +174,19 @@ def test_referral_game_may_qualify_needs_no_referral_for_the_table() -> None:
 def test_referral_week_worth_marking_within_the_schemes_reach() -> None:
     # given a started referral, no scheme chosen; and one with the short scheme chosen
     open_choice, short = _started(), _started(scheme="short")
+    during, after = FIRST + timedelta(days=1), FIRST + PICK_WINDOW
 
-    # when weeks are judged / then any of the longest scheme's weeks while none is chosen,
-    # only the chosen scheme's after, never a week before the start or one marked already
-    assert worth_marking(open_choice, _week(52)) and not worth_marking(open_choice, _week(53))
-    assert worth_marking(short, _week(4)) and not worth_marking(short, _week(5))
-    assert not worth_marking(open_choice, _week(0))
-    assert not worth_marking(_started(played=frozenset({_week(1)})), _week(1))
-    assert not worth_marking(_referral(), _week(1))
+    # when weeks are judged / then any of the longest scheme's weeks while a scheme can be
+    # chosen, only the default's once the window is over, only the chosen scheme's after a
+    # choice; never a week before the start or one marked already
+    assert worth_marking(open_choice, _week(52), during)
+    assert not worth_marking(open_choice, _week(53), during)
+    assert worth_marking(open_choice, _week(4), after)
+    assert not worth_marking(open_choice, _week(5), after)  # the default is 4 weeks
+    assert worth_marking(short, _week(4), during) and not worth_marking(short, _week(5), during)
+    assert not worth_marking(open_choice, _week(0), during)
+    assert not worth_marking(_started(played=frozenset({_week(1)})), _week(1), during)
+    assert not worth_marking(_referral(), _week(1), during)
 
 
 # ----------------------------------------------------------------------------- referrers

@@ -2,7 +2,7 @@
 new players' stand-ins, and which claims are refused."""
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from yamb.progression.errors import ProgressionError
@@ -183,6 +183,15 @@ def test_is_new_the_signup_week_and_two_more() -> None:
     assert not is_new(None, week_of(signed_up))
 
 
+def test_is_new_counts_weeks_in_utc_whatever_the_sign_up_zone() -> None:
+    # given a sign-up on Monday 01:00 at UTC+2: still Sunday (2026-W49) in UTC
+    signed_up = datetime(2026, 12, 7, 1, 0, tzinfo=timezone(timedelta(hours=2)))
+
+    # then W49 is the first week: W51 is the third, W52 the fourth
+    assert is_new(signed_up, week_of(datetime(2026, 12, 14, tzinfo=UTC)))
+    assert not is_new(signed_up, week_of(datetime(2026, 12, 21, tzinfo=UTC)))
+
+
 def test_task_to_claim_refusals() -> None:
     # given a week's tasks
     shipped = catalogue()
@@ -191,12 +200,12 @@ def test_task_to_claim_refusals() -> None:
     other = next(t for t in shipped.tasks if t.id not in {c.task.id for c in week.chosen})
 
     # then this week's task is found; another week's and an unknown one are refused
-    assert task_to_claim(week, mine[0].id, new=False) == mine[0]
+    assert task_to_claim(week, mine[0].id, new=False, book=shipped) == mine[0]
     with pytest.raises(ProgressionError) as not_this_week:
-        task_to_claim(week, other.id, new=False)
+        task_to_claim(week, other.id, new=False, book=shipped)
     assert not_this_week.value.code == "task_of_another_week"
     with pytest.raises(ProgressionError) as unknown:
-        task_to_claim(week, "fly-to-mars", new=False)
+        task_to_claim(week, "fly-to-mars", new=False, book=shipped)
     assert unknown.value.code == "unknown_task"
 
 

@@ -92,8 +92,9 @@ async function http(method, path, body, token) {
   return data;
 }
 
-export const register = (nickname, email, password) =>
-  http("POST", "/accounts", { nickname, email, password });
+/** A1 (and E7: `referralCode`, from an inviter's link, sent only when there is one). */
+export const register = (nickname, email, password, referralCode = "") =>
+  http("POST", "/accounts", { nickname, email, password, ...(referralCode ? { referralCode } : {}) });
 
 export const resendVerification = (email) => http("POST", "/accounts/verification", { email });
 

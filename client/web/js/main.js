@@ -277,7 +277,8 @@ function signInForms() {
       for (const slot of form.querySelectorAll(".field-error")) slot.textContent = "";
       byId("register-error").textContent = "";
       try {
-        await api.register(form.nickname.value.trim(), form.email.value.trim(), form.password.value);
+        await api.register(form.nickname.value.trim(), form.email.value.trim(), form.password.value,
+          form.referralCode.value.trim());
         byId("register-error").className = "note";
         byId("register-error").textContent = "Check your mail for the verification link, then log in."
           + (state.config.local ? " (Local mailbox: /_local/mail on the HTTP API.)" : "");
@@ -290,6 +291,11 @@ function signInForms() {
     ...[["nickname", "Nickname", "text", "nickname"], ["email", "E-mail", "email", "email"], ["password", "Password", "password", "new-password"]].map(([name, label, type, auto]) =>
       h("label", { class: "field", dataset: { field: name } }, h("span", { class: "label" }, label),
         h("input", { name, id: `register-${name}`, type, required: true, autocomplete: auto }), h("span", { class: "field-error", role: "alert" }))),
+    // An inviter's link is <web client>/?ref=<code> (E7): the code comes filled in.
+    h("label", { class: "field", dataset: { field: "referralCode" } }, h("span", { class: "label" }, "Referral code (optional)"),
+      h("input", { name: "referralCode", id: "register-referralCode", type: "text", autocomplete: "off",
+        value: new URLSearchParams(location.search).get("ref") || "" }),
+      h("span", { class: "field-error", role: "alert" })),
     note("register-error"),
     h("button", { type: "submit", id: "register" }, "Register"));
   fill(byId("signin"), local, login, register);

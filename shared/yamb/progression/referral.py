@@ -173,12 +173,14 @@ def scheme_in_force(referral: Referral, now: datetime) -> Scheme | None:
     return None
 
 
-def worth_marking(referral: Referral, week_id: str) -> bool:
-    """Whether a week played is one a scheme may pay and not marked yet: of the chosen
-    scheme's weeks, or the longest scheme's while none is chosen."""
+def worth_marking(referral: Referral, week_id: str, at: datetime) -> bool:
+    """Whether a week played (at `at`) is one a scheme may pay and not marked yet: of the
+    scheme in force (chosen, or the default once the window is over), or the longest
+    scheme's while it can still be chosen."""
     if referral.started_at is None or week_id in referral.played:
         return False
-    weeks = SCHEMES[referral.scheme].weeks if referral.scheme is not None else LONGEST_WEEKS
+    scheme = scheme_in_force(referral, at)
+    weeks = scheme.weeks if scheme is not None else LONGEST_WEEKS
     return week_id in {w.id for w in scheme_weeks(referral.started_at, weeks)}
 
 

@@ -22,7 +22,7 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from yamb.progression.errors import ProgressionError
-from yamb.results.periods import Period
+from yamb.results.periods import Period, week_of
 from yamb.session.results import GameResult, PlayerResult
 
 type Group = Literal["engagement", "social", "skill", "breadth", "club"]
@@ -259,23 +259,24 @@ def is_new(signed_up: datetime | None, week: Period) -> bool:
     (an unknown sign-up counts as an old player)."""
     if signed_up is None or week.start is None:
         return False
-    sign_up_week_start = (signed_up - timedelta(days=signed_up.weekday())).replace(
-        hour=0, minute=0, second=0, microsecond=0
-    )
-    return week.start < sign_up_week_start + timedelta(weeks=NEW_PLAYER_WEEKS)
+    first = week_of(signed_up).start
+    assert first is not None
+    return week.start < first + timedelta(weeks=NEW_PLAYER_WEEKS)
 
 
-def task_to_claim(week_tasks: WeekTasks, task_id: str, new: bool) -> Task:
+def task_to_claim(week_tasks: WeekTasks, task_id: str, new: bool, book: Catalogue) -> Task:
     """The player's task of this week named `task_id`, or why it cannot be claimed."""
     for task in week_tasks.tasks_for(new):
         if task.id == task_id:
             return task
-    if catalogue().task(task_id) is None and not any(
+    if book.task(task_id) is None and not any(
         c.task.id == task_id or (c.standin and c.standin.id == task_id) for c in week_tasks.chosen
     ):
-        raise ProgressionError(f"there is no task {task_id!r}", code="unknown_task", field="taskId")
+        raise ProgressionError(
+            f"there is no task {task_id[:40]!r}", code="unknown_task", field="taskId"
+        )
     raise ProgressionError(
-        f"{task_id!r} is not one of your tasks of week {week_tasks.week}",
+        f"{task_id[:40]!r} is not one of your tasks of week {week_tasks.week}",
         code="task_of_another_week",
         field="taskId",
     )

@@ -297,13 +297,18 @@ def test_web_client_phone_sized_screen_fits_its_width(
 def test_web_client_registers_and_logs_in_through_the_account_flows(
     web_stack: LocalStack, new_page: NewPage
 ) -> None:
-    # given a person with no account
+    # given a person with no account, who opens a local player's referral link (E7)
+    inviter = web_stack.player_token(unique("inviter"))
+    link = api(web_stack, "GET", "/me/referral", inviter)["link"]
+    balance = api(web_stack, "GET", "/me/wallet", inviter)["balance"]
+    assert link.startswith(web_stack.web_url.rstrip("/") + "/?ref=")
     page = new_page()
-    page.goto(web_stack.web_url)
+    page.goto(link)
     name = unique("reg")
     email = f"{name}@example.com"
 
-    # when they register, follow the mailed link and log in
+    # when they register (the link's code filled in), follow the mailed link and log in
+    expect(page.locator("#register-referralCode")).to_have_value(link.rpartition("=")[2])
     page.fill("#register-nickname", name.replace("-", ""))
     page.fill("#register-email", email)
     page.fill("#register-password", "Correct-horse-9")
@@ -317,9 +322,23 @@ def test_web_client_registers_and_logs_in_through_the_account_flows(
     page.fill("#login-password", "Correct-horse-9")
     page.click("#login")
 
-    # then they are in the lobby, connected
+    # then they are in the lobby, connected, and the inviter got the verification's 25 tokens
     expect(page.locator("#lobby")).to_be_visible()
     expect(page.locator("#no-games, .game-row").first).to_be_visible()
+    assert api(web_stack, "GET", "/me/wallet", inviter)["balance"] == balance + 25
+    invitees = api(web_stack, "GET", "/me/referral", inviter)["invitees"]
+    assert [i["nickname"] for i in invitees] == [name.replace("-", "")]
+
+
+def api(stack: LocalStack, method: str, path: str, token: str) -> Any:
+    """The stack's HTTP API, signed in with `token`: the answer's JSON."""
+    request = urllib.request.Request(
+        f"{stack.gateway.http_url}{path}",
+        method=method,
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
 
 
 @pytest.mark.parametrize("wrong", ["wrong-password"])
