@@ -174,6 +174,34 @@ def test_tasks_a_whole_week_progress_claims_and_the_all_tasks_bonus(tasks: Tasks
     assert [t.done for t in tasks.service.view(ben).tasks] == [False, False, True, False]
 
 
+def test_tasks_bonus_of_a_last_claim_that_died_is_paid_by_the_next_view(
+    tasks: Tasks, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given ana with every task done and all but one claimed
+    ana, ben, cleo = tasks.player("ana"), tasks.player("ben"), tasks.player("cleo")
+    tasks.play(ana, ben, winner=ana)
+    tasks.play(ana, cleo, winner=cleo, preset=2)
+    for task_id in ("play-2", "meet-2", "win-1"):
+        tasks.service.claim(ana, task_id)
+
+    # when the last claim's call dies after its task is paid, before the bonus
+    paying = tasks.service._bonus
+
+    def died(*args: Any) -> int:
+        raise TimeoutError("the function ran out of time")
+
+    monkeypatch.setattr(tasks.service, "_bonus", died)
+    with pytest.raises(TimeoutError):
+        tasks.service.claim(ana, "presets-2")
+    monkeypatch.setattr(tasks.service, "_bonus", paying)
+    assert tasks.wallets.wallet(ana).balance == 50 and tasks.challenge_count(ana) == 0
+
+    # then her next look at the week pays the bonus, once
+    first, again = tasks.service.view(ana), tasks.service.view(ana)
+    assert first.bonus.claimed and again.bonus.claimed
+    assert tasks.wallets.wallet(ana).balance == 60 and tasks.challenge_count(ana) == 1
+
+
 def test_tasks_bad_claims_are_refused_and_pay_nothing(tasks: Tasks) -> None:
     # given ana, who played one game with ben and lost it
     ana, ben = tasks.player("ana"), tasks.player("ben")
