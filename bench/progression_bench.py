@@ -11,9 +11,11 @@ most), the DynamoDB requests, the items each writes, and the time per game end:
 
 Times are medians and ratios to the baseline's (moto answers in Python: the requests and items
 are what carry over to DynamoDB). In-process on moto, the table of template.yaml (no stream: the
-calls are made directly), as tests/integration/test_tasks.py and test_results.py assemble them.
+calls are made directly), as tests/integration/test_tasks.py and test_results.py assemble them;
+moto's transactions back up only the items they name (bench/results_bench.py's
+`item_level_rollback`: moto copies the whole table for each item otherwise).
 
-    .venv/bin/python bench/progression_bench.py [--games 40]
+    .venv/bin/python bench/progression_bench.py [--games 20]
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "shared"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 REGION = "us-east-1"
 TABLE = "yamb-bench-progression"
@@ -72,7 +75,7 @@ def counted(requests: Counter[str]) -> Iterator[None]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=40, help="game ends measured each way")
+    parser.add_argument("--games", type=int, default=20, help="game ends measured each way")
     args = parser.parse_args()
     if args.games < 4:
         parser.error("--games 4 or more")
@@ -84,8 +87,9 @@ def main() -> int:
 
     import boto3
     from moto import mock_aws
+    from results_bench import item_level_rollback
 
-    with mock_aws():
+    with mock_aws(), item_level_rollback():
         from tests.integration.conftest import game_table_properties
 
         properties = game_table_properties()
@@ -189,9 +193,10 @@ class World:
 
 
 def run(games: int) -> int:
-    from yamb_service.observability import logger
+    from yamb_service.observability import logger, metrics
 
     logger.setLevel(logging.WARNING)  # a line per game end otherwise
+    metrics.add_metric = lambda **_: None  # type: ignore[method-assign,assignment,misc]
     world = World(players=4 * games)
     ways: dict[str, Callable[[Any], Any]] = {
         "baseline: results": world.recorder.record,
