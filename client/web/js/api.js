@@ -102,6 +102,15 @@ export const resendVerification = (email) => http("POST", "/accounts/verificatio
 export const headToHead = (nickname, token) =>
   http("GET", `/players/${encodeURIComponent(nickname)}/head-to-head`, undefined, token);
 
+/** E6: the week's tasks with the player's progress, and a claim. */
+export const tasks = (token) => http("GET", "/me/tasks", undefined, token);
+export const claimTask = (taskId, week, token) =>
+  http("POST", `/me/tasks/${encodeURIComponent(taskId)}/claim`, { week }, token);
+
+/** E7: the player's referral code, link and invitees. E8: the badges (paying levels due). */
+export const referral = (token) => http("GET", "/me/referral", undefined, token);
+export const badges = (token) => http("GET", "/me/badges", undefined, token);
+
 /** The local stack only: a local player's token, made on the spot. */
 export async function localToken(name) {
   const answer = await fetch("_local/token", {

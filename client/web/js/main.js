@@ -7,6 +7,7 @@ import { Connection, ServerRefusal } from "./connection.js";
 import { byId, fill, h } from "./dom.js";
 import * as gameScreen from "./game.js";
 import * as lobby from "./lobby.js";
+import * as progression from "./progression.js";
 
 const state = {
   config: null,
@@ -40,6 +41,7 @@ function showLobby() {
   store.removeItem("yamb.watching");
   show("lobby");
   lobby.refreshList();
+  progression.refresh();
 }
 
 function showGame(game) {
@@ -221,6 +223,7 @@ function start(token) {
   });
   connection.open();
   show("lobby");
+  progression.refresh();
 }
 
 function signOutHere() {
@@ -319,8 +322,10 @@ async function boot() {
     state, act, watch, openGame,
     showLobby, connection: () => connection,
     headToHead: async (nickname) => api.headToHead(nickname, await freshToken(false)),
+    token: () => freshToken(false),
   };
   lobby.setUp(context);
+  progression.setUp(context);
   gameScreen.setUp(context);
   lobby.buildCreateForm();
   byId("refresh").addEventListener("click", () => lobby.refreshList());
