@@ -817,6 +817,33 @@ def test_functions_dynamodb_calls_of_a_game_are_allowed_by_their_policies(
 
 
 @pytest.mark.filterwarnings("ignore:No application metrics to publish")
+def dynamodb_needs_by_caller(
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[dict[str, set[tuple[str, str]]], list[str]]:
+    """moto checks no policy: each DynamoDB call made while `calling` names a function (its
+    last entry) is recorded in `needs` under it, as the (action, table or index) it needs."""
+    needs: dict[str, set[tuple[str, str]]] = {}
+    calling: list[str] = []
+    make_api_call = BaseClient._make_api_call
+
+    def recording(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
+        if client.meta.service_model.service_name == "dynamodb" and calling:
+            needs.setdefault(calling[-1], set()).update(iam_actions(operation, params))
+        return make_api_call(client, operation, params)
+
+    monkeypatch.setattr(BaseClient, "_make_api_call", recording)
+    return needs, calling
+
+
+def dynamodb_allowed(template: Template, function: str) -> set[tuple[str, str]]:
+    """What the function's policy allows, named as `iam_actions` names a need."""
+    table = template.context.get_att("GameTable", "Arn")
+    return {
+        (action, "table" if resource == table else resource.removeprefix(f"{table}/"))
+        for action, resource in granted(template, function, "dynamodb")
+    }
+
+
 def test_functions_dynamodb_calls_of_results_are_allowed_by_their_policies(
     template: Template, own_item: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -853,16 +880,7 @@ def test_functions_dynamodb_calls_of_results_are_allowed_by_their_policies(
 
     ranked = GameSettings(ranked=True, preset=1, players=2, turn_seconds=60)
     pairs = GameSettings(ranked=True, preset=3, players=4, pairs=True, turn_seconds=60)
-    needs: dict[str, set[tuple[str, str]]] = {}
-    calling: list[str] = []
-    make_api_call = BaseClient._make_api_call
-
-    def recording(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
-        if client.meta.service_model.service_name == "dynamodb" and calling:
-            needs.setdefault(calling[-1], set()).update(iam_actions(operation, params))
-        return make_api_call(client, operation, params)
-
-    monkeypatch.setattr(BaseClient, "_make_api_call", recording)
+    needs, calling = dynamodb_needs_by_caller(monkeypatch)
 
     # given the recorder's games (a score that moves, a pair), the boards' reads and favorites,
     # and a week's payout
@@ -889,14 +907,10 @@ def test_functions_dynamodb_calls_of_results_are_allowed_by_their_policies(
     calling.pop()
 
     # then each made calls, and each call is one its policy allows
-    table = template.context.get_att("GameTable", "Arn")
     for function in ("ResultsFunction", "BoardsFunction", "PrizesFunction"):
-        allowed = {
-            (action, "table" if resource == table else resource.removeprefix(f"{table}/"))
-            for action, resource in granted(template, function, "dynamodb")
-        }
         assert needs[function], function
-        assert needs[function] <= allowed, (function, needs[function] - allowed)
+        missing = needs[function] - dynamodb_allowed(template, function)
+        assert not missing, (function, missing)
 
 
 def test_functions_dynamodb_calls_of_progression_are_allowed_by_their_policies(
@@ -947,16 +961,7 @@ def test_functions_dynamodb_calls_of_progression_are_allowed_by_their_policies(
         ],
         recorded=True,
     )
-    needs: dict[str, set[tuple[str, str]]] = {}
-    calling: list[str] = []
-    make_api_call = BaseClient._make_api_call
-
-    def recording(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
-        if client.meta.service_model.service_name == "dynamodb" and calling:
-            needs.setdefault(calling[-1], set()).update(iam_actions(operation, params))
-        return make_api_call(client, operation, params)
-
-    monkeypatch.setattr(BaseClient, "_make_api_call", recording)
+    needs, calling = dynamodb_needs_by_caller(monkeypatch)
 
     # given b takes a's referral code and verifies, the week's tasks are chosen, a ranked game
     # of the three ends, tasks and badges are read and claimed, a scheme chosen, a week paid
@@ -984,16 +989,12 @@ def test_functions_dynamodb_calls_of_progression_are_allowed_by_their_policies(
     calling.pop()
 
     # then each made calls, and each call is one its policy allows
-    table = template.context.get_att("GameTable", "Arn")
     for function in (
         "ProgressionFunction",
         "ProgressionJobsFunction",
         "ResultsFunction",
         "AccountsFunction",
     ):
-        allowed = {
-            (action, "table" if resource == table else resource.removeprefix(f"{table}/"))
-            for action, resource in granted(template, function, "dynamodb")
-        }
         assert needs[function], function
-        assert needs[function] <= allowed, (function, needs[function] - allowed)
+        missing = needs[function] - dynamodb_allowed(template, function)
+        assert not missing, (function, missing)
