@@ -448,3 +448,17 @@ def test_progression_functions_a_real_finished_game_counts_and_is_claimed(
     status, bad = claim("play-3", json.dumps({"weak": 1}))
     assert status == 400 and bad["error"]["code"] == "bad_request"
     assert DynamoWalletStore(item).wallet("ana").balance == 5
+
+
+def test_progression_function_referral_sample_event_answers_the_players_code_and_link(
+    functions: dict[str, ModuleType],
+) -> None:
+    # given the sample GET /me/referral of events/, for ana
+    # when the progression function takes it, twice
+    status, first = http(functions["progression"], "referral.json", "ana")
+    _, again = http(functions["progression"], "referral.json", "ana")
+
+    # then ana's code is made once, with its link, and she has no referrer nor invitees yet
+    assert status == 200 and first["code"] == again["code"] and len(first["code"]) == 8
+    assert first["link"].endswith(f"/?ref={first['code']}")
+    assert (first["referrer"], first["invitees"]) == (None, [])
