@@ -107,11 +107,11 @@ class ColdStart:
 
 
 def _add_profile(aws: Any, token: str) -> None:
-    """The authorizer admits only an account with an active profile (yamb_service.identity)."""
+    """The authorizer admits only an account with an active profile (yamb_service.edge.identity)."""
     import jwt
     from yamb.accounts.profile import AccountStatus, Profile
-    from yamb_service.account_store import DynamoAccountStore
-    from yamb_service.dynamo import DynamoGameRepository, item_model
+    from yamb_service.accounts.dynamo import DynamoAccountStore
+    from yamb_service.game.dynamo import DynamoGameRepository, item_model
 
     os.environ.update(aws.env())  # this process's own clients, as the handlers' runs get
     player_id = jwt.decode(token, options={"verify_signature": False})["sub"]

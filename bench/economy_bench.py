@@ -346,9 +346,9 @@ class Economy:
     """The three functions and the stores on the one table; what a scenario sets up."""
 
     def __init__(self, fake: FakeStripe) -> None:
-        from yamb_service.account_store import DynamoAccountStore
-        from yamb_service.dynamo import DynamoGameRepository, item_model
-        from yamb_service.wallet_store import DynamoWalletStore
+        from yamb_service.accounts.dynamo import DynamoAccountStore
+        from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+        from yamb_service.game.dynamo import DynamoGameRepository, item_model
 
         self.fake = fake
         self.item = item_model(TABLE, REGION)
@@ -379,7 +379,7 @@ class Economy:
         return Player(player_id, nickname)
 
     def credit(self, player: Player, amount: int) -> None:
-        from yamb_service.wallet_store import Change
+        from yamb_service.economy.wallet_dynamo import Change
 
         self.wallets.apply(
             f"grant:{uuid.uuid4()}", [Change(player.player_id, amount, "grant")], datetime.now(UTC)
@@ -609,7 +609,7 @@ def _reward(economy: Economy, *, again: bool = False) -> Prepared:
 
 
 def _store_credit(economy: Economy) -> Prepared:
-    from yamb_service.wallet_store import Change
+    from yamb_service.economy.wallet_dynamo import Change
 
     ana = economy.player("ana")
     economy.credit(ana, 100)
@@ -909,7 +909,10 @@ def main() -> int:
 
     import boto3
     from moto import mock_aws
-    from yamb_service import config, economy_wiring, payment_wiring, reward_wiring
+    from yamb_service.common import config
+    from yamb_service.economy import wiring as economy_wiring
+    from yamb_service.economy.payments import wiring as payment_wiring
+    from yamb_service.economy.rewards import wiring as reward_wiring
 
     print("economy: DynamoDB per wallet change and per credited payment")
     print(

@@ -11,7 +11,7 @@ games the threads act back to back, the most a game item is ever raced for.
 - turn_by_turn: each player acts when the game they were last sent shows it is their turn;
 - simultaneous, each_for_themself, slow: every player has a turn of their own at the same time,
   so the 4 threads act at once and their conditional writes on the one game item race; the loser
-  of a race is retried on fresh state by the writer (shared/yamb_service/writer.py), up to its
+  of a race is retried on fresh state by the writer (shared/yamb_service/game/writer.py), up to its
   SAVE_ATTEMPTS, then answered `conflict` and sent again with the same requestId. In simultaneous
   a player whose round is not over waits until their next turn shows up in their frames.
 
@@ -164,7 +164,7 @@ def metered_moto(meter: Meter, sink: _LogSink) -> Iterator[None]:
     it, the service's metrics counted per action, its logs kept off the terminal."""
     from botocore.handlers import BUILTIN_HANDLERS
     from moto.dynamodb.responses import DynamoHandler
-    from yamb_service.observability import logger, metrics
+    from yamb_service.common.observability import logger, metrics
 
     lock = threading.Lock()
     call_action = DynamoHandler.__dict__["call_action"]
@@ -260,7 +260,7 @@ class Game:
     def __init__(
         self, table: Table, game_type: str, sheet: tuple[str, dict[str, Any], int], n: int
     ):
-        from yamb_service.caller import Caller
+        from yamb_service.edge.caller import Caller
 
         from tests.fakes import SimulatedTimers
         from tests.integration.conftest import Clock, make_service
@@ -618,8 +618,8 @@ def main() -> int:
 
     import boto3
     from moto import mock_aws
-    from yamb_service.dynamo import DynamoGameRepository, DynamoPlayerRepository, item_model
-    from yamb_service.ports import StaleGameError
+    from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository, item_model
+    from yamb_service.game.ports import StaleGameError
 
     from tests.integration.conftest import REGION, TABLE_NAME, create_game_table, lane_token_store
 

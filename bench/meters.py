@@ -280,7 +280,7 @@ class Meter:
         build their AWS clients on first use, after the botocore hook is in place)."""
         from botocore.handlers import BUILTIN_HANDLERS
         from moto.dynamodb.responses import DynamoHandler
-        from yamb_service.observability import logger
+        from yamb_service.common.observability import logger
 
         from devstack.aws import LocalAws
         from devstack.gateway import LocalGateway
@@ -490,7 +490,7 @@ def _read_units(operation: str, params: Mapping[str, Any], result: Mapping[str, 
 def _pending_metric_bytes() -> int:
     """The EMF line Powertools would print for the metrics an invocation added (the local stack
     disables metrics, so they are still held); clears them, as a flush does on AWS."""
-    from yamb_service.observability import metrics
+    from yamb_service.common.observability import metrics
 
     if not metrics.metric_set:
         return 0

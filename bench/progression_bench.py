@@ -104,17 +104,17 @@ class World:
 
     def __init__(self, players: int) -> None:
         from yamb.accounts.profile import AccountStatus, Profile
-        from yamb_service.account_store import DynamoAccountStore
-        from yamb_service.badge_store import DynamoBadgeStore
-        from yamb_service.badges import BadgeService
-        from yamb_service.dynamo import DynamoGameRepository, item_model
-        from yamb_service.referral import ReferralService
-        from yamb_service.referral_store import DynamoReferralStore
-        from yamb_service.results import ResultsRecorder
-        from yamb_service.results_store import DynamoResultsStore
-        from yamb_service.tasks import TaskService
-        from yamb_service.tasks_store import DynamoTasksStore
-        from yamb_service.wallet_store import DynamoWalletStore
+        from yamb_service.accounts.dynamo import DynamoAccountStore
+        from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+        from yamb_service.game.dynamo import DynamoGameRepository, item_model
+        from yamb_service.progression.badges.dynamo import DynamoBadgeStore
+        from yamb_service.progression.badges.service import BadgeService
+        from yamb_service.progression.referral.dynamo import DynamoReferralStore
+        from yamb_service.progression.referral.service import ReferralService
+        from yamb_service.progression.tasks.dynamo import DynamoTasksStore
+        from yamb_service.progression.tasks.service import TaskService
+        from yamb_service.results.dynamo import DynamoResultsStore
+        from yamb_service.results.service import ResultsRecorder
 
         item = item_model(TABLE, REGION)
         now = MONDAY + timedelta(days=2)
@@ -193,7 +193,7 @@ class World:
 
 
 def run(games: int) -> int:
-    from yamb_service.observability import logger, metrics
+    from yamb_service.common.observability import logger, metrics
 
     logger.setLevel(logging.WARNING)  # a line per game end otherwise
     metrics.add_metric = lambda **_: None  # type: ignore[method-assign,assignment,misc]

@@ -21,7 +21,7 @@ from yamb.settings import validate_settings
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 DICE = SeededDice(0)
 PLAYERS = ("ana", "ben", "cy", "dee")
-# The writer moves the record out of the game item 12 turns at a time (yamb_service.writer).
+# The writer moves the record out of the game item 12 turns at a time (yamb_service.game.writer).
 TURNS_PER_CHUNK = 12
 
 

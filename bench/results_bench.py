@@ -341,10 +341,10 @@ class World:
     def __init__(self) -> None:
         from yamb.results.boards import Board
         from yamb.results.periods import ALL_TIME
-        from yamb_service.account_store import DynamoAccountStore
-        from yamb_service.dynamo import DynamoGameRepository, item_model
-        from yamb_service.results import ResultsRecorder, ResultsService
-        from yamb_service.results_store import DynamoResultsStore
+        from yamb_service.accounts.dynamo import DynamoAccountStore
+        from yamb_service.game.dynamo import DynamoGameRepository, item_model
+        from yamb_service.results.dynamo import DynamoResultsStore
+        from yamb_service.results.service import ResultsRecorder, ResultsService
 
         self.item = item_model(TABLE, REGION)
         self.store = DynamoResultsStore(self.item, sleep=lambda _: None)
@@ -363,7 +363,7 @@ class World:
         from moto.core import DEFAULT_ACCOUNT_ID
         from moto.dynamodb.models import dynamodb_backends
         from yamb.results.boards import Entry, ScoredGame
-        from yamb_service.results_store import DynamoResultsStore
+        from yamb_service.results.dynamo import DynamoResultsStore
 
         began = time.perf_counter()
         models: list[Any] = []
@@ -581,7 +581,7 @@ class Bench:
         top_viewer, last = rows[9], rows[-1]
         # A warm boards function knows the names it read in the last minute (the runs here
         # may take longer than that at 100,000 rows): warm reads, and one cold read.
-        import yamb_service.results as results_service_module
+        import yamb_service.results.service as results_service_module
 
         results_service_module.NAMES_SECONDS = 3600.0
 

@@ -69,7 +69,7 @@ def web_port_for(port: int, web_port: int | None = None) -> int:
 def _forget_warm_state() -> None:
     """One process may run several stacks (tests do): what a warm function keeps from before,
     its settings, its AWS clients and the metrics namespace read at import, is read again."""
-    from yamb_service import observability  # noqa: PLC0415
+    from yamb_service.common import observability  # noqa: PLC0415
 
     # Every cached function of the service's modules (settings, wired services and clients:
     # config, wiring, account_wiring...), whatever they are called.
@@ -85,7 +85,7 @@ def _forget_warm_state() -> None:
 
 def _use_clock(now: Callable[[], datetime] | None) -> Callable[[], datetime]:
     """The game service's clock becomes `now` (None: real time); the one it replaces."""
-    from yamb_service import wiring  # noqa: PLC0415
+    from yamb_service.game import wiring  # noqa: PLC0415
 
     previous = wiring.clock
     wiring.clock = now or wiring.utc_now
@@ -365,7 +365,7 @@ class LocalStack:
         """Premium for the local player `name` (created if new) for `days` from the stack's
         clock, as an operator grants it (players buy it with tokens: docs/economy.md); its
         end. A local player is otherwise a free account (presets 1 and 2, rules.md 5)."""
-        from yamb_service.dynamo import (  # noqa: PLC0415 - loaded with the stack, as wiring
+        from yamb_service.game.dynamo import (  # noqa: PLC0415 - loaded with the stack, as wiring
             DynamoPlayerRepository,
             item_model,
         )

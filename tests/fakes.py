@@ -9,8 +9,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from yamb.protocol import MAX_FRAME_BYTES, Frame, encode
-from yamb_service.notifier import FrameTooLargeError
-from yamb_service.timers import lane_name, wake_name
+from yamb_service.edge.notifier import FrameTooLargeError
+from yamb_service.game.timers import lane_name, wake_name
 
 
 class RecordingNotifier:

@@ -4,7 +4,7 @@ the local stack, with a chosen "now"), and the operators' tasks: {"task": "ban",
 
 import gc
 
-gc.disable()  # until the first invocation is over: yamb_service.warmup
+gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 from dataclasses import asdict
 from datetime import datetime
@@ -12,10 +12,10 @@ from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter
-from yamb_service import wiring
-from yamb_service.account_wiring import account_service
-from yamb_service.observability import logger, metrics
-from yamb_service.warmup import collector_after_first_call
+from yamb_service.accounts.wiring import account_service
+from yamb_service.common.observability import logger, metrics
+from yamb_service.common.warmup import collector_after_first_call
+from yamb_service.game import wiring
 
 
 class _Event(BaseModel):

@@ -6,17 +6,17 @@ the login goes on: what is due is paid at the next login or on the badges page).
 
 import gc
 
-gc.disable()  # until the first invocation is over: yamb_service.warmup
+gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb.accounts.errors import AccountError
-from yamb_service.account_wiring import account_service
-from yamb_service.observability import logger, metrics
-from yamb_service.progression_wiring import badge_service
-from yamb_service.warmup import collector_after_first_call
+from yamb_service.accounts.wiring import account_service
+from yamb_service.common.observability import logger, metrics
+from yamb_service.common.warmup import collector_after_first_call
+from yamb_service.progression.wiring import badge_service
 
 
 @collector_after_first_call

@@ -4,7 +4,7 @@ one method of the account service and maps the answer or the error to a reply. T
 
 import gc
 
-gc.disable()  # until the first invocation is over: yamb_service.warmup
+gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 import html
 import json
@@ -29,10 +29,10 @@ from yamb.accounts.messages import (
 )
 from yamb.accounts.preferences import PreferencesChange
 from yamb.progression.errors import ProgressionError
-from yamb_service.account_wiring import account_service
-from yamb_service.http_api import add_common_handlers, error_reply, json_reply, resolve
-from yamb_service.observability import logger, metrics
-from yamb_service.warmup import collector_after_first_call
+from yamb_service.accounts.wiring import account_service
+from yamb_service.common.observability import logger, metrics
+from yamb_service.common.warmup import collector_after_first_call
+from yamb_service.edge.http_api import add_common_handlers, error_reply, json_reply, resolve
 
 app = APIGatewayHttpResolver()
 

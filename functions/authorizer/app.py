@@ -1,24 +1,24 @@
 """The authorizers: a WebSocket handshake needs a valid Cognito ID token in `?token=`, an HTTP
 API request one in `Authorization` (with or without `Bearer `); the token must belong to an
-account that may play, in its current sign-out generation (yamb_service.identity). The player id
-comes from the verified token only."""
+account that may play, in its current sign-out generation (yamb_service.edge.identity). The
+player id comes from the verified token only."""
 
 import gc
 
-gc.disable()  # until the first invocation is over: yamb_service.warmup
+gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 from functools import cache
 from typing import Any
 
 import jwt
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from yamb_service.account_store import load_profile
-from yamb_service.auth import Identity, InvalidTokenError, TokenVerifier
-from yamb_service.config import authorizer_settings
-from yamb_service.dynamo import item_model
-from yamb_service.identity import PlayerTokens, TokenRefusedError
-from yamb_service.observability import logger
-from yamb_service.warmup import collector_after_first_call
+from yamb_service.accounts.dynamo import load_profile
+from yamb_service.common.config import authorizer_settings
+from yamb_service.common.observability import logger
+from yamb_service.common.warmup import collector_after_first_call
+from yamb_service.edge.auth import Identity, InvalidTokenError, TokenVerifier
+from yamb_service.edge.identity import PlayerTokens, TokenRefusedError
+from yamb_service.game.dynamo import item_model
 
 # The key set is fetched on the first handshake and kept an hour; a fetch that hangs fails the
 # handshake in seconds (the client tries again) instead of holding it for the function's timeout.

@@ -5,7 +5,7 @@ and maps the answer or the error to a reply."""
 
 import gc
 
-gc.disable()  # until the first invocation is over: yamb_service.warmup
+gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 import html
 from typing import Any
@@ -16,10 +16,10 @@ from yamb.results import periods
 from yamb.results.boards import board
 from yamb.results.errors import ResultsError
 from yamb.results.messages import StatisticsView
-from yamb_service.http_api import add_common_handlers, error_reply, json_reply, resolve
-from yamb_service.observability import logger, metrics
-from yamb_service.results_wiring import results_service
-from yamb_service.warmup import collector_after_first_call
+from yamb_service.common.observability import logger, metrics
+from yamb_service.common.warmup import collector_after_first_call
+from yamb_service.edge.http_api import add_common_handlers, error_reply, json_reply, resolve
+from yamb_service.results.wiring import results_service
 
 app = APIGatewayHttpResolver()
 

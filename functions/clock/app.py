@@ -6,15 +6,15 @@ failing hands its event to the queue (statemachines/), and each record's body is
 
 import gc
 
-gc.disable()  # until the first invocation is over: yamb_service.warmup
+gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from yamb_service.observability import logger, metrics
-from yamb_service.timers import CLOCK_EVENTS, ClockEvent, LaneLost, LaneWoken
-from yamb_service.warmup import collector_after_first_call
-from yamb_service.wiring import game_service
+from yamb_service.common.observability import logger, metrics
+from yamb_service.common.warmup import collector_after_first_call
+from yamb_service.game.timers import CLOCK_EVENTS, ClockEvent, LaneLost, LaneWoken
+from yamb_service.game.wiring import game_service
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord

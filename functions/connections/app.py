@@ -2,16 +2,16 @@
 
 import gc
 
-gc.disable()  # until the first invocation is over: yamb_service.warmup
+gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from yamb_service.edge import parse_event
-from yamb_service.observability import CORRELATION_ID, logger, metrics
-from yamb_service.ports import ServiceBusyError
-from yamb_service.warmup import collector_after_first_call
-from yamb_service.wiring import game_service
+from yamb_service.common.observability import CORRELATION_ID, logger, metrics
+from yamb_service.common.warmup import collector_after_first_call
+from yamb_service.edge.websocket import parse_event
+from yamb_service.game.ports import ServiceBusyError
+from yamb_service.game.wiring import game_service
 
 
 @collector_after_first_call

@@ -6,7 +6,7 @@ twice."""
 
 import gc
 
-gc.disable()  # until the first invocation is over: yamb_service.warmup
+gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 import json
 from typing import Any
@@ -32,10 +32,10 @@ from yamb.economy.messages import (
     WalletView,
     WardrobeView,
 )
-from yamb_service.economy_wiring import economy_service
-from yamb_service.observability import logger, metrics
-from yamb_service.ports import ServiceBusyError
-from yamb_service.warmup import collector_after_first_call
+from yamb_service.common.observability import logger, metrics
+from yamb_service.common.warmup import collector_after_first_call
+from yamb_service.economy.wiring import economy_service
+from yamb_service.game.ports import ServiceBusyError
 
 app = APIGatewayHttpResolver()
 

@@ -3,7 +3,7 @@ signed-in player, and Stripe's webhook (no authorizer: Stripe signs it, the SDK 
 
 import gc
 
-gc.disable()  # until the first invocation is over: yamb_service.warmup
+gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 import base64
 import json
@@ -17,12 +17,12 @@ from pydantic.alias_generators import to_camel
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry
 from yamb.economy.offers import Offer
-from yamb_service.config import payment_settings
-from yamb_service.http_api import add_common_handlers, error_reply, json_reply, resolve
-from yamb_service.observability import logger, metrics
-from yamb_service.payment_wiring import now, payment_service
-from yamb_service.payments import WebhookRefusedError
-from yamb_service.warmup import collector_after_first_call
+from yamb_service.common.config import payment_settings
+from yamb_service.common.observability import logger, metrics
+from yamb_service.common.warmup import collector_after_first_call
+from yamb_service.economy.payments.service import WebhookRefusedError
+from yamb_service.economy.payments.wiring import now, payment_service
+from yamb_service.edge.http_api import add_common_handlers, error_reply, json_reply, resolve
 
 app = APIGatewayHttpResolver()
 

@@ -7,7 +7,7 @@ is refused (nothing closed or paid)."""
 
 import gc
 
-gc.disable()  # until the first invocation is over: yamb_service.warmup
+gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 from dataclasses import asdict
 from datetime import datetime
@@ -15,10 +15,10 @@ from typing import Any, Literal
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
-from yamb_service import wiring
-from yamb_service.observability import logger, metrics
-from yamb_service.results_wiring import prize_service
-from yamb_service.warmup import collector_after_first_call
+from yamb_service.common.observability import logger, metrics
+from yamb_service.common.warmup import collector_after_first_call
+from yamb_service.game import wiring
+from yamb_service.results.wiring import prize_service
 
 
 class PayoutJob(BaseModel):

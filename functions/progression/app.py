@@ -4,17 +4,19 @@ request, calls one method of its service and maps the answer or the error to a r
 
 import gc
 
-gc.disable()  # until the first invocation is over: yamb_service.warmup
+gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb.progression.errors import ProgressionError
-from yamb_service import badge_routes, referral_routes, tasks_routes
-from yamb_service.http_api import add_common_handlers, error_reply, resolve
-from yamb_service.observability import logger, metrics
-from yamb_service.warmup import collector_after_first_call
+from yamb_service.common.observability import logger, metrics
+from yamb_service.common.warmup import collector_after_first_call
+from yamb_service.edge.http_api import add_common_handlers, error_reply, resolve
+from yamb_service.progression.badges import routes as badge_routes
+from yamb_service.progression.referral import routes as referral_routes
+from yamb_service.progression.tasks import routes as tasks_routes
 
 app = APIGatewayHttpResolver()
 app.include_router(tasks_routes.router)

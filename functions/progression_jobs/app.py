@@ -5,7 +5,7 @@ job runs as of). A run again changes nothing: the choice is kept, each payment h
 
 import gc
 
-gc.disable()  # until the first invocation is over: yamb_service.warmup
+gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 from dataclasses import asdict
 from datetime import datetime
@@ -13,10 +13,10 @@ from typing import Any, Literal
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import AwareDatetime, BaseModel, ConfigDict
-from yamb_service import wiring
-from yamb_service.observability import logger, metrics
-from yamb_service.progression_jobs import run_week
-from yamb_service.warmup import collector_after_first_call
+from yamb_service.common.observability import logger, metrics
+from yamb_service.common.warmup import collector_after_first_call
+from yamb_service.game import wiring
+from yamb_service.progression.jobs import run_week
 
 
 class WeeklyJob(BaseModel):

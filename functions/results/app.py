@@ -1,22 +1,22 @@
 """The table's stream, filtered to the `ENDED` items that game endings write: each finished game
-is recorded into statistics, head-to-heads and leaderboards (yamb_service.results), then into
-progression: tasks, referrals, badges (yamb_service.progression_events). A failed record is
-retried alone (yamb_service.game_ends); recording is idempotent, so a retried or repeated record
-counts once."""
+is recorded into statistics, head-to-heads and leaderboards (yamb_service.results.service), then
+into progression: tasks, referrals, badges (yamb_service.progression.events). A failed record is
+retried alone (yamb_service.edge.game_ends); recording is idempotent, so a retried or repeated
+record counts once."""
 
 import gc
 
-gc.disable()  # until the first invocation is over: yamb_service.warmup
+gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb.session.results import GameResult
-from yamb_service.game_ends import handle_game_ends
-from yamb_service.observability import logger, metrics
-from yamb_service.progression_events import record_game
-from yamb_service.results_wiring import results_recorder
-from yamb_service.warmup import collector_after_first_call
+from yamb_service.common.observability import logger, metrics
+from yamb_service.common.warmup import collector_after_first_call
+from yamb_service.edge.game_ends import handle_game_ends
+from yamb_service.progression.events import record_game
+from yamb_service.results.wiring import results_recorder
 
 
 @collector_after_first_call

@@ -1,19 +1,19 @@
 """The table's stream, filtered to the `ENDED` items that game endings write: each is turned
-into the winners' rewards (yamb_service.rewards). A failed record is retried alone
-(yamb_service.game_ends); paying is idempotent, so a retried or repeated record pays nothing
+into the winners' rewards (yamb_service.economy.rewards.service). A failed record is retried alone
+(yamb_service.edge.game_ends); paying is idempotent, so a retried or repeated record pays nothing
 twice."""
 
 import gc
 
-gc.disable()  # until the first invocation is over: yamb_service.warmup
+gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from yamb_service.game_ends import handle_game_ends
-from yamb_service.observability import logger, metrics
-from yamb_service.reward_wiring import reward_service
-from yamb_service.warmup import collector_after_first_call
+from yamb_service.common.observability import logger, metrics
+from yamb_service.common.warmup import collector_after_first_call
+from yamb_service.economy.rewards.wiring import reward_service
+from yamb_service.edge.game_ends import handle_game_ends
 
 
 @collector_after_first_call

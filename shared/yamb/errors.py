@@ -7,7 +7,7 @@ protocol document lists them (docs/asyncapi.yaml), so a client can rely on them.
 from typing import Literal
 
 type ErrorCode = Literal[
-    # The frame itself (yamb_service.edge)
+    # The frame itself (yamb_service.edge.websocket)
     "bad_request",
     "unknown_action",
     "frame_too_large",

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from yamb.progression.tasks import catalogue
 from yamb.results.periods import week_of
-from yamb_service import results_wiring
+from yamb_service.results import wiring as results_wiring
 
 from devstack.stack import LocalStack, local_nickname
 from devstack.streams import wait_until

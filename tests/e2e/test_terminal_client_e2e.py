@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from yamb_client.cli import main
 from yamb_client.session import PlaySession
-from yamb_service import wiring
+from yamb_service.game import wiring
 
 import devstack.stack
 from devstack.__main__ import token as devstack_token

@@ -19,10 +19,10 @@ from botocore.client import BaseClient
 from botocore.exceptions import ClientError
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
-from yamb_service.account_store import DynamoAccountStore
-from yamb_service.dynamo import DynamoGameRepository, item_model
-from yamb_service.referral import referrals_on
-from yamb_service.wallet_store import Change, DynamoWalletStore
+from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore
+from yamb_service.game.dynamo import DynamoGameRepository, item_model
+from yamb_service.progression.referral.service import referrals_on
 
 from devstack.stack import LocalStack
 from devstack.template import Template
@@ -763,7 +763,7 @@ def test_register_losing_the_nickname_in_the_transaction_leaves_no_user(
     accounts: Accounts, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # given a nickname taken, and a sign-up that raced past the early check (it saw it free)
-    from yamb_service.account_wiring import account_service
+    from yamb_service.accounts.wiring import account_service
 
     nickname = _unique("Taken")
     assert accounts.register(nickname, f"{_unique('first')}@example.com").status == 201
@@ -785,8 +785,8 @@ def test_reset_link_stays_usable_when_its_step_fails(
     accounts: Accounts, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # given a reset link, and Cognito busy the first time the password is set
-    from yamb_service.account_wiring import account_service
-    from yamb_service.ports import ServiceBusyError
+    from yamb_service.accounts.wiring import account_service
+    from yamb_service.game.ports import ServiceBusyError
 
     email, _ = accounts.player(_unique("Busy"))
     accounts.http("POST", "/accounts/password-reset", {"email": email})
@@ -884,7 +884,7 @@ def test_register_reclaims_an_address_a_dead_sign_up_left_behind(
 ) -> None:
     # given a Cognito user with no profile (a sign-up that died between its two steps); its
     # creation date is moto's real time, read on the stack's clock (which other tests moved)
-    from yamb_service.account_wiring import account_service
+    from yamb_service.accounts.wiring import account_service
 
     email = f"{_unique('orphan')}@example.com"
     accounts.cognito.admin_create_user(
@@ -914,7 +914,7 @@ def test_register_reclaims_an_address_a_dead_sign_up_left_behind(
 def test_register_with_a_referral_code_pays_the_inviter_at_verification(
     accounts: Accounts,
 ) -> None:
-    # given ana, verified, and her referral code (E7: yamb_service.referral)
+    # given ana, verified, and her referral code (E7: yamb_service.progression.referral.service)
     _, token = accounts.player(_unique("Ana"))
     ana = accounts.http("GET", "/me", token=token).json["playerId"]
     code = referrals_on(accounts.wallets.table_item, accounts.aws.clock.now).code(ana)

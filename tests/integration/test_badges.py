@@ -20,14 +20,17 @@ from yamb.results.boards import Board
 from yamb.results.facts import SheetFacts
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
-from yamb_service import account_wiring, config, progression_wiring, wiring
-from yamb_service.account_store import DynamoAccountStore
-from yamb_service.badge_store import DynamoBadgeStore
-from yamb_service.badges import BadgeService
-from yamb_service.dynamo import DynamoGameRepository
-from yamb_service.economy import Accounts, EconomyService
-from yamb_service.results_store import DynamoResultsStore
-from yamb_service.wallet_store import Change, DynamoWalletStore
+from yamb_service.accounts import wiring as account_wiring
+from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.common import config
+from yamb_service.economy.service import Accounts, EconomyService
+from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore
+from yamb_service.game import wiring
+from yamb_service.game.dynamo import DynamoGameRepository
+from yamb_service.progression import wiring as progression_wiring
+from yamb_service.progression.badges.dynamo import DynamoBadgeStore
+from yamb_service.progression.badges.service import BadgeService
+from yamb_service.results.dynamo import DynamoResultsStore
 
 from devstack.template import Template
 from tests.integration.conftest import REGION, TABLE_NAME, load_event

@@ -25,11 +25,14 @@ from yamb.accounts.nicknames import purged_nickname
 from yamb.accounts.preferences import Preferences
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb.session.results import GameResult
-from yamb_service import config, progression_wiring, results_wiring, wiring
-from yamb_service.account_store import DynamoAccountStore
-from yamb_service.dynamo import DynamoGameRepository, item_model
-from yamb_service.observability import metrics
-from yamb_service.wallet_store import Change, DynamoWalletStore
+from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.common import config
+from yamb_service.common.observability import metrics
+from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore
+from yamb_service.game import wiring
+from yamb_service.game.dynamo import DynamoGameRepository, item_model
+from yamb_service.progression import wiring as progression_wiring
+from yamb_service.results import wiring as results_wiring
 
 from devstack.streams import matches
 from devstack.template import Template
@@ -160,7 +163,7 @@ class Reply:
 
 def load_quietly(name: str) -> ModuleType:
     """functions/<name>/app.py, the cycle collector left as it was: a function's module turns
-    it off until its first call (yamb_service.warmup), which then freezes every object alive
+    it off until its first call (yamb_service.common.warmup), which then freezes every object alive
     for good; a test process that loads functions it does not call would grow without bound."""
     enabled = gc.isenabled()
     module = load_function(name)
@@ -605,7 +608,7 @@ def test_board_bad_filter_is_refused_with_its_code_and_field(
 
 def test_board_own_row_below_the_top(seeded: Boards, monkeypatch: pytest.MonkeyPatch) -> None:
     # given a top of two rows
-    monkeypatch.setattr("yamb_service.results.TOP", 2)
+    monkeypatch.setattr("yamb_service.results.service.TOP", 2)
 
     # when ben (third of four) and ana (in the top) read the preset-1 board, and dan (not on
     # the main board of month 2026-11) its board
@@ -845,7 +848,7 @@ def test_head_to_head_pages_from_the_newest_meeting(
 ) -> None:
     # given pages of two meetings, and ana and ben met three times more: ben won, then a tie,
     # then ana won
-    monkeypatch.setattr("yamb_service.results.MEETINGS_PAGE", 2)
+    monkeypatch.setattr("yamb_service.results.service.MEETINGS_PAGE", 2)
     start = sample_result().ended_at
     played.record(
         game({ANA: 300, BEN: 400}, at=start + timedelta(hours=1), game_id="h2h-1"),
@@ -870,7 +873,7 @@ def test_head_to_head_last_full_page_has_no_next(
     played: Boards, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # given pages of two meetings, and ana and ben met twice in all
-    monkeypatch.setattr("yamb_service.results.MEETINGS_PAGE", 2)
+    monkeypatch.setattr("yamb_service.results.service.MEETINGS_PAGE", 2)
     played.record(game({ANA: 300, BEN: 400}, at=sample_result().ended_at + timedelta(hours=1)))
 
     # when ben reads their head-to-head

@@ -3,7 +3,7 @@ filter, the length and rate limits, and nothing written to the game."""
 
 from typing import Any
 
-from yamb_service.caller import Caller
+from yamb_service.edge.caller import Caller
 
 ANA = Caller("ana", "conn-ana")
 BEN = Caller("ben", "conn-ben")

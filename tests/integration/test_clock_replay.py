@@ -18,8 +18,9 @@ from typing import Any
 
 import boto3
 import pytest
-from yamb_service import config, wiring
-from yamb_service.timers import CLOCK_EVENTS
+from yamb_service.common import config
+from yamb_service.game import wiring
+from yamb_service.game.timers import CLOCK_EVENTS
 
 from tests.integration.conftest import ANA, BEN, REGION, Clock, Harness, load_event
 

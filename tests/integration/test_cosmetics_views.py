@@ -9,10 +9,10 @@ import pytest
 from yamb.economy import cosmetics
 from yamb.economy.cosmetics import Kind, Wardrobe
 from yamb.session.model import Looks
-from yamb_service.caller import Caller
-from yamb_service.dynamo import DynamoGameRepository, DynamoPlayerRepository
-from yamb_service.service import GameService
-from yamb_service.wardrobe_store import DynamoWardrobeStore
+from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
+from yamb_service.edge.caller import Caller
+from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
+from yamb_service.game.service import GameService
 
 from tests.fakes import RecordingNotifier, SimulatedTimers
 from tests.integration.conftest import ANA, BEN, CLEO, DAN, START, Clock, make_service

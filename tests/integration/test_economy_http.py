@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 from botocore.client import BaseClient
-from yamb_service.dynamo import item_model
-from yamb_service.wallet_store import Change, DynamoWalletStore
+from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore
+from yamb_service.game.dynamo import item_model
 
 from devstack.stack import LocalStack, local_nickname
 from devstack.template import Template

@@ -9,9 +9,9 @@ import boto3
 import pytest
 from yamb.session import presence
 from yamb.session.effects import Effects
-from yamb_service.caller import Caller
-from yamb_service.ports import StaleGameError
-from yamb_service.service import GameService, game_id_for
+from yamb_service.edge.caller import Caller
+from yamb_service.game.ports import StaleGameError
+from yamb_service.game.service import GameService, game_id_for
 
 ANA = Caller("ana", "conn-ana")
 BEN = Caller("ben", "conn-ben")
@@ -831,7 +831,7 @@ def test_watch_game_refused_once_the_spectator_seats_are_taken(
     harness: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # given a game already watched by as many spectators as it takes
-    monkeypatch.setattr("yamb_service.service.MAX_SPECTATORS", 1)
+    monkeypatch.setattr("yamb_service.game.service.MAX_SPECTATORS", 1)
     game_id = harness.running_game(ANA, BEN)
     harness.ack(DAN, harness.act(DAN, "watch_game", gameId=game_id))
 
@@ -2239,7 +2239,7 @@ def test_throttled_timer_start_before_the_write_answers_busy_and_changes_nothing
     harness: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # given Step Functions throttles StartExecution (past botocore's retries)
-    from yamb_service.ports import ServiceBusyError
+    from yamb_service.game.ports import ServiceBusyError
 
     harness.connect(ANA, BEN)
     game_id = harness.create_game(ANA, players=2)
@@ -2366,7 +2366,7 @@ def test_finish_offer_shows_no_turn(harness: Any) -> None:
 def test_flood_from_one_connection_is_slowed_down_without_writes(harness: Any) -> None:
     # given the deployed limits (30 frames at once, then 10 a second) and a running game, the
     # flood taking no time at all
-    from yamb_service.throttle import ConnectionThrottle
+    from yamb_service.game.throttle import ConnectionThrottle
 
     game_id = harness.running_game(ANA, BEN)
     harness.service.throttle = ConnectionThrottle(burst=30, per_second=10, clock=lambda: 0.0)

@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from yamb_service.caller import Caller
+from yamb_service.edge.caller import Caller
 
 ANA = Caller("ana", "conn-ana")
 BEN = Caller("ben", "conn-ben")

@@ -24,11 +24,12 @@ from moto.core.exceptions import JsonRESTError
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb.protocol import ClientAction
 from yamb.session.timers import wake_moment, wake_second
-from yamb_service import config, wiring
-from yamb_service.auth import StaticKeys, TokenVerifier
-from yamb_service.dynamo import DynamoGameRepository, DynamoPlayerRepository
-from yamb_service.edge import parse_action, parse_event
-from yamb_service.identity import PlayerTokens
+from yamb_service.common import config
+from yamb_service.edge.auth import StaticKeys, TokenVerifier
+from yamb_service.edge.identity import PlayerTokens
+from yamb_service.edge.websocket import parse_action, parse_event
+from yamb_service.game import wiring
+from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from yamb.errors import ErrorCode
 from yamb.protocol import ACTION_NAMES, SERVER_FRAMES
-from yamb_service.caller import Caller
-from yamb_service.edge import BadFrameError, parse_action
+from yamb_service.edge.caller import Caller
+from yamb_service.edge.websocket import BadFrameError, parse_action
 
 CODES = set(get_args(ErrorCode.__value__))
 ATTACKER = Caller("mallory", "conn-mallory")

@@ -22,10 +22,11 @@ import stripe
 from botocore.client import BaseClient
 from stripe import WebhookSignature
 from yamb.accounts.profile import AccountStatus, Profile
-from yamb_service import payment_wiring, wiring
-from yamb_service.account_store import DynamoAccountStore
-from yamb_service.dynamo import DynamoGameRepository, item_model
-from yamb_service.wallet_store import DynamoWalletStore
+from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.economy.payments import wiring as payment_wiring
+from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_service.game import wiring
+from yamb_service.game.dynamo import DynamoGameRepository, item_model
 
 from devstack.aws import local_secret_value
 from devstack.stack import LocalStack
@@ -1008,7 +1009,7 @@ def test_local_stack_checkout_without_the_fake_cannot_reach_stripe(
 
 
 def _spend(player: str, tokens: int) -> Any:
-    from yamb_service.wallet_store import Change
+    from yamb_service.economy.wallet_dynamo import Change
 
     return Change(player, -tokens, "cosmetic")
 

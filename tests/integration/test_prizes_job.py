@@ -13,8 +13,9 @@ import boto3
 import pytest
 from pydantic import ValidationError
 from yamb.results.errors import ResultsError
-from yamb_service import results_wiring, wiring
-from yamb_service.dynamo import item_model
+from yamb_service.game import wiring
+from yamb_service.game.dynamo import item_model
+from yamb_service.results import wiring as results_wiring
 
 from devstack.template import Template
 from tests.integration.test_boards_http import (

@@ -22,13 +22,13 @@ from yamb.progression.referral import PICK_WINDOW
 from yamb.results.periods import Period, week_of
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
-from yamb_service.account_store import DynamoAccountStore
-from yamb_service.dynamo import DynamoGameRepository, ItemModel, item_model
-from yamb_service.referral import ReferralService
-from yamb_service.referral_store import RECRUITER_COUNT, DynamoReferralStore
-from yamb_service.results import ResultsRecorder
-from yamb_service.results_store import DynamoResultsStore
-from yamb_service.wallet_store import DynamoWalletStore
+from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_service.game.dynamo import DynamoGameRepository, ItemModel, item_model
+from yamb_service.progression.referral.dynamo import RECRUITER_COUNT, DynamoReferralStore
+from yamb_service.progression.referral.service import ReferralService
+from yamb_service.results.dynamo import DynamoResultsStore
+from yamb_service.results.service import ResultsRecorder
 
 from devstack.stack import LocalStack
 from tests.integration.conftest import game_table_properties

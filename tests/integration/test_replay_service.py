@@ -4,7 +4,7 @@ under 32 KB, and still there once the game item has expired."""
 import json
 from typing import Any
 
-from yamb_service.caller import Caller
+from yamb_service.edge.caller import Caller
 
 ANA = Caller("ana", "conn-ana")
 BEN = Caller("ben", "conn-ben")

@@ -12,12 +12,12 @@ from yamb.results.errors import ResultsError
 from yamb.results.facts import SheetFacts
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
-from yamb_service.account_store import DynamoAccountStore
-from yamb_service.dynamo import DynamoGameRepository
-from yamb_service.ports import ServiceBusyError
-from yamb_service.results import PrizeService, ResultsRecorder, ResultsService
-from yamb_service.results_store import DynamoResultsStore
-from yamb_service.wallet_store import DynamoWalletStore
+from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_service.game.dynamo import DynamoGameRepository
+from yamb_service.game.ports import ServiceBusyError
+from yamb_service.results.dynamo import DynamoResultsStore
+from yamb_service.results.service import PrizeService, ResultsRecorder, ResultsService
 
 NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
 RANKED = GameSettings(ranked=True, preset=1, players=2, turn_seconds=60)
@@ -126,7 +126,7 @@ def test_results_board_own_place_outside_the_top(
     results: Results, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # given a top of 3 rows and five players
-    monkeypatch.setattr("yamb_service.results.TOP", 3)
+    monkeypatch.setattr("yamb_service.results.service.TOP", 3)
     ids = [results.player(f"p{n}") for n in range(5)]
     for n, player in enumerate(ids):
         results.recorder.record(results.game({player: 500 + 10 * n, results.player(f"o{n}"): 100}))
@@ -254,7 +254,7 @@ def test_results_pairs_board_one_row_per_pair_and_own_place(
     results: Results, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # given three 2 vs 2 games: ana and ben win two of them as a pair
-    monkeypatch.setattr("yamb_service.results.TOP", 1)
+    monkeypatch.setattr("yamb_service.results.service.TOP", 1)
     ana, ben, cleo, dan = (results.player(n) for n in ("ana", "ben", "cleo", "dan"))
     results.recorder.record(results.game({ana: 600, ben: 600, cleo: 500, dan: 500}, settings=PAIRS))
     results.recorder.record(results.game({ana: 650, ben: 650, cleo: 400, dan: 400}, settings=PAIRS))
@@ -364,7 +364,9 @@ def test_results_payout_rerun_pays_the_amounts_the_first_run_kept(
     crash_payout_at(results, monkeypatch, payment=2)
 
     # when the prizes change before the run again (or its index read differs)
-    monkeypatch.setattr("yamb_service.results.PRIZES", {"individual/main/best/week": (7, 5, 3)})
+    monkeypatch.setattr(
+        "yamb_service.results.service.PRIZES", {"individual/main/best/week": (7, 5, 3)}
+    )
     results.prizes.pay("week", results.now)
 
     # then the run again paid the rest at the amounts the first run worked out

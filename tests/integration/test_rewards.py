@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from yamb_service import config, reward_wiring
-from yamb_service.wallet_store import DynamoWalletStore
+from yamb_service.common import config
+from yamb_service.economy.rewards import wiring as reward_wiring
+from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 
 from tests.integration.test_handlers import CONTEXT, load_function
 

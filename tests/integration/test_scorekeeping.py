@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 from yamb.protocol import CLIENT_ACTIONS
-from yamb_service.caller import Caller
+from yamb_service.edge.caller import Caller
 
 ANA = Caller("ana", "conn-ana")
 BEN = Caller("ben", "conn-ben")

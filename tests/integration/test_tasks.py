@@ -19,12 +19,12 @@ from yamb.progression.tasks import Catalogue, WeekTasks, catalogue, choose, pars
 from yamb.results.periods import week_of
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
-from yamb_service import wiring
-from yamb_service.account_store import DynamoAccountStore
-from yamb_service.dynamo import DynamoGameRepository, player_key
-from yamb_service.tasks import TaskService
-from yamb_service.tasks_store import DynamoTasksStore
-from yamb_service.wallet_store import DynamoWalletStore
+from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_service.game import wiring
+from yamb_service.game.dynamo import DynamoGameRepository, player_key
+from yamb_service.progression.tasks.dynamo import DynamoTasksStore
+from yamb_service.progression.tasks.service import TaskService
 
 from tests.integration.test_boards_http import forget_wiring, stream_event
 from tests.integration.test_handlers import CONTEXT, load_function

@@ -25,18 +25,19 @@ from yamb.results import periods
 from yamb.results.boards import Board
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
-from yamb_service import config, wiring
-from yamb_service.account_store import DynamoAccountStore
-from yamb_service.badge_store import DynamoBadgeStore
-from yamb_service.badges import BadgeService
-from yamb_service.dynamo import DynamoGameRepository
-from yamb_service.referral import ReferralService
-from yamb_service.referral_store import DynamoReferralStore
-from yamb_service.results import PrizeService, ResultsRecorder, ResultsService
-from yamb_service.results_store import DynamoResultsStore
-from yamb_service.tasks import TaskService
-from yamb_service.tasks_store import DynamoTasksStore
-from yamb_service.wallet_store import DynamoWalletStore
+from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.common import config
+from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_service.game import wiring
+from yamb_service.game.dynamo import DynamoGameRepository
+from yamb_service.progression.badges.dynamo import DynamoBadgeStore
+from yamb_service.progression.badges.service import BadgeService
+from yamb_service.progression.referral.dynamo import DynamoReferralStore
+from yamb_service.progression.referral.service import ReferralService
+from yamb_service.progression.tasks.dynamo import DynamoTasksStore
+from yamb_service.progression.tasks.service import TaskService
+from yamb_service.results.dynamo import DynamoResultsStore
+from yamb_service.results.service import PrizeService, ResultsRecorder, ResultsService
 
 from devstack.template import Template, load_template
 from tests.integration.conftest import REGION, START, Clock, load_event
@@ -46,7 +47,7 @@ TEMPLATE = ROOT / "template.yaml"
 FUNCTIONS = ("AuthorizerFunction", "ConnectionsFunction", "GameFunction", "ClockFunction")
 MACHINES = ("LaneStateMachine", "WakeStateMachine")
 SERVICE_FUNCTIONS = ("ConnectionsFunction", "GameFunction", "ClockFunction")
-# What the repositories call on the table (yamb_service/dynamo.py: DeleteItem for a gone
+# What the repositories call on the table (yamb_service/game/dynamo.py: DeleteItem for a gone
 # spectator's item); the game function also lists the open games through the index.
 TABLE_ACTIONS = {
     "dynamodb:Query",

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from yamb_service.caller import Caller
+from yamb_service.edge.caller import Caller
 
 from tests.fakes import RecordingNotifier, SimulatedTimers
 from tests.integration.conftest import Clock, Harness, lane_token_store, make_service

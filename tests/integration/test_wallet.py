@@ -11,9 +11,9 @@ from moto.dynamodb.responses import DynamoHandler
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry
-from yamb_service.economy import Accounts, EconomyService
-from yamb_service.ports import ServiceBusyError
-from yamb_service.wallet_store import Change, DynamoWalletStore
+from yamb_service.economy.service import Accounts, EconomyService
+from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore
+from yamb_service.game.ports import ServiceBusyError
 
 NOW = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -242,7 +242,7 @@ def test_premium_repeat_answers_the_end_it_gave_not_todays(
     economy.buy_premium("ana", 7, "b")
     counted: list[str] = []
     monkeypatch.setattr(
-        "yamb_service.economy.metrics.add_metric", lambda name, **_: counted.append(name)
+        "yamb_service.economy.service.metrics.add_metric", lambda name, **_: counted.append(name)
     )
 
     # when the request of key a comes again

@@ -1,4 +1,4 @@
-"""The account rules of yamb.accounts (A1-A8) and the token admission of yamb_service.identity,
+"""The account rules of yamb.accounts (A1-A8) and the token admission of yamb_service.edge.identity,
 pure: no AWS."""
 
 from datetime import UTC, datetime, timedelta
@@ -19,8 +19,8 @@ from yamb.accounts.passwords import check_password
 from yamb.accounts.preferences import Preferences, PreferencesChange, apply_change
 from yamb.accounts.prices import check_change_allowed, nickname_change_price
 from yamb.accounts.profile import AccountStatus, Profile, refusal, reminder_due
-from yamb_service.auth import Identity
-from yamb_service.identity import TokenRefusedError, admit
+from yamb_service.edge.auth import Identity
+from yamb_service.edge.identity import TokenRefusedError, admit
 
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 

@@ -2,7 +2,7 @@
 
 import pytest
 from pydantic import ValidationError
-from yamb_service.config import AuthorizerSettings, ServiceSettings
+from yamb_service.common.config import AuthorizerSettings, ServiceSettings
 
 SERVICE_ENVIRONMENT = {
     "TABLE_NAME": "yamb-GameTable",

@@ -1,7 +1,7 @@
 """The per-connection rate limit: a burst, then a rate; one "slow down" a second, the rest
 dropped; each connection its own budget."""
 
-from yamb_service.throttle import ConnectionThrottle
+from yamb_service.game.throttle import ConnectionThrottle
 
 
 class FakeClock:

@@ -1,5 +1,5 @@
 """Cosmetics for tokens (E5): the catalogue, a player's wardrobe and its rules. Pure: the store
-(yamb_service.wardrobe_store) keeps the wardrobe, the wallet store pays for it in the same
+(yamb_service.economy.wardrobe_dynamo) keeps the wardrobe, the wallet store pays for it in the same
 transaction.
 
 An item is owned for life (`until` None) or until a moment; a 30-day item bought again is

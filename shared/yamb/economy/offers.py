@@ -3,8 +3,8 @@
 Three kinds: a pack (tokens for a price, for oneself), a gift pack (the same, bought for another
 player) and a promotion (a pack on sale between two moments, discounted or free). The price is
 in the currency's smallest unit (cents) and is what the payment provider charges; a price of 0
-is credited at once, without the provider. Pure: the payment service (yamb_service.payments)
-looks offers up here and charges them.
+is credited at once, without the provider. Pure: the payment service
+(yamb_service.economy.payments.service) looks offers up here and charges them.
 """
 
 from dataclasses import dataclass

@@ -1,7 +1,7 @@
 """Which timers must run so that every deadline of a game wakes it on time, at the lowest cost
 (docs/decisions.md, "one heartbeat lane per game").
 
-Two kinds of timer wake a game (yamb_service.timers runs them on Step Functions):
+Two kinds of timer wake a game (yamb_service.game.timers runs them on Step Functions):
 - the heartbeat lane: one execution per game waiting in a task whose heartbeat length is the turn
   clock. A turn that starts with a full clock sends it a heartbeat, an API call and no state
   transition, so a turn met in time costs nothing; a missed heartbeat wakes the game.

@@ -10,7 +10,8 @@ from playwright.sync_api import expect
 from yamb.results.periods import week_of
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
-from yamb_service import progression_wiring, wiring
+from yamb_service.game import wiring
+from yamb_service.progression import wiring as progression_wiring
 
 from devstack.stack import LocalStack
 from tests.e2e.browser.test_web_client import NewPage, sign_in, unique

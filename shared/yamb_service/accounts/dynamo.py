@@ -1,0 +1,264 @@
+"""The accounts' items on the game table (docs/data-model.md), with pynamodb; nothing outside
+this module sees an item, a key or a pynamodb error.
+
+- a profile: `PLAYER#<id>` / `PROFILE` (the profile as JSON, its version; an unverified or
+  deleting one is listed on `gsi1` under `ACCOUNTS#<status>` by when it became so);
+- a nickname's reservation: `NICK#<nickname key>` / `NICK` (the player id);
+- a mailed link: `LINK#<sha-256 of its token>` / `LINK` (expires with the link).
+"""
+
+from collections.abc import Callable, Iterable, Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from pynamodb.exceptions import (
+    DeleteError,
+    DoesNotExist,
+    PutError,
+    PynamoDBException,
+    TransactWriteError,
+)
+from pynamodb.transactions import TransactWrite
+from yamb.accounts.links import Link
+from yamb.accounts.nicknames import nickname_key
+from yamb.accounts.profile import AccountStatus, Profile
+from yamb.session.results import GameResult
+
+from yamb_service.accounts.ports import NicknameTakenError, StaleProfileError
+from yamb_service.game.dynamo import LOST_RACE_ERRORS, ItemModel, busy_or, player_key
+
+_PROFILE, _NICK, _LINK = "PROFILE", "NICK", "LINK"
+# The statuses a daily job looks for (yamb_service.accounts.service.AccountService.daily).
+_LISTED = (AccountStatus.UNVERIFIED, AccountStatus.DELETING)
+# A used or expired link is removed by TTL a day after its end (the check is on expires_at).
+_LINK_TTL_SLACK = timedelta(days=1)
+_LOST_RACE_REASONS = ("ConditionalCheckFailed", "TransactionConflict")
+
+
+def load_profile(item: ItemModel, player_id: str) -> Profile | None:
+    """The stored profile (a consistent read: a sign-out counts at once)."""
+    try:
+        stored = item.get(player_key(player_id), _PROFILE, consistent_read=True)
+    except DoesNotExist:
+        return None
+    except PynamoDBException as error:
+        raise busy_or(error) from error
+    assert stored.profile is not None
+    return Profile.model_validate_json(stored.profile)
+
+
+def _nick_key(nickname: str) -> str:
+    return f"NICK#{nickname_key(nickname)}"
+
+
+def _link_key(digest: str) -> str:
+    return f"LINK#{digest}"
+
+
+def _listing(profile: Profile) -> tuple[str, datetime] | None:
+    """Where the daily job finds the profile (a purge begun is finished with the deletions),
+    by when it got there; None when the job has nothing to do with it."""
+    if profile.status == AccountStatus.UNVERIFIED:
+        return f"ACCOUNTS#{AccountStatus.UNVERIFIED}", profile.created_at
+    if (
+        profile.status in (AccountStatus.DELETING, AccountStatus.PURGING)
+        and profile.deletion_requested_at is not None
+    ):
+        return f"ACCOUNTS#{AccountStatus.DELETING}", profile.deletion_requested_at
+    return None
+
+
+def _lost_race(error: PynamoDBException) -> bool:
+    """A condition that failed, or a transaction another one held: the caller's to handle."""
+    if error.cause_response_code in LOST_RACE_ERRORS:
+        return True
+    reasons = getattr(error, "cancellation_reasons", None) or []
+    return any(reason is not None and reason.code in _LOST_RACE_REASONS for reason in reasons)
+
+
+class DynamoAccountStore:
+    def __init__(self, item: ItemModel, results: Callable[[str], GameResult | None]) -> None:
+        self._item = item
+        # A game's result, as the game repository reads it.
+        self._results = results
+
+    # -------------------------------------------------------------- profiles
+
+    def _profile_item(self, profile: Profile, version: int) -> Any:
+        listing = _listing(profile)
+        stored = profile.model_copy(update={"version": version})
+        return self._item(
+            player_key(profile.player_id),
+            _PROFILE,
+            version=version,
+            profile=stored.model_dump_json(),
+            gsi1pk=None if listing is None else listing[0],
+            # UTC, so that the text compares as the moment does.
+            gsi1sk=None if listing is None else listing[1].astimezone(UTC).isoformat(),
+        )
+
+    def get(self, player_id: str) -> Profile | None:
+        return load_profile(self._item, player_id)
+
+    def create(self, profile: Profile) -> None:
+        try:
+            with TransactWrite(connection=self._item._get_connection().connection) as write:
+                write.save(self._profile_item(profile, 1), condition=self._item.pk.does_not_exist())
+                write.save(
+                    self._item(_nick_key(profile.nickname), _NICK, player_id=profile.player_id),
+                    condition=self._item.pk.does_not_exist(),
+                )
+        except TransactWriteError as error:
+            if _lost_race(error):
+                raise NicknameTakenError(profile.nickname) from None
+            raise busy_or(error) from error
+
+    def save(self, profile: Profile) -> Profile:
+        item = self._profile_item(profile, profile.version + 1)
+        try:
+            item.save(condition=self._item.version == profile.version)
+        except PutError as error:
+            if _lost_race(error):
+                raise StaleProfileError from None
+            raise busy_or(error) from error
+        return profile.model_copy(update={"version": profile.version + 1})
+
+    def rename(
+        self,
+        profile: Profile,
+        old_nickname: str,
+        also: Callable[[TransactWrite], None] | None = None,
+    ) -> Profile:
+        """The profile under its new nickname, the reservations moved, and `also` (the price's
+        wallet writes) in the same transaction."""
+        same_key = nickname_key(old_nickname) == nickname_key(profile.nickname)
+        try:
+            with TransactWrite(connection=self._item._get_connection().connection) as write:
+                if also is not None:
+                    also(write)
+                write.save(
+                    self._profile_item(profile, profile.version + 1),
+                    condition=self._item.version == profile.version,
+                )
+                if not same_key:
+                    write.save(
+                        self._item(_nick_key(profile.nickname), _NICK, player_id=profile.player_id),
+                        condition=self._item.pk.does_not_exist(),
+                    )
+                    write.delete(
+                        self._item(_nick_key(old_nickname), _NICK),
+                        condition=self._item.player_id == profile.player_id,
+                    )
+        except TransactWriteError as error:
+            if not _lost_race(error):
+                raise busy_or(error) from error
+            if not same_key and self.nickname_owner(profile.nickname) not in (
+                None,
+                profile.player_id,
+            ):
+                raise NicknameTakenError(profile.nickname) from None
+            raise StaleProfileError from None
+        return profile.model_copy(update={"version": profile.version + 1})
+
+    def purge(self, profile: Profile, *, release: str) -> None:
+        try:
+            with TransactWrite(connection=self._item._get_connection().connection) as write:
+                write.save(
+                    self._profile_item(profile, profile.version + 1),
+                    condition=self._item.version == profile.version,
+                )
+                write.delete(
+                    self._item(_nick_key(release), _NICK),
+                    condition=self._item.player_id == profile.player_id,
+                )
+        except TransactWriteError as error:
+            if _lost_race(error):
+                raise StaleProfileError from None
+            raise busy_or(error) from error
+
+    def delete(self, profile: Profile) -> None:
+        try:
+            with TransactWrite(connection=self._item._get_connection().connection) as write:
+                write.delete(
+                    self._item(player_key(profile.player_id), _PROFILE),
+                    condition=self._item.version == profile.version,
+                )
+                write.delete(
+                    self._item(_nick_key(profile.nickname), _NICK),
+                    condition=self._item.player_id == profile.player_id,
+                )
+        except TransactWriteError as error:
+            if _lost_race(error):
+                raise StaleProfileError from None
+            raise busy_or(error) from error
+
+    def profiles(self, player_ids: Iterable[str]) -> dict[str, Profile]:
+        """Several profiles in one request a hundred (eventually consistent: for showing)."""
+        keys = [(player_key(p), _PROFILE) for p in dict.fromkeys(player_ids)]
+        found: dict[str, Profile] = {}
+        try:
+            for start in range(0, len(keys), 100):
+                for item in self._item.batch_get(keys[start : start + 100]):
+                    profile = Profile.model_validate_json(item.profile or "{}")
+                    found[profile.player_id] = profile
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+        return found
+
+    def nickname_owner(self, nickname: str) -> str | None:
+        try:
+            item = self._item.get(_nick_key(nickname), _NICK, consistent_read=True)
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+        return item.player_id
+
+    def due(self, status: AccountStatus, before: datetime) -> Iterator[str]:
+        assert status in _LISTED, f"{status} accounts are not listed"
+        before_text = before.astimezone(UTC).isoformat()
+        for item in self._item.gsi1.query(f"ACCOUNTS#{status}", self._item.gsi1sk < before_text):
+            yield item.pk.removeprefix("PLAYER#")
+
+    # -------------------------------------------------------------- links
+
+    def put_link(self, link: Link) -> None:
+        expires = link.expires_at + _LINK_TTL_SLACK
+        self._item(
+            _link_key(link.digest),
+            _LINK,
+            link=link.model_dump_json(),
+            expires_at=int(expires.timestamp()),
+        ).save()
+
+    def peek_link(self, digest: str) -> Link | None:
+        try:
+            item = self._item.get(_link_key(digest), _LINK, consistent_read=True)
+        except DoesNotExist:
+            return None
+        assert item.link is not None
+        return Link.model_validate_json(item.link)
+
+    def take_link(self, digest: str) -> Link | None:
+        connection = self._item._get_connection()
+        try:
+            answer = connection.delete_item(
+                _link_key(digest),
+                range_key=_LINK,
+                condition=self._item.pk.exists(),
+                return_values="ALL_OLD",
+            )
+        except DeleteError as error:
+            if _lost_race(error):
+                return None
+            raise busy_or(error) from error
+        text = (answer.get("Attributes") or {}).get("link", {}).get("S")
+        return None if text is None else Link.model_validate_json(text)
+
+    # -------------------------------------------------------------- results
+
+    def played_in(self, game_id: str, player_id: str) -> bool:
+        result = self._results(game_id)
+        return result is not None and any(
+            player.player_id == player_id for player in result.players
+        )

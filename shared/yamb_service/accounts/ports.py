@@ -1,0 +1,132 @@
+"""What the account service needs from the outside world: storage, the identity provider
+(Cognito), mail (SES) and the live connection of a player. Adapters: account_store, cognito,
+mailer; tests hand in fakes or run the real ones on moto."""
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from pynamodb.transactions import TransactWrite
+from yamb.accounts.errors import AccountError
+from yamb.accounts.links import Link
+from yamb.accounts.mail import MailKind
+from yamb.accounts.profile import AccountStatus, Profile
+
+
+class NicknameTakenError(AccountError):
+    code = "nickname_taken"
+
+    def __init__(self, nickname: str) -> None:
+        super().__init__(f"the nickname {nickname!r} is taken", field="nickname")
+
+
+class EmailTakenError(AccountError):
+    code = "email_taken"
+
+    def __init__(self, field: str = "email") -> None:
+        super().__init__("an account with this e-mail address exists", field=field)
+
+
+class StaleProfileError(AccountError):
+    """The profile changed since it was read: the caller reads it again and retries."""
+
+    code = "conflict"
+
+    def __init__(self) -> None:
+        super().__init__("the account changed meanwhile: try again")
+
+
+@dataclass(frozen=True, slots=True)
+class UserRecord:
+    player_id: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    id_token: str
+    access_token: str
+    refresh_token: str
+    expires_in: int
+
+
+class AccountStore(Protocol):
+    def get(self, player_id: str) -> Profile | None: ...
+    def create(self, profile: Profile) -> None:
+        """The profile and its nickname's reservation, in one transaction; NicknameTakenError
+        when the nickname is someone's (whatever the letter case)."""
+
+    def save(self, profile: Profile) -> Profile:
+        """Writes `profile` if the stored one still has its version; the saved profile (next
+        version). StaleProfileError when it changed meanwhile."""
+
+    def rename(
+        self,
+        profile: Profile,
+        old_nickname: str,
+        also: Callable[[TransactWrite], None] | None = None,
+    ) -> Profile:
+        """Saves `profile` (its new nickname) and moves the reservation from `old_nickname`
+        to it, in one transaction with `also`'s writes (the price paid from the wallet)."""
+
+    def purge(self, profile: Profile, *, release: str) -> None:
+        """Saves `profile` (already stripped of personal data) and frees the reservation of
+        the nickname `release`, in one transaction."""
+
+    def delete(self, profile: Profile) -> None:
+        """Removes a never-verified account's profile and its reservation together."""
+
+    def nickname_owner(self, nickname: str) -> str | None: ...
+    def put_link(self, link: Link) -> None:
+        """Stores the link (again, when the step it allows failed: it stays usable)."""
+
+    def take_link(self, digest: str) -> Link | None:
+        """Removes the link and returns it (None if there is none): a link works once."""
+
+    def peek_link(self, digest: str) -> Link | None: ...
+    def due(self, status: AccountStatus, before: datetime) -> Iterator[str]:
+        """The ids of accounts in `status` since before `before` (unverified: created;
+        deleting: asked), oldest first."""
+
+    def played_in(self, game_id: str, player_id: str) -> bool:
+        """Whether the game has ended with `player_id` at the table."""
+
+
+class IdentityProvider(Protocol):
+    def create_user(self, email: str, password: str) -> str:
+        """A user who signs in with `email` and `password`; their id (the player id).
+        EmailTakenError when the address is an account's."""
+
+    def delete_user(self, player_id: str) -> None: ...
+    def mark_verified(self, player_id: str) -> None: ...
+    def set_password(self, player_id: str, password: str, *, field: str = "password") -> None:
+        """A refused password is an AccountError about `field`."""
+
+    def check_password(self, email: str, password: str) -> bool: ...
+    def sign_in(self, email: str, password: str) -> Tokens: ...
+    def change_email(self, player_id: str, email: str) -> None: ...
+    def sign_out_everywhere(self, player_id: str, session: int) -> None:
+        """Every refresh token is revoked, then new tokens carry `session`."""
+
+    def disable(self, player_id: str) -> None: ...
+    def find(self, email: str) -> "UserRecord | None":
+        """The user who signs in with `email`, if any."""
+
+
+class Mailer(Protocol):
+    def send(self, to: str, kind: MailKind, data: Mapping[str, str]) -> None: ...
+
+
+class LiveConnections(Protocol):
+    def close(self, player_id: str, *, reason: str) -> None:
+        """Tells the player's live connection why, and closes it (if they have one)."""
+
+
+class Referrals(Protocol):
+    """The referral a registration takes (progression.referral.service.ReferralService)."""
+
+    def inviter_of(self, code: str) -> str:
+        """The code's owner; a ProgressionError unknown_referral_code when none."""
+
+    def refer(self, invitee: str, code: str, *, new_account: bool = False) -> object: ...

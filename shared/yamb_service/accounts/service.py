@@ -1,0 +1,597 @@
+"""The account life cycle (product A1-A8; docs/accounts.md has a sequence per flow).
+
+Cognito holds the password and signs the tokens; the profile item holds who the player is. Every
+change of a profile is a conditional write on its version, read again and retried when another
+request won; a flow that touches Cognito and the table orders its steps so that a crash between
+them leaves nothing a player can see half-done (each step's comment says how).
+"""
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from functools import partial
+from urllib.parse import urlencode
+
+from yamb.accounts.emails import check_email, email_key
+from yamb.accounts.errors import AccountError
+from yamb.accounts.links import Link, LinkKind, check_live, digest, new_link
+from yamb.accounts.mail import MailKind, may_send
+from yamb.accounts.nicknames import check_nickname, purged_nickname
+from yamb.accounts.passwords import check_password
+from yamb.accounts.preferences import Preferences, PreferencesChange, apply_change
+from yamb.accounts.prices import check_change_allowed
+from yamb.accounts.profile import (
+    UNVERIFIED_LIFETIME,
+    AccountStatus,
+    Profile,
+    refusal,
+    reminder_due,
+)
+from yamb.economy.errors import EconomyError
+
+from yamb_service.accounts.ports import (
+    AccountStore,
+    EmailTakenError,
+    IdentityProvider,
+    LiveConnections,
+    Mailer,
+    NicknameTakenError,
+    Referrals,
+    StaleProfileError,
+    Tokens,
+)
+from yamb_service.common.observability import MetricUnit, logger, metrics
+from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore, Plan
+
+# Where each mailed link leads (the HTTP API's routes).
+LINK_PATHS = {
+    LinkKind.VERIFY: "/accounts/verify",
+    LinkKind.RESET: "/accounts/password-reset",
+    LinkKind.EMAIL: "/accounts/email-change",
+}
+_LINK_MAILS = {
+    LinkKind.VERIFY: MailKind.VERIFY_EMAIL,
+    LinkKind.RESET: MailKind.RESET_PASSWORD,
+    LinkKind.EMAIL: MailKind.CHANGE_EMAIL,
+}
+# A profile read and written again when another request changed it meanwhile.
+SAVE_ATTEMPTS = 5
+# A Cognito user this old with no profile is what a sign-up that died half-way left: its
+# address may be taken again (a younger one may be a sign-up still under way).
+ORPHAN_AGE = timedelta(minutes=15)
+
+
+@dataclass(frozen=True, slots=True)
+class DailyReport:
+    unverified_deleted: int = 0
+    reminders_sent: int = 0
+    purged: int = 0
+    failed: list[str] = field(default_factory=list)
+
+
+class AccountService:
+    def __init__(
+        self,
+        *,
+        store: AccountStore,
+        identity: IdentityProvider,
+        mailer: Mailer,
+        connections: LiveConnections,
+        wallets: DynamoWalletStore,
+        now: Callable[[], datetime],
+        on_verified: Sequence[Callable[[str, datetime], object]] = (),
+        referrals: Referrals | None = None,
+    ) -> None:
+        self.store = store
+        self.referrals = referrals
+        # What a verification pays (progression: the referrer's reward, Pioneer): each is
+        # idempotent, and runs before the profile says verified, so a link used again after a
+        # crash pays what is missing.
+        self.on_verified = on_verified
+        self.wallets = wallets
+        self.identity = identity
+        self.mailer = mailer
+        self.connections = connections
+        self.now = now
+
+    # ------------------------------------------------------------------ reading
+
+    def profile(self, player_id: str) -> Profile:
+        profile = self.store.get(player_id)
+        if profile is None:
+            raise AccountError("this account does not exist", code="account_not_found")
+        return profile
+
+    def _update(self, player_id: str, change: Callable[[Profile], Profile]) -> Profile:
+        """`change` applied to the stored profile and saved, read again if it lost a race."""
+        for _ in range(SAVE_ATTEMPTS):
+            try:
+                return self.store.save(change(self.profile(player_id)))
+            except StaleProfileError:
+                metrics.add_metric(name="ProfileSaveRetried", unit=MetricUnit.Count, value=1)
+        raise StaleProfileError
+
+    # ------------------------------------------------------------------ A1 register
+
+    def register(
+        self,
+        *,
+        nickname: str,
+        email: str,
+        password: str,
+        link_base: str,
+        referral_code: str | None = None,
+    ) -> Profile:
+        """A new unverified account, and its verification mail; with a referral code, the
+        code's owner as its referrer (an unknown code is refused before anything is made)."""
+        nickname = check_nickname(nickname)
+        email = check_email(email)
+        check_password(password)
+        if self.store.nickname_owner(nickname) is not None:
+            raise NicknameTakenError(nickname)  # before a Cognito user exists for nothing
+        if referral_code is not None and not referral_code.strip():
+            referral_code = None  # a form's empty field: no code
+        if referral_code is not None and self.referrals is not None:
+            self.referrals.inviter_of(referral_code)
+        player_id = self._create_user(email, password)
+        profile = Profile(
+            player_id=player_id,
+            nickname=nickname,
+            email=email,
+            status=AccountStatus.UNVERIFIED,
+            created_at=self.now(),
+        )
+        try:
+            # The reservation and the profile in one transaction: of sign-ups racing for a
+            # nickname one wins; the others' Cognito users go again.
+            self.store.create(profile)
+        except BaseException:
+            self.identity.delete_user(player_id)
+            raise
+        metrics.add_metric(name="AccountRegistered", unit=MetricUnit.Count, value=1)
+        logger.info("account registered", player_id=player_id)
+        if referral_code is not None and self.referrals is not None:
+            self._take_referrer(player_id, referral_code)
+        self._mail_link(profile, LinkKind.VERIFY, link_base)
+        return profile
+
+    def _take_referrer(self, player_id: str, referral_code: str) -> None:
+        """Before the verification link exists, so the reward of a verification finds the
+        referrer. The account stands if this fails (the code's owner just closed their account,
+        the table was busy): the player can still take a referrer before their first game."""
+        assert self.referrals is not None
+        try:
+            self.referrals.refer(player_id, referral_code, new_account=True)
+        except Exception:
+            logger.exception("referrer not taken at registration", player_id=player_id)
+
+    def _create_user(self, email: str, password: str) -> str:
+        try:
+            return self.identity.create_user(email, password)
+        except EmailTakenError:
+            # A sign-up that died between its Cognito user and its profile holds the address:
+            # freed once old enough (a younger one may still be under way).
+            owner = self.identity.find(email)
+            if owner is None or self.store.get(owner.player_id) is not None:
+                raise
+            if self.now() - owner.created_at < ORPHAN_AGE:
+                raise
+            logger.warning("a half-made sign-up freed its address", player_id=owner.player_id)
+            self.identity.delete_user(owner.player_id)
+            return self.identity.create_user(email, password)
+
+    def request_verification(self, email: str, link_base: str) -> None:
+        """A new verification link, if the address is an unverified account's. Says nothing
+        either way (no account can be probed)."""
+        profile = self._profile_by_email(email)
+        if profile is not None and profile.status == AccountStatus.UNVERIFIED:
+            self._mail_link(profile, LinkKind.VERIFY, link_base)
+
+    def check_link(self, token: str, kind: LinkKind) -> Profile:
+        """The account a live link of `kind` is for (the link stays usable: a mail scanner's
+        visit does not use it up)."""
+        link = check_live(self.store.peek_link(digest(token)), kind, self.now())
+        return self.profile(link.player_id)
+
+    def verify(self, token: str) -> Profile:
+        with self._using_link(token, LinkKind.VERIFY) as link:
+            profile = self.profile(link.player_id)
+            if profile.status != AccountStatus.UNVERIFIED:
+                return profile
+            # Cognito first: a crash after it leaves an unverified profile; a new link does it.
+            self.identity.mark_verified(profile.player_id)
+            for paid in self.on_verified:
+                paid(profile.player_id, self.now())
+            verified = self._update(profile.player_id, _verified)
+        metrics.add_metric(name="AccountVerified", unit=MetricUnit.Count, value=1)
+        logger.info("account verified", player_id=profile.player_id)
+        return verified
+
+    # ------------------------------------------------------------------ A2, A6 signing out
+
+    def signed_in(self, player_id: str, email: str | None) -> None:
+        """Cognito's PostAuthentication, once the password is verified: an unverified, banned,
+        purged or unknown account may not sign in (the AccountError says why); any other login
+        cancels a pending deletion, and the profile's copy of the address follows Cognito's
+        (`email`, the one just used)."""
+        profile = self.store.get(player_id)
+        if profile is None or profile.status != AccountStatus.DELETING:
+            problem = refusal(profile)
+            if problem is not None:
+                raise problem
+        assert profile is not None
+        if email is not None and profile.email != email and profile.pending_email == email:
+            self._update(
+                player_id,
+                lambda p: p.model_copy(update={"email": email, "pending_email": None}),
+            )
+        if profile.status != AccountStatus.DELETING:
+            return
+        kept = self._update(player_id, _deletion_cancelled)
+        if kept.email is not None:
+            self.mail(kept, kept.email, MailKind.DELETION_CANCELLED, {"nickname": kept.nickname})
+        metrics.add_metric(name="AccountDeletionCancelled", unit=MetricUnit.Count, value=1)
+        logger.info("account deletion cancelled by a login", player_id=player_id)
+
+    def sign_out_everywhere(self, player_id: str, *, reason: str) -> int:
+        """Every token issued so far stops working at once (the generation moves on first),
+        then Cognito revokes the refresh tokens and issues the new generation; the live
+        connection is told and closed. The new generation."""
+        profile = self._update(player_id, lambda p: p.model_copy(update={"session": p.session + 1}))
+        self.identity.sign_out_everywhere(player_id, profile.session)
+        self.connections.close(player_id, reason=reason)
+        metrics.add_metric(name="SignedOutEverywhere", unit=MetricUnit.Count, value=1)
+        logger.info("signed out everywhere", player_id=player_id, reason=reason)
+        return profile.session
+
+    # ------------------------------------------------------------------ A3 reset
+
+    def request_reset(self, email: str, link_base: str) -> None:
+        """A reset link, if the address is a verified account's; says nothing either way."""
+        profile = self._profile_by_email(email)
+        if profile is not None and profile.status in (
+            AccountStatus.ACTIVE,
+            AccountStatus.DELETING,
+        ):
+            self._mail_link(profile, LinkKind.RESET, link_base)
+
+    def reset_password(self, token: str, password: str) -> None:
+        # A weak password (ours or Cognito's verdict) leaves the link usable for a better one.
+        check_password(password)
+        with self._using_link(token, LinkKind.RESET) as link:
+            self.identity.set_password(link.player_id, password)
+        self.sign_out_everywhere(link.player_id, reason="the password was reset")
+
+    # ------------------------------------------------------------------ A4 settings
+
+    def update_preferences(self, player_id: str, change: PreferencesChange) -> Profile:
+        if change.proud_game is not None and not self.store.played_in(change.proud_game, player_id):
+            raise AccountError(
+                "that is not a finished game of yours", code="game_unknown", field="proudGame"
+            )
+
+        def changed(profile: Profile) -> Profile:
+            return profile.model_copy(
+                update={"preferences": apply_change(profile.preferences, change)}
+            )
+
+        return self._update(player_id, changed)
+
+    # ------------------------------------------------------------------ A5 nickname
+
+    def change_nickname(self, player_id: str, nickname: str) -> Profile:
+        nickname = check_nickname(nickname)
+        for _ in range(SAVE_ATTEMPTS):
+            profile = self.profile(player_id)
+            if nickname == profile.nickname:
+                raise AccountError(
+                    "this is the nickname already", code="nickname_unchanged", field="nickname"
+                )
+            now = self.now()
+            price = check_change_allowed(
+                changes_made=profile.nickname_changes,
+                last_change=profile.nickname_changed_at,
+                tokens=self.wallets.wallet(player_id).balance,
+                now=now,
+            )
+            renamed = profile.model_copy(
+                update={
+                    "nickname": nickname,
+                    "nickname_changes": profile.nickname_changes + 1,
+                    "nickname_changed_at": now,
+                }
+            )
+            # Paid from the wallet in the rename's transaction, once per change number.
+            key = f"nickname:{player_id}:{renamed.nickname_changes}"
+            try:
+                plan = self.wallets.plan(
+                    key, [Change(player_id, -price, "nickname", detail=nickname)], now
+                )
+            except EconomyError as error:  # the balance moved since it was read
+                raise AccountError(error.message, code="not_enough_tokens") from None
+            if not isinstance(plan, Plan):
+                continue  # that change was made meanwhile: read the profile again
+            try:
+                saved = self.store.rename(
+                    renamed,
+                    old_nickname=profile.nickname,
+                    also=partial(self.wallets.add_to, plan=plan),
+                )
+            except StaleProfileError:
+                continue
+            metrics.add_metric(name="NicknameChanged", unit=MetricUnit.Count, value=1)
+            logger.info("nickname changed", player_id=player_id, price=price)
+            return saved
+        raise StaleProfileError
+
+    # ------------------------------------------------------------------ A6 changes
+
+    def change_password(self, player_id: str, old: str, new: str) -> Tokens:
+        """The new password, every other device signed out; fresh tokens for this one."""
+        check_password(new, field="newPassword")
+        profile = self.profile(player_id)
+        assert profile.email is not None, "an account that can sign in has an address"
+        if not self.identity.check_password(profile.email, old):
+            raise AccountError(
+                "the current password is not right", code="password_wrong", field="oldPassword"
+            )
+        self.identity.set_password(player_id, new, field="newPassword")
+        # The live connection closes too (nothing says it is this device's): this device
+        # connects again with the fresh tokens.
+        self.sign_out_everywhere(player_id, reason="the password was changed")
+        return self.identity.sign_in(profile.email, new)
+
+    def request_email_change(self, player_id: str, email: str, link_base: str) -> Profile:
+        email = check_email(email)
+        profile = self.profile(player_id)
+        if profile.email is not None and email_key(email) == email_key(profile.email):
+            raise AccountError("this is the address already", code="email_unchanged", field="email")
+        if self.identity.find(email) is not None:
+            raise EmailTakenError
+        pending = self._update(player_id, lambda p: p.model_copy(update={"pending_email": email}))
+        self._mail_link(pending, LinkKind.EMAIL, link_base, to=email, new_email=email)
+        return pending
+
+    def confirm_email_change(self, token: str) -> Profile:
+        link = check_live(self.store.peek_link(digest(token)), LinkKind.EMAIL, self.now())
+        profile = self.profile(link.player_id)
+        if link.new_email is None or profile.pending_email != link.new_email:
+            raise AccountError(
+                "this link was replaced by a newer e-mail change", code="link_invalid"
+            )
+        with self._using_link(token, LinkKind.EMAIL):
+            # Cognito first: the address is unique there (EmailTakenError if another account
+            # took it meanwhile). A crash after it leaves the profile's copy behind until the
+            # next sign-in, whose trigger brings it in line (signed_in).
+            self.identity.change_email(profile.player_id, link.new_email)
+
+        new_email = link.new_email
+
+        def moved(current: Profile) -> Profile:
+            return current.model_copy(update={"email": new_email, "pending_email": None})
+
+        changed = self._update(profile.player_id, moved)
+        logger.info("e-mail address changed", player_id=profile.player_id)
+        return changed
+
+    # ------------------------------------------------------------------ A7 deletion
+
+    def request_deletion(self, player_id: str) -> Profile:
+        now = self.now()
+
+        def deleting(profile: Profile) -> Profile:
+            if profile.status != AccountStatus.ACTIVE:
+                raise AccountError(
+                    f"an account that is {profile.status} cannot be deleted",
+                    code="account_locked",
+                )
+            return profile.model_copy(
+                update={
+                    "status": AccountStatus.DELETING,
+                    "deletion_requested_at": now,
+                    "deletion_reminders": 0,
+                }
+            )
+
+        profile = self._update(player_id, deleting)
+        self.sign_out_everywhere(player_id, reason="the account is being deleted")
+        self._mail_deletion(profile, now)
+        metrics.add_metric(name="AccountDeletionRequested", unit=MetricUnit.Count, value=1)
+        return profile
+
+    def _mail_deletion(self, profile: Profile, now: datetime) -> None:
+        purge_at = profile.purge_at
+        assert purge_at is not None and profile.email is not None
+        days_left = max(1, round((purge_at - now) / timedelta(days=1)))
+        self.mail(
+            profile,
+            profile.email,
+            MailKind.DELETION,
+            {
+                "nickname": profile.nickname,
+                "purgeDate": purge_at.date().isoformat(),
+                "daysLeft": str(days_left),
+            },
+        )
+
+    def purge(self, player_id: str) -> bool:
+        """Erases a deleting account's personal data after its grace period: the profile
+        stays (the opponents' games name its id) with a nickname that is an id. Whether it
+        was purged (a login may have cancelled the deletion first)."""
+
+        def purging(current: Profile) -> Profile:
+            if current.status == AccountStatus.DELETING:
+                return current.model_copy(update={"status": AccountStatus.PURGING})
+            return current
+
+        # The purge begins on the profile's version: from here a login cannot cancel it (and
+        # one that cancelled first is seen), so Cognito's user is never deleted under an
+        # account that stays.
+        profile = self._update(player_id, purging)
+        if profile.status != AccountStatus.PURGING:
+            return False
+        # Then Cognito (it frees the address; gone already is fine): a crash after it leaves
+        # the purge begun, and the next run finishes it.
+        self.identity.delete_user(player_id)
+        stripped = Profile(
+            player_id=player_id,
+            nickname=purged_nickname(player_id),
+            email=None,
+            status=AccountStatus.DELETED,
+            created_at=profile.created_at,
+            version=profile.version,
+            session=profile.session + 1,
+            preferences=Preferences(public_page=False),
+        )
+        self.store.purge(stripped, release=profile.nickname)
+        metrics.add_metric(name="AccountPurged", unit=MetricUnit.Count, value=1)
+        logger.info("account purged", player_id=player_id)
+        return True
+
+    # ------------------------------------------------------------------ operators
+
+    def ban(self, player_id: str, reason: str) -> Profile:
+        banned = self._update(
+            player_id, lambda p: p.model_copy(update={"status": AccountStatus.BANNED})
+        )
+        self.identity.disable(player_id)
+        self.sign_out_everywhere(player_id, reason=f"the account was banned: {reason}")
+        metrics.add_metric(name="AccountBanned", unit=MetricUnit.Count, value=1)
+        return banned
+
+    # ------------------------------------------------------------------ daily job
+
+    def daily(self, now: datetime) -> DailyReport:
+        """Never-verified accounts past 30 days go (nickname and address freed); deleting
+        accounts get their reminders, and are purged after 30 days. One account's failure is
+        reported and the others go on; a run repeated does nothing twice."""
+        now = now.astimezone(UTC)
+        unverified = reminders = purged = 0
+        failed: list[str] = []
+        for player_id in self.store.due(AccountStatus.UNVERIFIED, now - UNVERIFIED_LIFETIME):
+            try:
+                unverified += self._drop_unverified(player_id, now)
+            except Exception:
+                logger.exception("an unverified account was not deleted", player_id=player_id)
+                failed.append(player_id)
+        for player_id in self.store.due(AccountStatus.DELETING, now):
+            try:
+                profile = self.profile(player_id)
+                purge_at = profile.purge_at
+                if profile.status == AccountStatus.PURGING or (
+                    purge_at is not None and now >= purge_at
+                ):
+                    purged += self.purge(player_id)
+                elif self._remind(profile, now):
+                    reminders += 1
+            except Exception:
+                logger.exception("a deleting account was not handled", player_id=player_id)
+                failed.append(player_id)
+        return DailyReport(
+            unverified_deleted=unverified, reminders_sent=reminders, purged=purged, failed=failed
+        )
+
+    def _drop_unverified(self, player_id: str, now: datetime) -> int:
+        profile = self.store.get(player_id)
+        if (
+            profile is None
+            or profile.status != AccountStatus.UNVERIFIED
+            or now - profile.created_at < UNVERIFIED_LIFETIME
+        ):
+            return 0
+        # The profile first, on its version (a verification that won keeps the account); a
+        # crash after it leaves a Cognito user without a profile, which a sign-up with its
+        # address reclaims (_create_user).
+        self.store.delete(profile)
+        self.identity.delete_user(player_id)
+        logger.info("never-verified account deleted", player_id=player_id)
+        return 1
+
+    def _remind(self, profile: Profile, now: datetime) -> bool:
+        index = reminder_due(profile, now)
+        if index is None:
+            return False
+
+        def counted(current: Profile) -> Profile:
+            if reminder_due(current, now) != index:
+                raise _AlreadyRemindedError
+            return current.model_copy(update={"deletion_reminders": index + 1})
+
+        # Counted before it is sent, on the profile's version: of two runs at once one sends
+        # it; a crash between sends it never rather than twice.
+        try:
+            reminded = self._update(profile.player_id, counted)
+        except _AlreadyRemindedError:
+            return False
+        self._mail_deletion(reminded, now)
+        return True
+
+    # ------------------------------------------------------------------ links and mail
+
+    def _profile_by_email(self, email: str) -> Profile | None:
+        try:
+            email = check_email(email)
+        except AccountError:
+            return None
+        user = self.identity.find(email)
+        return None if user is None else self.store.get(user.player_id)
+
+    def _mail_link(
+        self,
+        profile: Profile,
+        kind: LinkKind,
+        link_base: str,
+        *,
+        to: str | None = None,
+        new_email: str | None = None,
+    ) -> None:
+        token, link = new_link(kind, profile.player_id, self.now(), new_email=new_email)
+        self.store.put_link(link)
+        address = to or profile.email
+        assert address is not None
+        url = f"{link_base.rstrip('/')}{LINK_PATHS[kind]}?{urlencode({'token': token})}"
+        self.mail(profile, address, _LINK_MAILS[kind], {"nickname": profile.nickname, "link": url})
+
+    def mail(self, profile: Profile, to: str, kind: MailKind, data: dict[str, str]) -> bool:
+        """Sends unless the player switched the mail's group off (A8); whether it went."""
+        if not may_send(profile.preferences, kind):
+            metrics.add_metric(name="MailSkipped", unit=MetricUnit.Count, value=1)
+            return False
+        self.mailer.send(to, kind, data)
+        return True
+
+    @contextmanager
+    def _using_link(self, token: str, kind: LinkKind) -> Iterator[Link]:
+        """The live link of `kind` for `token`, used up (a second use finds nothing), and put
+        back if the step it allows fails (the player tries it again)."""
+        key = digest(token)
+        check_live(self.store.peek_link(key), kind, self.now())
+        link = check_live(self.store.take_link(key), kind, self.now())
+        try:
+            yield link
+        except BaseException:
+            self.store.put_link(link)
+            raise
+
+
+class _AlreadyRemindedError(Exception):
+    """Another run counted this reminder first."""
+
+
+def _verified(profile: Profile) -> Profile:
+    if profile.status != AccountStatus.UNVERIFIED:
+        return profile
+    return profile.model_copy(update={"status": AccountStatus.ACTIVE})
+
+
+def _deletion_cancelled(profile: Profile) -> Profile:
+    if profile.status != AccountStatus.DELETING:
+        return profile
+    return profile.model_copy(
+        update={
+            "status": AccountStatus.ACTIVE,
+            "deletion_requested_at": None,
+            "deletion_reminders": 0,
+        }
+    )

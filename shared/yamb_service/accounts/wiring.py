@@ -1,0 +1,74 @@
+"""Builds the account service from the function's settings, once per execution environment, on
+first use (as yamb_service.game.wiring does for the game service): no client is made at import."""
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from botocore.config import Config
+
+from yamb_service.accounts.cognito import CognitoIdentity
+from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.accounts.mailer import SesMailer
+from yamb_service.accounts.service import AccountService
+from yamb_service.common.config import account_settings
+from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_service.edge.notifier import ApiGatewayNotifier
+from yamb_service.game import wiring
+from yamb_service.game.dynamo import (
+    DynamoGameRepository,
+    DynamoPlayerRepository,
+    botocore_session,
+    item_model,
+)
+from yamb_service.game.live_connections import PlayerConnections
+from yamb_service.progression.badges.service import pioneer_enrolment
+from yamb_service.progression.referral.service import referrals_on
+
+_CONFIG = Config(retries={"mode": "standard", "max_attempts": 4}, connect_timeout=2, read_timeout=5)
+
+
+def _now() -> Any:
+    return wiring.clock()
+
+
+@cache
+def account_service(
+    user_pool_id: str | None = None, client_id: str | None = None
+) -> AccountService:
+    """The service; a trigger names the pool and app client of its event (the others read
+    theirs from the settings)."""
+    settings = account_settings()
+    pool = user_pool_id or settings.user_pool_id
+    app_client = client_id or settings.user_pool_client_id
+    assert pool is not None and app_client is not None, "USER_POOL_ID and its client are unset"
+    item = item_model(settings.table_name, settings.aws_region, settings.aws_endpoint_url)
+    session = botocore_session(item)
+
+    def client(service: str, endpoint_url: str | None) -> Callable[[], Any]:
+        return lambda: session.create_client(
+            service, region_name=settings.aws_region, endpoint_url=endpoint_url, config=_CONFIG
+        )
+
+    referrals = referrals_on(item, _now)
+    return AccountService(
+        store=DynamoAccountStore(item, DynamoGameRepository(item).result),
+        identity=CognitoIdentity(
+            client("cognito-idp", settings.aws_endpoint_url),
+            user_pool_id=pool,
+            client_id=app_client,
+        ),
+        mailer=SesMailer(
+            client("ses", settings.aws_endpoint_url),
+            sender=settings.mail_from,
+            template_prefix=settings.mail_template_prefix,
+        ),
+        connections=PlayerConnections(
+            DynamoPlayerRepository(item),
+            ApiGatewayNotifier(client("apigatewaymanagementapi", settings.connections_endpoint)),
+        ),
+        wallets=DynamoWalletStore(item),
+        now=_now,
+        on_verified=(pioneer_enrolment(item), referrals.on_verified),
+        referrals=referrals,
+    )

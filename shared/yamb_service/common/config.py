@@ -1,0 +1,154 @@
+"""Each function's settings: one pydantic model per function, read from its environment once
+(template.yaml sets the variables) and cached. Plain pydantic: pydantic-settings would add tens
+of milliseconds to every cold start for what one dictionary comprehension does here."""
+
+import os
+from functools import cache
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict
+
+
+class _EnvironmentSettings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    @classmethod
+    def from_environment(cls) -> Self:
+        """Each field from the variable of its name in capitals; a missing one fails here, at
+        the first call, with its name."""
+        environment = os.environ
+        return cls.model_validate(
+            {
+                name: environment[name.upper()]
+                for name in cls.model_fields
+                if name.upper() in environment
+            }
+        )
+
+
+class ServiceSettings(_EnvironmentSettings):
+    """What the game, connections and clock functions need."""
+
+    table_name: str
+    connections_endpoint: str
+    # The timers (yamb_service.game.timers): the heartbeat lane and the one-shot wake machines.
+    lane_state_machine_arn: str
+    wake_state_machine_arn: str
+    aws_region: str = "us-east-1"
+    # Local stack and tests: the embedded AWS's endpoint; None on AWS.
+    aws_endpoint_url: str | None = None
+    # The frames one connection may send (yamb_service.game.throttle): a burst, then a rate.
+    throttle_burst: int = 30
+    throttle_per_second: float = 10.0
+    # Read by Powertools itself at import; required here so that a deployment without them
+    # fails on its first call, not when the metrics are flushed.
+    powertools_service_name: str
+    powertools_metrics_namespace: str
+
+
+class AuthorizerSettings(_EnvironmentSettings):
+    user_pool_id: str
+    user_pool_client_id: str
+    # The profiles (status, sign-out generation) every token is checked against.
+    table_name: str
+    aws_region: str = "us-east-1"
+    aws_endpoint_url: str | None = None
+    # The key set's address; the default is Cognito's. The local stack points it elsewhere.
+    jwks_url: str | None = None
+
+    @property
+    def issuer(self) -> str:
+        return f"https://cognito-idp.{self.aws_region}.amazonaws.com/{self.user_pool_id}"
+
+
+class AccountSettings(_EnvironmentSettings):
+    """What the accounts, account-jobs and account-triggers functions need."""
+
+    table_name: str
+    connections_endpoint: str
+    mail_from: str
+    # The SES templates are `<prefix><MailKind>` (template.yaml).
+    mail_template_prefix: str
+    # The triggers get the pool from Cognito's event: only the others have these.
+    user_pool_id: str | None = None
+    user_pool_client_id: str | None = None
+    aws_region: str = "us-east-1"
+    aws_endpoint_url: str | None = None
+    powertools_service_name: str
+    powertools_metrics_namespace: str
+
+
+class EconomySettings(_EnvironmentSettings):
+    """What the economy function needs (the wallet, premium, gifts)."""
+
+    table_name: str
+    aws_region: str = "us-east-1"
+    aws_endpoint_url: str | None = None
+    powertools_service_name: str
+    powertools_metrics_namespace: str
+
+
+@cache
+def economy_settings() -> EconomySettings:
+    return EconomySettings.from_environment()
+
+
+class ResultsSettings(EconomySettings):
+    """What the results functions need (the recorder, the boards' API, the prize payouts): the
+    table, as the economy's functions."""
+
+
+@cache
+def results_settings() -> ResultsSettings:
+    return ResultsSettings.from_environment()
+
+
+class ProgressionSettings(EconomySettings):
+    """What the progression functions need (tasks, referral, badges and their weekly job)."""
+
+    # The web client's address: a referral link is `<web_base_url>/?ref=<code>` (template
+    # parameter WebUrl).
+    web_base_url: str = "https://yamb.example"
+
+
+@cache
+def progression_settings() -> ProgressionSettings:
+    return ProgressionSettings.from_environment()
+
+
+class PaymentSettings(_EnvironmentSettings):
+    """What the payments function needs (docs/economy.md)."""
+
+    table_name: str
+    # SSM Parameter Store SecureString names (template parameters), read once per cold start:
+    # Stripe's secret API key and the webhook endpoint's signing secret. Never the values.
+    stripe_api_key_parameter: str
+    stripe_webhook_secret_parameter: str
+    # Where Stripe's checkout page sends the player back (success and cancel).
+    shop_url: str
+    # The local stack points Stripe's SDK elsewhere (it cannot reach Stripe); None on AWS.
+    stripe_api_base: str | None = None
+    aws_region: str = "us-east-1"
+    aws_endpoint_url: str | None = None
+    powertools_service_name: str
+    powertools_metrics_namespace: str
+
+
+@cache
+def payment_settings() -> PaymentSettings:
+    return PaymentSettings.from_environment()
+
+
+@cache
+def account_settings() -> AccountSettings:
+    return AccountSettings.from_environment()
+
+
+@cache
+def service_settings() -> ServiceSettings:
+    return ServiceSettings.from_environment()
+
+
+@cache
+def authorizer_settings() -> AuthorizerSettings:
+    return AuthorizerSettings.from_environment()

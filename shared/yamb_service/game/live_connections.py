@@ -1,0 +1,20 @@
+"""The one live connection of a player (A2), as the account service closes it."""
+
+from yamb.protocol import DisconnectedFrame
+
+from yamb_service.edge.notifier import Notifier
+from yamb_service.game.ports import PlayerRepository
+
+
+class PlayerConnections:
+    def __init__(self, players: PlayerRepository, notifier: Notifier) -> None:
+        self._players = players
+        self._notifier = notifier
+
+    def close(self, player_id: str, *, reason: str) -> None:
+        connection_id = self._players.get(player_id).connection_id
+        if connection_id is None:
+            return
+        # Its $disconnect then runs as for any closed connection (presence, seat away).
+        if self._notifier.send(connection_id, DisconnectedFrame(code="signed_out", reason=reason)):
+            self._notifier.close(connection_id)

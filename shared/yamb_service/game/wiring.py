@@ -1,0 +1,73 @@
+"""Builds the game service from the function's settings, once per execution environment, on
+first use: no AWS client is made at import, each is made when a request first needs it, and all
+come from one botocore session (boto3 itself is not imported: its import alone costs about a
+third of a cold start)."""
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any
+
+from botocore.config import Config
+from yamb.dice import SecureDice
+
+from yamb_service.common.config import service_settings
+from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
+from yamb_service.edge.notifier import ApiGatewayNotifier
+from yamb_service.game.dynamo import (
+    DynamoGameRepository,
+    DynamoPlayerRepository,
+    botocore_session,
+    item_model,
+)
+from yamb_service.game.service import GameService
+from yamb_service.game.throttle import ConnectionThrottle
+from yamb_service.game.timers import StepFunctionsTimers
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+# The service's clock; the local stack sets its own, which tests move forward.
+clock: Callable[[], datetime] = utc_now
+
+
+def _now() -> datetime:
+    return clock()
+
+
+@cache
+def game_service() -> GameService:
+    settings = service_settings()
+    item = item_model(settings.table_name, settings.aws_region, settings.aws_endpoint_url)
+
+    def client(service: str, endpoint_url: str | None) -> Callable[[], Any]:
+        # Botocore's standard retries (throttling, 5xx, with backoff), and short timeouts: a
+        # frame or a timer request that cannot go out fails the invocation's step, not the
+        # invocation's whole time budget.
+        config = Config(
+            retries={"mode": "standard", "max_attempts": 4}, connect_timeout=2, read_timeout=5
+        )
+        return lambda: botocore_session(item).create_client(
+            service, region_name=settings.aws_region, endpoint_url=endpoint_url, config=config
+        )
+
+    return GameService(
+        games=DynamoGameRepository(item),
+        players=DynamoPlayerRepository(item),
+        notifier=ApiGatewayNotifier(
+            client("apigatewaymanagementapi", settings.connections_endpoint)
+        ),
+        timers=StepFunctionsTimers(
+            client("stepfunctions", settings.aws_endpoint_url),
+            lane_machine_arn=settings.lane_state_machine_arn,
+            wake_machine_arn=settings.wake_state_machine_arn,
+        ),
+        dice=SecureDice(),
+        now=_now,
+        throttle=ConnectionThrottle(
+            burst=settings.throttle_burst, per_second=settings.throttle_per_second
+        ),
+        wardrobes=DynamoWardrobeStore(item),
+    )

@@ -1,0 +1,44 @@
+"""Builds the results services from the function's settings, once, on first use: no client is
+made at import."""
+
+from datetime import datetime
+from functools import cache
+
+from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.common.config import results_settings
+from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_service.game import wiring
+from yamb_service.game.dynamo import DynamoGameRepository, ItemModel, item_model
+from yamb_service.results.dynamo import DynamoResultsStore
+from yamb_service.results.service import PrizeService, ResultsRecorder, ResultsService
+
+
+def _now() -> datetime:
+    return wiring.clock()  # the local stack replaces the clock: looked up at each call
+
+
+@cache
+def _item() -> ItemModel:
+    settings = results_settings()
+    return item_model(settings.table_name, settings.aws_region, settings.aws_endpoint_url)
+
+
+def _accounts() -> DynamoAccountStore:
+    return DynamoAccountStore(_item(), DynamoGameRepository(_item()).result)
+
+
+@cache
+def results_recorder() -> ResultsRecorder:
+    return ResultsRecorder(DynamoResultsStore(_item()), _accounts(), now=_now)
+
+
+@cache
+def results_service() -> ResultsService:
+    return ResultsService(DynamoResultsStore(_item()), _accounts(), now=_now)
+
+
+@cache
+def prize_service() -> PrizeService:
+    return PrizeService(
+        DynamoResultsStore(_item()), DynamoWalletStore(_item()), _accounts(), now=_now
+    )
