@@ -534,7 +534,9 @@ def test_account_functions_may_make_the_cognito_calls_their_code_makes(
 ) -> None:
     # given the Cognito operations the identity adapter makes (admin ones need IAM; the
     # password checks go through the app client, as a player's login does)
-    source = (ROOT / "shared" / "yamb_service" / "cognito.py").read_text(encoding="utf-8")
+    source = (ROOT / "shared" / "yamb_service" / "accounts" / "cognito.py").read_text(
+        encoding="utf-8"
+    )
     operations = set(re.findall(r'"(admin_[a-z_]+)"', source))
     actions = {
         "cognito-idp:" + "".join(part.capitalize() for part in operation.split("_"))
