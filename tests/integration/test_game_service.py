@@ -10,8 +10,9 @@ import pytest
 from yamb.session import presence
 from yamb.session.effects import Effects
 from yamb_service.edge.caller import Caller
+from yamb_service.game.lobby import game_id_for
 from yamb_service.game.ports import StaleGameError
-from yamb_service.game.service import GameService, game_id_for
+from yamb_service.game.service import GameService
 
 ANA = Caller("ana", "conn-ana")
 BEN = Caller("ben", "conn-ben")
@@ -831,7 +832,7 @@ def test_watch_game_refused_once_the_spectator_seats_are_taken(
     harness: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # given a game already watched by as many spectators as it takes
-    monkeypatch.setattr("yamb_service.game.service.MAX_SPECTATORS", 1)
+    monkeypatch.setattr("yamb_service.game.lobby.MAX_SPECTATORS", 1)
     game_id = harness.running_game(ANA, BEN)
     harness.ack(DAN, harness.act(DAN, "watch_game", gameId=game_id))
 
@@ -2115,7 +2116,7 @@ def test_disappearance_cooldown_is_written_with_the_game(
     def dies(applied: Any) -> None:
         raise RuntimeError("Lambda timed out")
 
-    monkeypatch.setattr(harness.service, "_carry_out", dies)
+    monkeypatch.setattr("yamb_service.game.wake.carry_out", dies)
 
     # when her return deadline passes
     with pytest.raises(RuntimeError):

@@ -1,0 +1,25 @@
+"""What every part of the game service reads: its collaborators and its clock. The service
+itself is the one implementation; each action module takes it as this Protocol, so the modules
+import nothing from the service and none from each other's state."""
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Protocol
+
+from yamb.dice import DiceSource
+
+from yamb_service.edge.notifier import Notifier
+from yamb_service.game.delivery import Delivery
+from yamb_service.game.ports import GameRepository, PlayerRepository, Wardrobes
+from yamb_service.game.writer import GameWriter
+
+
+class GameContext(Protocol):
+    games: GameRepository
+    players: PlayerRepository
+    notifier: Notifier
+    dice: DiceSource
+    wardrobes: Wardrobes
+    writer: GameWriter
+    delivery: Delivery
+    now: Callable[[], datetime]

@@ -1,0 +1,218 @@
+"""The table before and around play: create, join, edit, watch, list, and seating bots."""
+
+import hashlib
+from datetime import datetime
+
+from yamb.protocol import (
+    AddBot,
+    CreateGame,
+    DeleteGame,
+    EditGame,
+    GameFrame,
+    GameListFrame,
+    JoinGame,
+    LeaveGame,
+    ListGames,
+    RemoveBot,
+    StartGame,
+    WatchGame,
+    clip,
+)
+from yamb.session import bot_seats, lobby
+from yamb.session.effects import Effects, GameActionError
+from yamb.session.model import GameSession
+from yamb.session.views import game_view
+from yamb.settings import validate_settings
+
+from yamb_service.common.observability import MetricUnit, metrics
+from yamb_service.edge.caller import Caller
+from yamb_service.game.context import GameContext
+from yamb_service.game.delivery import spectator_shows
+from yamb_service.game.ports import GameExistsError, SeatTakenError
+from yamb_service.game.seating import (
+    freed_stale_seat,
+    looks,
+    premium_needed,
+    require_account_for,
+)
+from yamb_service.game.writes import answer_repeat, fingerprint, mutate
+
+LISTED_GAMES = 50
+# Spectators' connections live in the game item: a bound keeps it small.
+MAX_SPECTATORS = 50
+
+
+def game_id_for(player_id: str, request_id: str) -> str:
+    """A game's id from its creator's request: a repeated create finds the same game."""
+    return hashlib.sha256(f"{player_id}:{request_id}".encode()).hexdigest()[:20]
+
+
+def list_games(ctx: GameContext, caller: Caller, action: ListGames) -> None:
+    games = ctx.games.list_open(LISTED_GAMES)
+    ctx.delivery.send(caller, GameListFrame(request_id=action.request_id, games=games))
+
+
+def create(ctx: GameContext, caller: Caller, action: CreateGame, now: datetime) -> None:
+    settings = validate_settings(action.settings)
+    require_account_for(ctx, caller.player_id, settings, now)
+    game_id = game_id_for(caller.player_id, action.request_id)
+    printed = fingerprint(action)
+    session = lobby.create(
+        game_id,
+        caller.player_id,
+        caller.connection_id,
+        settings,
+        now,
+        server_seed=ctx.dice.seed(),
+        nickname=caller.nickname,
+        looks=looks(ctx, caller.player_id, now),
+    )
+    session.remember(caller.player_id, action.request_id, printed)
+    for attempt in (1, 2):
+        try:
+            ctx.games.create(session, players={caller.player_id: "seat"}, now=now)
+        except GameExistsError:
+            # The same request again (or at the same time): the same answer, nothing else.
+            existing = ctx.games.load(game_id).session
+            answer_repeat(ctx, caller, action, existing, printed)
+            return
+        except SeatTakenError:
+            slow = settings.turn_type == "slow"
+            if attempt == 2 or not freed_stale_seat(ctx, caller.player_id, now, slow=slow):
+                raise
+            continue
+        break
+    metrics.add_metric(name="GameCreated", unit=MetricUnit.Count, value=1)
+    ctx.delivery.broadcast(session, [], now=ctx.now(), answer=(caller, action))
+
+
+def join(ctx: GameContext, caller: Caller, action: JoinGame, now: datetime) -> None:
+    player = caller.player_id
+    shown = looks(ctx, player, now)
+
+    def sit_down(session: GameSession) -> Effects:
+        if premium_needed(ctx, player, session.settings, now):
+            raise GameActionError(
+                "this table's columns need premium (a free account plays presets 1 and 2, "
+                "or up to 3 columns of the types down, up and free)",
+                code="premium_required",
+            )
+        return lobby.join(session, player, caller.connection_id, caller.nickname, shown)
+
+    mutate(ctx, caller, action, action.game_id, sit_down, now)
+
+
+def edit(ctx: GameContext, caller: Caller, action: EditGame, now: datetime) -> None:
+    player = caller.player_id
+    settings = None if action.settings is None else validate_settings(action.settings)
+    if settings is not None:
+        require_account_for(ctx, player, settings, now)
+
+    def change(session: GameSession) -> None:
+        lobby.edit(session, player, action.settings, action.player_order)
+        if settings is None:
+            return
+        bot_seats.check_settings_for_bots(session, settings)
+        # Whoever sits already plays the new columns too (a refusal writes nothing).
+        for seat in session.seats:
+            if seat.bot is not None or seat.player_id == player:
+                continue  # a bot plays any columns; the creator was checked
+            if premium_needed(ctx, seat.player_id, settings, now):
+                raise GameActionError(
+                    f"{seat.nickname or seat.player_id} plays with a free account: these "
+                    "columns need premium",
+                    code="premium_required",
+                )
+
+    mutate(ctx, caller, action, action.game_id, change, now)
+
+
+def leave(ctx: GameContext, caller: Caller, action: LeaveGame, now: datetime) -> None:
+    player = caller.player_id
+    mutate(ctx, caller, action, action.game_id, lambda s: lobby.leave_waiting(s, player, now), now)
+
+
+def delete(ctx: GameContext, caller: Caller, action: DeleteGame, now: datetime) -> None:
+    player = caller.player_id
+    mutate(ctx, caller, action, action.game_id, lambda s: lobby.delete(s, player, now), now)
+
+
+def start(ctx: GameContext, caller: Caller, action: StartGame, now: datetime) -> None:
+    player, dice = caller.player_id, ctx.dice
+    mutate(ctx, caller, action, action.game_id, lambda s: lobby.start(s, player, now, dice), now)
+
+
+def seat_bots(ctx: GameContext, caller: Caller, action: AddBot | RemoveBot, now: datetime) -> None:
+    player = caller.player_id
+    if isinstance(action, AddBot):
+        level = action.level
+        mutate(
+            ctx,
+            caller,
+            action,
+            action.game_id,
+            lambda s: _seated_bot(bot_seats.add_bot(s, player, level)),
+            now,
+        )
+    else:
+        bot_id = action.player_id
+        mutate(
+            ctx,
+            caller,
+            action,
+            action.game_id,
+            lambda s: bot_seats.remove_bot(s, player, bot_id),
+            now,
+        )
+
+
+def _seated_bot(bot_id: str) -> Effects:
+    """A bot sat down: the table changed, no player record did (a bot has none)."""
+    del bot_id
+    return Effects()
+
+
+def watch(ctx: GameContext, caller: Caller, action: WatchGame, now: datetime) -> None:
+    """The connection watches the game: an item of its own, the game not written (so a
+    repeat, or a flood, changes nothing); the answer is the game."""
+    loaded = ctx.games.load(action.game_id)
+    session = loaded.session
+    if session.seat_of(caller.player_id) is not None:
+        if action.follow is not None and session.own_turns:
+            raise GameActionError(
+                "in this game each player sees only their own dice", code="dice_hidden"
+            )
+        raise GameActionError("players do not watch their own game", code="already_seated")
+    follows = _followed(session, action.follow)
+    # A bound on what each broadcast sends; racing watchers may pass it by a few.
+    if caller.connection_id not in loaded.spectators and len(loaded.spectators) >= MAX_SPECTATORS:
+        raise GameActionError("this game has as many spectators as it takes", code="full")
+    if (
+        caller.connection_id not in loaded.spectators
+        or loaded.follows.get(caller.connection_id) != follows
+    ):
+        ctx.games.watch(action.game_id, caller.connection_id, now, follows)
+        # A write between the load and the new spectator item broadcast without this
+        # connection; read after the item exists, the answer carries that write.
+        session = ctx.games.load(action.game_id).session
+    view = game_view(session, spectator_shows(session, follows))
+    frame = GameFrame(request_id=action.request_id, action=action.action, game=view)
+    ctx.delivery.send(caller, frame)
+
+
+def _followed(session: GameSession, follow: str | None) -> str | None:
+    """The player a spectator asks to follow, checked: only where each player sees only their
+    own dice is there a choice (turn by turn everyone sees the turn being played)."""
+    if follow is None:
+        return None
+    if not session.own_turns:
+        raise GameActionError(
+            "turn by turn every spectator sees the dice of the player in turn: there is no one "
+            "to pick",
+            code="wrong_game_type",
+        )
+    if session.seat_of(follow) is None:
+        raise GameActionError(
+            f"{clip(follow, 64)} does not play in this game", code="unknown_player"
+        )
+    return follow

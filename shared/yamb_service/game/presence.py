@@ -1,0 +1,68 @@
+"""Connections: a new one replaces the player's previous one and takes their seat back; a
+closed one leaves the seat away (yamb.session.presence decides what that means for the game)."""
+
+from yamb.protocol import DisconnectedFrame
+from yamb.session import presence
+from yamb.session.model import GameSession
+
+from yamb_service.common.observability import MetricUnit, logger, metrics
+from yamb_service.edge.caller import Caller
+from yamb_service.game.broadcasting import PRESENCE_ATTEMPTS, away, broadcast, changes
+from yamb_service.game.context import GameContext
+from yamb_service.game.ports import GameNotFoundError, ServiceBusyError, StaleGameError
+
+
+def connect(ctx: GameContext, caller: Caller) -> None:
+    """A new connection replaces the player's previous one, which is told why and closed;
+    a player back in a running game returns to it, to the turn as they left it."""
+    before = ctx.players.bind_connection(caller.player_id, caller.connection_id, ctx.now())
+    replaced = before.connection_id
+    if replaced is not None and replaced != caller.connection_id:
+        ctx.notifier.send(
+            replaced,
+            DisconnectedFrame(code="replaced", reason="replaced by a newer connection"),
+        )
+        ctx.notifier.close(replaced)
+        metrics.add_metric(name="ConnectionReplaced", unit=MetricUnit.Count, value=1)
+    if before.game_id is not None:
+        # $connect cannot post to its own connection: the client syncs once open.
+        rejoin(ctx, before.game_id, caller, skip=caller.connection_id)
+
+
+def rejoin(
+    ctx: GameContext, game_id: str, caller: Caller, *, skip: str | None
+) -> GameSession | None:
+    """The caller's seat takes this connection (and is back, if it was away). A handshake
+    never fails for it: if the game keeps changing under it, the client's `sync` does it."""
+    now = ctx.now()
+    try:
+        applied = ctx.writer.apply(
+            game_id,
+            lambda s: changes(presence.reconnect(s, caller.player_id, caller.connection_id, now)),
+            now,
+            attempts=PRESENCE_ATTEMPTS,
+        )
+    except GameNotFoundError:  # an ended game's item expired (TTL)
+        return None
+    except (StaleGameError, ServiceBusyError):
+        metrics.add_metric(name="RejoinDeferred", unit=MetricUnit.Count, value=1)
+        logger.warning("the seat takes the connection at the next sync", game_id=game_id)
+        return None
+    if applied.written:
+        broadcast(ctx, applied, skip=skip)
+    return applied.session
+
+
+def disconnect(ctx: GameContext, caller: Caller) -> None:
+    before = ctx.players.unbind_connection(caller.player_id, caller.connection_id)
+    if before is None or before.game_id is None:
+        return  # a newer connection took over, or the player is in no game
+    away(ctx, before.game_id, caller)
+
+
+def needs_rejoin(session: GameSession, caller: Caller) -> bool:
+    seat = session.seat_of(caller.player_id)
+    if seat is None or not session.in_play or session.seats[seat].left:
+        return False
+    held = session.seats[seat]
+    return held.connection_id != caller.connection_id or not held.present

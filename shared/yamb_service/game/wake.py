@@ -1,0 +1,44 @@
+"""A timer woke a game: every deadline due by now applies (turns, returns, slow games, a bot's
+move), and a heartbeat lane learns whether to wait again."""
+
+from datetime import datetime
+
+from yamb.session.deadlines import apply_due
+
+from yamb_service.common.observability import logger
+from yamb_service.game.broadcasting import broadcast
+from yamb_service.game.context import GameContext
+from yamb_service.game.ports import GameNotFoundError
+from yamb_service.game.timers import LaneInput, lane_input
+from yamb_service.game.writes import carry_out
+
+
+def wake(
+    ctx: GameContext, game_id: str, *, lane: int | None = None, lost: bool = False
+) -> LaneInput | None:
+    """For a lane, the answer is its next input (`rearm` false ends its execution)."""
+    now = ctx.now()
+    try:
+        applied = ctx.writer.apply(
+            game_id,
+            lambda s: apply_due(s, now, ctx.dice),
+            now,
+            woken_lane=None if lost else lane,
+            lost_lane=lane if lost else None,
+        )
+    except GameNotFoundError:
+        logger.info("woken for a game that no longer exists")
+        return None if lane is None else _lane_ends(game_id, lane, now)
+    if applied.changed:
+        carry_out(applied)
+        broadcast(ctx, applied)
+    if lane is None or lost:
+        return None
+    plan = applied.timers
+    if not plan.rearm or plan.lane_seconds is None:
+        return _lane_ends(game_id, lane, now)
+    return lane_input(game_id, lane, plan.lane_seconds, now)
+
+
+def _lane_ends(game_id: str, lane: int, now: datetime) -> LaneInput:
+    return lane_input(game_id, lane, 1, now).model_copy(update={"rearm": False})
