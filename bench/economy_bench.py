@@ -379,7 +379,7 @@ class Economy:
         return Player(player_id, nickname)
 
     def credit(self, player: Player, amount: int) -> None:
-        from yamb_service.economy.wallet_dynamo import Change
+        from yamb_service.economy.ports import Change
 
         self.wallets.apply(
             f"grant:{uuid.uuid4()}", [Change(player.player_id, amount, "grant")], datetime.now(UTC)
@@ -609,7 +609,7 @@ def _reward(economy: Economy, *, again: bool = False) -> Prepared:
 
 
 def _store_credit(economy: Economy) -> Prepared:
-    from yamb_service.economy.wallet_dynamo import Change
+    from yamb_service.economy.ports import Change
 
     ana = economy.player("ana")
     economy.credit(ana, 100)

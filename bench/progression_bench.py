@@ -106,6 +106,7 @@ class World:
         from yamb.accounts.profile import AccountStatus, Profile
         from yamb_service.accounts.dynamo import DynamoAccountStore
         from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+        from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
         from yamb_service.game.dynamo import DynamoGameRepository, item_model
         from yamb_service.progression.badges.dynamo import DynamoBadgeStore
         from yamb_service.progression.badges.service import BadgeService
@@ -133,7 +134,14 @@ class World:
             web_base_url="https://yamb.example",
             sleep=lambda _: None,
         )
-        self.badges = BadgeService(DynamoBadgeStore(item), wallets, accounts, lambda: now)
+        self.badges = BadgeService(
+            DynamoBadgeStore(item),
+            wallets,
+            accounts,
+            lambda: now,
+            results=results,
+            wardrobes=DynamoWardrobeStore(item),
+        )
         names = ["inviter", *(f"p{n:03d}" for n in range(players))]
         for name in names:
             accounts.create(

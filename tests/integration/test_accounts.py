@@ -20,9 +20,10 @@ from botocore.exceptions import ClientError
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
 from yamb_service.accounts.dynamo import DynamoAccountStore
-from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore
+from yamb_service.economy.ports import Change
+from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.game.dynamo import DynamoGameRepository, item_model
-from yamb_service.progression.referral.service import referrals_on
+from yamb_service.progression.wiring import referrals_on
 
 from devstack.stack import LocalStack
 from devstack.template import Template

@@ -23,8 +23,10 @@ from yamb.settings import GameSettings
 from yamb_service.accounts import wiring as account_wiring
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.common import config
-from yamb_service.economy.service import Accounts, EconomyService
-from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore
+from yamb_service.economy.ports import Accounts, Change
+from yamb_service.economy.service import EconomyService
+from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
 from yamb_service.game import wiring
 from yamb_service.game.dynamo import DynamoGameRepository
 from yamb_service.progression import wiring as progression_wiring
@@ -50,7 +52,16 @@ class Badges:
         self.store = DynamoBadgeStore(item, sleep=lambda _: None)
         self.wallets = DynamoWalletStore(item, sleep=lambda _: None)
         self.accounts = DynamoAccountStore(item, DynamoGameRepository(item).result)
-        self.service = BadgeService(self.store, self.wallets, self.accounts, now=lambda: self.now)
+        self.results = DynamoResultsStore(item, sleep=lambda _: None)
+        self.wardrobes = DynamoWardrobeStore(item, sleep=lambda _: None)
+        self.service = BadgeService(
+            self.store,
+            self.wallets,
+            self.accounts,
+            now=lambda: self.now,
+            results=self.results,
+            wardrobes=self.wardrobes,
+        )
         self.games = 0
 
     def player(self, nickname: str, status: AccountStatus = AccountStatus.ACTIVE) -> str:
@@ -222,6 +233,8 @@ def test_badges_gifts_premium_and_cosmetics_count(badges: Badges) -> None:
         badges.wallets,
         Accounts(profile=badges.accounts.get, nickname_owner=badges.accounts.nickname_owner),
         now=lambda: NOW,
+        wardrobes=badges.wardrobes,
+        counts=badges.store,
     )
 
     # when she gives ben 60 tokens (sent twice with the same key), buys 7 days of premium,
@@ -243,7 +256,7 @@ def test_badges_monthly_awards_count_places_and_the_pairs_of_the_month(badges: B
     # given ana's prizes: 1st of November's main board, 1st of October's pairs board, 2nd of a
     # week's board
     ana = badges.player("ana")
-    results = DynamoResultsStore(badges.item)
+    results = badges.results
     awarded = [
         (Board("individual", "main", "best", periods.parse("2026-11", NOW)), 1),
         (Board("pairs", "3", "best", periods.parse("2026-10", NOW)), 1),
@@ -255,7 +268,7 @@ def test_badges_monthly_awards_count_places_and_the_pairs_of_the_month(badges: B
             f"prize:{board.key}:{ana}:{ana}",
             [Change(ana, 100, "prize", detail=board.key)],
             NOW,
-            extra=results.award_writer(ana, board, ana, record),
+            also=[results.award_part(ana, board, ana, record)],
         )
 
     # when her badges are counted / then two monthly firsts and one pairs of the month
@@ -363,6 +376,8 @@ def test_badges_racing_logins_pay_a_level_once(badges: Badges) -> None:
         badges.wallets,
         badges.accounts,
         now=lambda: NOW,
+        results=badges.results,
+        wardrobes=badges.wardrobes,
     )
     paid = stale.pay_due(ana, NOW)
 

@@ -28,7 +28,8 @@ from yamb.session.results import GameResult
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.common import config
 from yamb_service.common.observability import metrics
-from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore
+from yamb_service.economy.ports import Change
+from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.game import wiring
 from yamb_service.game.dynamo import DynamoGameRepository, item_model
 from yamb_service.progression import wiring as progression_wiring

@@ -1009,7 +1009,7 @@ def test_local_stack_checkout_without_the_fake_cannot_reach_stripe(
 
 
 def _spend(player: str, tokens: int) -> Any:
-    from yamb_service.economy.wallet_dynamo import Change
+    from yamb_service.economy.ports import Change
 
     return Change(player, -tokens, "cosmetic")
 

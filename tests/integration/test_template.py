@@ -28,6 +28,7 @@ from yamb.settings import GameSettings
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.common import config
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
 from yamb_service.game import wiring
 from yamb_service.game.dynamo import DynamoGameRepository
 from yamb_service.progression.badges.dynamo import DynamoBadgeStore
@@ -952,7 +953,14 @@ def test_functions_dynamodb_calls_of_progression_are_allowed_by_their_policies(
         lambda: clock["now"],
         web_base_url="https://yamb.example",
     )
-    badges = BadgeService(DynamoBadgeStore(item), wallets, accounts, lambda: clock["now"])
+    badges = BadgeService(
+        DynamoBadgeStore(item),
+        wallets,
+        accounts,
+        lambda: clock["now"],
+        results=DynamoResultsStore(item),
+        wardrobes=DynamoWardrobeStore(item),
+    )
     ranked = GameResult(
         game_id="iam-g1",
         settings=GameSettings(ranked=True, preset=1, players=3, turn_seconds=60),

@@ -11,9 +11,12 @@ from moto.dynamodb.responses import DynamoHandler
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry
-from yamb_service.economy.service import Accounts, EconomyService
-from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore
+from yamb_service.economy.ports import Accounts, Change
+from yamb_service.economy.service import EconomyService
+from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
 from yamb_service.game.ports import ServiceBusyError
+from yamb_service.progression.badges.dynamo import DynamoBadgeStore
 
 NOW = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -56,7 +59,18 @@ def economy(wallets: DynamoWalletStore) -> EconomyService:
     }
     nicknames = {p.nickname.lower(): p.player_id for p in profiles.values()}
     accounts = Accounts(profile=profiles.get, nickname_owner=lambda n: nicknames.get(n.lower()))
-    return EconomyService(wallets, accounts, now=lambda: NOW)
+    return _economy(wallets, accounts)
+
+
+def _economy(wallets: DynamoWalletStore, accounts: Accounts) -> EconomyService:
+    item = wallets.table_item
+    return EconomyService(
+        wallets,
+        accounts,
+        now=lambda: NOW,
+        wardrobes=DynamoWardrobeStore(item, sleep=lambda _: None),
+        counts=DynamoBadgeStore(item),
+    )
 
 
 def _credit(wallets: DynamoWalletStore, player: str, amount: int) -> LedgerEntry:
@@ -316,7 +330,7 @@ def test_gift_tokens_repeat_answers_from_its_key_after_the_recipient_left(
         profile=lambda p: profiles.get(p) or (ben if p == "ben" else None),
         nickname_owner=lambda n: nicknames.get(n.lower()),
     )
-    economy = EconomyService(wallets, accounts, now=lambda: NOW)
+    economy = _economy(wallets, accounts)
     _credit(wallets, "ana", 100)
     sent = economy.gift_tokens("ana", "ben", 40, "t-1")
     ben = _profile("ben", "Ben", AccountStatus.DELETED)

@@ -7,7 +7,7 @@ this module sees an item, a key or a pynamodb error.
 - a mailed link: `LINK#<sha-256 of its token>` / `LINK` (expires with the link).
 """
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -25,6 +25,8 @@ from yamb.accounts.profile import AccountStatus, Profile
 from yamb.session.results import GameResult
 
 from yamb_service.accounts.ports import NicknameTakenError, StaleProfileError
+from yamb_service.common.dynamo import add_parts
+from yamb_service.common.ports import TransactionPart
 from yamb_service.game.dynamo import LOST_RACE_ERRORS, ItemModel, busy_or, player_key
 
 _PROFILE, _NICK, _LINK = "PROFILE", "NICK", "LINK"
@@ -127,15 +129,14 @@ class DynamoAccountStore:
         self,
         profile: Profile,
         old_nickname: str,
-        also: Callable[[TransactWrite], None] | None = None,
+        also: Sequence[TransactionPart] = (),
     ) -> Profile:
         """The profile under its new nickname, the reservations moved, and `also` (the price's
         wallet writes) in the same transaction."""
         same_key = nickname_key(old_nickname) == nickname_key(profile.nickname)
         try:
             with TransactWrite(connection=self._item._get_connection().connection) as write:
-                if also is not None:
-                    also(write)
+                add_parts(write, also)
                 write.save(
                     self._profile_item(profile, profile.version + 1),
                     condition=self._item.version == profile.version,

@@ -2,16 +2,17 @@
 (Cognito), mail (SES) and the live connection of a player. Adapters: account_store, cognito,
 mailer; tests hand in fakes or run the real ones on moto."""
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from pynamodb.transactions import TransactWrite
 from yamb.accounts.errors import AccountError
 from yamb.accounts.links import Link
 from yamb.accounts.mail import MailKind
 from yamb.accounts.profile import AccountStatus, Profile
+
+from yamb_service.common.ports import TransactionPart
 
 
 class NicknameTakenError(AccountError):
@@ -65,7 +66,7 @@ class AccountStore(Protocol):
         self,
         profile: Profile,
         old_nickname: str,
-        also: Callable[[TransactWrite], None] | None = None,
+        also: Sequence[TransactionPart] = (),
     ) -> Profile:
         """Saves `profile` (its new nickname) and moves the reservation from `old_nickname`
         to it, in one transaction with `also`'s writes (the price paid from the wallet)."""
@@ -91,6 +92,16 @@ class AccountStore(Protocol):
 
     def played_in(self, game_id: str, player_id: str) -> bool:
         """Whether the game has ended with `player_id` at the table."""
+
+
+class Profiles(Protocol):
+    """What the other domains read of the accounts (yamb_service.accounts.dynamo)."""
+
+    def get(self, player_id: str) -> Profile | None: ...
+    def profiles(self, player_ids: Iterable[str]) -> dict[str, Profile]:
+        """The profiles of these players that exist, by player id."""
+
+    def nickname_owner(self, nickname: str) -> str | None: ...
 
 
 class IdentityProvider(Protocol):

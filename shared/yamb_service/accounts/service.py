@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from functools import partial
 from urllib.parse import urlencode
 
 from yamb.accounts.emails import check_email, email_key
@@ -42,7 +41,7 @@ from yamb_service.accounts.ports import (
     Tokens,
 )
 from yamb_service.common.observability import MetricUnit, logger, metrics
-from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore, Plan
+from yamb_service.economy.ports import Change, Plan, WalletStore
 
 # Where each mailed link leads (the HTTP API's routes).
 LINK_PATHS = {
@@ -78,7 +77,7 @@ class AccountService:
         identity: IdentityProvider,
         mailer: Mailer,
         connections: LiveConnections,
-        wallets: DynamoWalletStore,
+        wallets: WalletStore,
         now: Callable[[], datetime],
         on_verified: Sequence[Callable[[str, datetime], object]] = (),
         referrals: Referrals | None = None,
@@ -316,7 +315,7 @@ class AccountService:
                 saved = self.store.rename(
                     renamed,
                     old_nickname=profile.nickname,
-                    also=partial(self.wallets.add_to, plan=plan),
+                    also=[self.wallets.part_of(plan)],
                 )
             except StaleProfileError:
                 continue

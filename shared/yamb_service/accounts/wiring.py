@@ -22,8 +22,7 @@ from yamb_service.game.dynamo import (
     item_model,
 )
 from yamb_service.game.live_connections import PlayerConnections
-from yamb_service.progression.badges.service import pioneer_enrolment
-from yamb_service.progression.referral.service import referrals_on
+from yamb_service.progression.wiring import pioneer_enrolment, referrals_on
 
 _CONFIG = Config(retries={"mode": "standard", "max_attempts": 4}, connect_timeout=2, read_timeout=5)
 

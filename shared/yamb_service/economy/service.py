@@ -5,31 +5,27 @@ once and answered the same.
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from aws_lambda_powertools.metrics import MetricUnit
-from pynamodb.transactions import TransactWrite
-from yamb.accounts.profile import AccountStatus, Profile
+from yamb.accounts.profile import AccountStatus
 from yamb.economy import cosmetics, premium
 from yamb.economy.cosmetics import Kind, Wardrobe
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry, Reason, Wallet, check_amount, client_key
 
 from yamb_service.common.observability import logger, metrics
-from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore, PremiumUntil
-from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
-from yamb_service.progression.badges.dynamo import both, count_adder
+from yamb_service.common.ports import TransactionPart
+from yamb_service.economy.ports import (
+    Accounts,
+    BadgeCounts,
+    Change,
+    PremiumUntil,
+    WalletStore,
+    WardrobeStore,
+)
 
 MAX_LEDGER_PAGE = 100
-
-
-@dataclass(frozen=True, slots=True)
-class Accounts:
-    """What the economy reads of the accounts: a profile, and who holds a nickname."""
-
-    profile: Callable[[str], Profile | None]
-    nickname_owner: Callable[[str], str | None]
 
 
 def _utc_now() -> datetime:
@@ -39,16 +35,18 @@ def _utc_now() -> datetime:
 class EconomyService:
     def __init__(
         self,
-        wallets: DynamoWalletStore,
+        wallets: WalletStore,
         accounts: Accounts,
         now: Callable[[], datetime] = _utc_now,
         *,
-        wardrobes: DynamoWardrobeStore | None = None,
+        wardrobes: WardrobeStore,
+        counts: BadgeCounts,
     ) -> None:
         self.wallets = wallets
         self.accounts = accounts
         self.now = now
-        self.wardrobes = wardrobes or DynamoWardrobeStore(wallets.table_item)
+        self.wardrobes = wardrobes
+        self.counts = counts
 
     def wallet(self, player_id: str) -> tuple[Wallet, datetime | None]:
         """The balance and debt, and the end of premium (None: never bought)."""
@@ -98,11 +96,9 @@ class EconomyService:
         reason: Reason = "premium" if gift_to is None else "gift_sent"
         # Badges (E8) count as it is paid: premium days held (Premium seniority), tokens given
         # (Benefactor).
-        item = self.wallets.table_item
-        counted = both(
-            count_adder(item, holder, "premium_seniority", days),
-            None if gift_to is None else count_adder(item, player_id, "benefactor", price),
-        )
+        counted = [self.counts.count_part(holder, "premium_seniority", days)]
+        if gift_to is not None:
+            counted.append(self.counts.count_part(player_id, "benefactor", price))
         applied = self.wallets.change(
             scoped,
             [
@@ -116,7 +112,7 @@ class EconomyService:
             ],
             now,
             premium=PremiumUntil(holder, lambda current: premium.extended(current, days, now)),
-            extra=counted,
+            also=counted,
         )
         (entry,) = applied.entries
         if applied.written:
@@ -151,7 +147,7 @@ class EconomyService:
             ],
             self.now(),
             # Benefactor (E8) counts the tokens given, as they are given.
-            extra=count_adder(self.wallets.table_item, player_id, "benefactor", amount),
+            also=[self.counts.count_part(player_id, "benefactor", amount)],
         )
         if applied.written:
             metrics.add_metric(name="TokensGifted", unit=MetricUnit.Count, value=1)
@@ -175,17 +171,17 @@ class EconomyService:
         # The wardrobe each attempt writes (the last one is the one written).
         attempts: list[Wardrobe] = []
 
-        def add_wardrobe(write: TransactWrite) -> None:
+        def with_wardrobe() -> list[TransactionPart]:
             before = self.wardrobes.wardrobe(player_id)
             after = cosmetics.bought(before, item_id, now)
-            self.wardrobes.add_to(write, player_id, before, after)
             attempts.append(after.model_copy(update={"version": before.version + 1}))
+            return [self.wardrobes.part_of(player_id, before, after)]
 
         applied = self.wallets.change(
             scoped,
             [Change(player_id, -item.price, "cosmetic", detail=detail)],
             now,
-            extra=add_wardrobe,
+            also=with_wardrobe,
         )
         (entry,) = applied.entries
         if entry.detail != detail:  # the key bought another item at the same price

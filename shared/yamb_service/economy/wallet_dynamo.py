@@ -15,15 +15,18 @@ import json
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from pynamodb.exceptions import DoesNotExist, PynamoDBException, TransactWriteError
 from pynamodb.transactions import TransactWrite
 from yamb.economy import ledger
 from yamb.economy.errors import EconomyError
-from yamb.economy.ledger import LedgerEntry, Reason, Wallet
+from yamb.economy.ledger import LedgerEntry, Wallet
 
+from yamb_service.common.dynamo import DynamoPart, add_parts
+from yamb_service.common.ports import TransactionPart
+from yamb_service.economy.ports import Also, Applied, Change, Plan, PremiumUntil
 from yamb_service.game.dynamo import LOST_RACE_ERRORS, ItemModel, busy_or, player_key
 from yamb_service.game.ports import ServiceBusyError
 
@@ -34,42 +37,6 @@ _LOST_RACE_REASONS = ("ConditionalCheckFailed", "TransactionConflict")
 
 def _ledger_sk(seq: int) -> str:
     return f"LEDGER#{seq:010d}"
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One player's side of a change: the amount (positive credits) and its entry's fields."""
-
-    player_id: str
-    amount: int
-    reason: Reason
-    allow_debt: bool = False
-    counterparty: str | None = None
-    detail: str | None = None
-    # The end of premium the change gives (set by `apply` from its PremiumUntil).
-    premium_until: datetime | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Applied:
-    """What `DynamoWalletStore.change` did: the entries of the key, and whether this call
-    wrote them (False: the key answered a repeat with what it made before)."""
-
-    entries: list[LedgerEntry]
-    written: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PremiumUntil:
-    """Sets a player's premium end in the same transaction (E3: bought or given)."""
-
-    player_id: str
-    # The end to set, from the end stored now (None: none), as the caller decides it.
-    until: Callable[[datetime | None], datetime]
-
-
-# Adds the writes of what a change pays for to its transaction (each on its own condition).
-type Extra = Callable[[TransactWrite], None]
 
 
 def _lost_race(error: PynamoDBException) -> bool:
@@ -153,11 +120,9 @@ class DynamoWalletStore:
 
     # -------------------------------------------------------------- changes
 
-    def plan(
-        self, key: str, changes: Sequence[Change], now: datetime
-    ) -> "Plan | list[LedgerEntry]":
+    def plan(self, key: str, changes: Sequence[Change], now: datetime) -> Plan | list[LedgerEntry]:
         """The changes worked out on the wallets as they are now (EconomyError when one is not
-        possible), to be written by `add_to` in a transaction; or, when `key` was used
+        possible), to be written in a transaction (`part_of`, or `change`); or, when `key` was used
         already, the entries it made (the same change) or EconomyError key_reused."""
         recorded = self.recorded(key)
         if recorded is not None:
@@ -181,7 +146,11 @@ class DynamoWalletStore:
             planned.append((change, before, entry))
         return Plan(key, planned)
 
-    def add_to(self, write: TransactWrite, plan: "Plan") -> None:
+    def part_of(self, plan: Plan) -> TransactionPart:
+        """The plan's writes, for a transaction another store commits (a rename's)."""
+        return DynamoPart(lambda write: self._add(write, plan))
+
+    def _add(self, write: TransactWrite, plan: Plan) -> None:
         """The plan's writes, each on a condition: the wallet on the version it was read at,
         the ledger entry and the key only if absent."""
         item = self._item
@@ -222,10 +191,10 @@ class DynamoWalletStore:
         now: datetime,
         *,
         premium: PremiumUntil | None = None,
-        extra: Extra | None = None,
+        also: Also = (),
     ) -> list[LedgerEntry]:
         """The entries of `change` (written now, or by the key before)."""
-        return self.change(key, changes, now, premium=premium, extra=extra).entries
+        return self.change(key, changes, now, premium=premium, also=also).entries
 
     def change(
         self,
@@ -234,14 +203,15 @@ class DynamoWalletStore:
         now: datetime,
         *,
         premium: PremiumUntil | None = None,
-        extra: Extra | None = None,
+        also: Also = (),
     ) -> Applied:
         """The changes (one player's, or a gift's two) applied once for `key`, in one
         transaction. A key already used answers with its entries when it was the same change,
-        and EconomyError key_reused when it was another. `premium` and `extra` add what the
+        and EconomyError key_reused when it was another. `premium` and `also` add what the
         change pays for to the transaction, worked out again on each attempt (after a lost
         race, on fresh state); premium's new end is kept on the entries, so a repeat answers
-        the end it gave; `extra` may refuse with EconomyError (nothing is written)."""
+        the end it gave; working out `also` may refuse with EconomyError (nothing is
+        written)."""
         for attempt in range(ATTEMPTS):
             current: datetime | None = None
             asked = list(changes)
@@ -252,13 +222,13 @@ class DynamoWalletStore:
             plan = self.plan(key, asked, now)
             if not isinstance(plan, Plan):
                 return Applied(plan, written=False)
+            parts = also() if callable(also) else also
             try:
                 with TransactWrite(connection=self._item._get_connection().connection) as write:
-                    self.add_to(write, plan)
+                    self._add(write, plan)
                     if premium is not None:
                         self._set_premium(write, premium.player_id, current, until)
-                    if extra is not None:
-                        extra(write)
+                    add_parts(write, parts)
             except TransactWriteError as error:
                 if not _lost_race(error):
                     raise busy_or(error) from error
@@ -282,18 +252,6 @@ class DynamoWalletStore:
             actions=[item.premium_until.set(int(until.timestamp()))],
             condition=same,
         )
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """Changes worked out, not written yet: (the change, the wallet before, its entry)."""
-
-    key: str
-    changes: list[tuple[Change, Wallet, LedgerEntry]]
-
-    @property
-    def entries(self) -> list[LedgerEntry]:
-        return [entry for _, _, entry in self.changes]
 
 
 def _same_or_refused(

@@ -1,7 +1,7 @@
 """A player's cosmetics on the game table (E5, docs/data-model.md): `PLAYER#<id>` / `WARDROBE`
 (`wardrobe`: JSON of what is owned and equipped, `version`: its writes).
 
-A purchase is written by the wallet store's transaction (`add_to`: the wardrobe on the version
+A purchase is written by the wallet store's transaction (`part_of`: the wardrobe on the version
 it was read at, beside the debit, its ledger entry and its key); equipping is a put on the
 version, tried again on fresh state when another write came first. The game service reads what
 a player shows (`looks`) when they sit down: one GetItem, never on a move.
@@ -21,6 +21,8 @@ from yamb.economy import cosmetics
 from yamb.economy.cosmetics import Kind, Wardrobe
 from yamb.session.model import Looks
 
+from yamb_service.common.dynamo import DynamoPart
+from yamb_service.common.ports import TransactionPart
 from yamb_service.game.dynamo import LOST_RACE_ERRORS, ItemModel, busy_or, player_key
 from yamb_service.game.ports import ServiceBusyError
 
@@ -68,12 +70,14 @@ class DynamoWardrobeStore:
             unchanged,
         )
 
-    def add_to(
-        self, write: TransactWrite, player_id: str, before: Wardrobe, after: Wardrobe
-    ) -> None:
+    def part_of(self, player_id: str, before: Wardrobe, after: Wardrobe) -> TransactionPart:
         """The wardrobe's put, in a purchase's transaction."""
         stored, condition = self._written(player_id, before, after)
-        write.save(stored, condition=condition)
+
+        def add(write: TransactWrite) -> None:
+            write.save(stored, condition=condition)
+
+        return DynamoPart(add)
 
     def change(self, player_id: str, rule: Callable[[Wardrobe], Wardrobe]) -> Wardrobe:
         """`rule` applied to the wardrobe as it is and written on its version (EconomyError

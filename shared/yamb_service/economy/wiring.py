@@ -6,11 +6,13 @@ from functools import cache
 
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.common.config import economy_settings
-from yamb_service.economy.service import Accounts, EconomyService
+from yamb_service.economy.ports import Accounts
+from yamb_service.economy.service import EconomyService
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
 from yamb_service.game import wiring
 from yamb_service.game.dynamo import DynamoGameRepository, item_model
+from yamb_service.progression.badges.dynamo import DynamoBadgeStore
 
 
 def _now() -> datetime:
@@ -27,4 +29,5 @@ def economy_service() -> EconomyService:
         Accounts(profile=accounts.get, nickname_owner=accounts.nickname_owner),
         now=_now,
         wardrobes=DynamoWardrobeStore(item),
+        counts=DynamoBadgeStore(item),
     )

@@ -1,12 +1,15 @@
 """Builds the progression services (tasks, referral, badges) from the function's settings, once,
-on first use: no client is made at import."""
+on first use: no client is made at import. The accounts' functions build theirs on their own
+table (`referrals_on`, `pioneer_enrolment`)."""
 
+from collections.abc import Callable
 from datetime import datetime
 from functools import cache
 
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.common.config import progression_settings
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
 from yamb_service.game import wiring
 from yamb_service.game.dynamo import DynamoGameRepository, ItemModel, item_model
 from yamb_service.progression.badges.dynamo import DynamoBadgeStore
@@ -28,32 +31,59 @@ def _item() -> ItemModel:
     return item_model(settings.table_name, settings.aws_region, settings.aws_endpoint_url)
 
 
-def _accounts() -> DynamoAccountStore:
-    return DynamoAccountStore(_item(), DynamoGameRepository(_item()).result)
+def _accounts(item: ItemModel) -> DynamoAccountStore:
+    return DynamoAccountStore(item, DynamoGameRepository(item).result)
 
 
 @cache
 def task_service() -> TaskService:
-    return TaskService(DynamoTasksStore(_item()), DynamoWalletStore(_item()), _accounts(), now=_now)
+    item = _item()
+    return TaskService(DynamoTasksStore(item), DynamoWalletStore(item), _accounts(item), now=_now)
+
+
+def _badges_on(item: ItemModel, now: Callable[[], datetime] = _now) -> BadgeService:
+    return BadgeService(
+        DynamoBadgeStore(item),
+        DynamoWalletStore(item),
+        _accounts(item),
+        now=now,
+        results=DynamoResultsStore(item),
+        wardrobes=DynamoWardrobeStore(item),
+    )
 
 
 @cache
 def badge_service() -> BadgeService:
-    item = _item()
-    return BadgeService(DynamoBadgeStore(item), DynamoWalletStore(item), _accounts(), now=_now)
+    return _badges_on(_item())
+
+
+def _referrals_on(
+    item: ItemModel, now: Callable[[], datetime], web_base_url: str
+) -> ReferralService:
+    return ReferralService(
+        DynamoReferralStore(item),
+        DynamoResultsStore(item),
+        _accounts(item),
+        DynamoWalletStore(item),
+        now=now,
+        web_base_url=web_base_url,
+    )
 
 
 @cache
 def referral_service() -> ReferralService:
-    item = _item()
-    return ReferralService(
-        DynamoReferralStore(item),
-        DynamoResultsStore(item),
-        _accounts(),
-        DynamoWalletStore(item),
-        now=_now,
-        web_base_url=progression_settings().web_base_url,
-    )
+    return _referrals_on(_item(), _now, progression_settings().web_base_url)
+
+
+def referrals_on(item: ItemModel, now: Callable[[], datetime]) -> ReferralService:
+    """The referral as the accounts' functions use it (a code checked and taken at
+    registration, the reward of a verification): on their table, no link to make."""
+    return _referrals_on(item, now, web_base_url="")
+
+
+def pioneer_enrolment(item: ItemModel) -> Callable[[str, datetime], object]:
+    """What a verification calls (AccountService.on_verified), on the accounts' table."""
+    return _badges_on(item).enrol_pioneer
 
 
 def forget() -> None:

@@ -14,9 +14,9 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
 from pynamodb.exceptions import (
     DoesNotExist,
@@ -31,8 +31,11 @@ from yamb.results.periods import Period
 from yamb.results.prizes import Award
 from yamb.results.stats import PlayerStats
 
+from yamb_service.common.dynamo import DynamoPart
 from yamb_service.common.observability import logger
+from yamb_service.common.ports import TransactionPart
 from yamb_service.game.dynamo import ItemModel, busy_or, player_key
+from yamb_service.results.ports import Counted, HeadToHeadCount, Written
 
 _ROW, _COUNT, _STATS, _COUNTED, _CLOSED = "E#", "N#", "STATS", "COUNTED", "CLOSED"
 _H2H, _MEETING, _FAVORITE, _PRIZE, _PAIR = "H2H#", "MEET#", "FAV#", "PRIZE#", "PAIR#"
@@ -60,20 +63,7 @@ def _reasons(error: TransactWriteError) -> list[str | None]:
     return [None if r is None else r.code for r in (error.cancellation_reasons or [])]
 
 
-# What a row's write did: written; or not, as the row moved since it was read (read it again),
-# or as its period was closed (a payout has read the board: a late result stays out of it).
-type Written = Literal["written", "moved", "closed"]
-# What counting a game did: counted now, or before (a repeat), or not as a player's statistics
-# moved since they were read (read them again).
-type Counted = Literal["counted", "counted_before", "moved"]
 _FAILED, _CONFLICT = "ConditionalCheckFailed", "TransactionConflict"
-
-
-@dataclass(frozen=True, slots=True)
-class HeadToHeadCount:
-    wins: int
-    losses: int
-    ties: int
 
 
 class DynamoResultsStore:
@@ -412,9 +402,9 @@ class DynamoResultsStore:
             raise busy_or(error) from error
         return awards
 
-    def award_writer(
+    def award_part(
         self, player_id: str, board: Board, entrant: str, award: dict[str, Any]
-    ) -> Callable[[TransactWrite], None]:
+    ) -> TransactionPart:
         """The award's record, to be written in the transaction that pays it."""
         item = self._item
 
@@ -427,4 +417,4 @@ class DynamoResultsStore:
                 )
             )
 
-        return add
+        return DynamoPart(add)

@@ -46,11 +46,11 @@ from yamb.results.prizes import PRIZES, Award, awards, places, share_of
 from yamb.results.stats import PlayerStats, counted, counted_players
 from yamb.session.results import GameResult
 
-from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.accounts.ports import Profiles
 from yamb_service.common.observability import logger, metrics
-from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore
+from yamb_service.economy.ports import Change, WalletStore
 from yamb_service.game.ports import ServiceBusyError
-from yamb_service.results.dynamo import DynamoResultsStore
+from yamb_service.results.ports import ResultsStore
 
 ATTEMPTS = 8
 # A follow is one-way and free; the favorites board reads every favorite's row, so they have
@@ -87,8 +87,8 @@ class _OnResults:
 
     def __init__(
         self,
-        store: DynamoResultsStore,
-        accounts: DynamoAccountStore,
+        store: ResultsStore,
+        accounts: Profiles,
         now: Callable[[], datetime] = _utc_now,
     ) -> None:
         self.store = store
@@ -187,8 +187,8 @@ def _name(profile: Profile | None, player_id: str) -> str:
 class ResultsService(_OnResults):
     def __init__(
         self,
-        store: DynamoResultsStore,
-        accounts: DynamoAccountStore,
+        store: ResultsStore,
+        accounts: Profiles,
         now: Callable[[], datetime] = _utc_now,
     ) -> None:
         super().__init__(store, accounts, now)
@@ -435,9 +435,9 @@ class PrizeService:
 
     def __init__(
         self,
-        store: DynamoResultsStore,
-        wallets: DynamoWalletStore,
-        accounts: DynamoAccountStore,
+        store: ResultsStore,
+        wallets: WalletStore,
+        accounts: Profiles,
         now: Callable[[], datetime] = _utc_now,
         *,
         settle_seconds: float = SETTLE_SECONDS,
@@ -519,7 +519,7 @@ class PrizeService:
                 f"prize:{target.key}:{award.entrant}:{player}",
                 [Change(player, award.tokens, "prize", detail=target.key)],
                 self.now(),
-                extra=self.store.award_writer(player, target, award.entrant, record),
+                also=[self.store.award_part(player, target, award.entrant, record)],
             )
             if applied.written:
                 payout.paid.append(f"{target.key} {player} {award.tokens}")

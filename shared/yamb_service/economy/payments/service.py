@@ -3,7 +3,7 @@ signed webhook credited exactly once per payment, refunds and disputes debited.
 
 The rules:
 
-* **Exactly once.** Every wallet change is one `DynamoWalletStore.apply` on a key named after
+* **Exactly once.** Every wallet change is one `WalletStore.apply` on a key named after
   the provider's object: `stripe:paid:<checkout session>`, `stripe:refund:<refund>`,
   `stripe:dispute:<dispute>`, and a debit given back (a pending refund that failed, a dispute
   won) `<its key>:reversed`, written after its debit's key so that nothing is paid back that
@@ -28,7 +28,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 import stripe
 from yamb.accounts.profile import AccountStatus, Profile
@@ -36,7 +36,7 @@ from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry, Reason, client_key
 from yamb.economy.offers import CATALOGUE, Offer, check_gift, find_offer, offers_on_sale
 
-from yamb_service.economy.wallet_dynamo import Change
+from yamb_service.economy.ports import Change, WalletStore
 
 LOG = logging.getLogger(__name__)
 
@@ -52,10 +52,6 @@ _REFUND_STATUSES = ("succeeded", "pending")
 _GONE = (AccountStatus.DELETED, AccountStatus.PURGING)
 
 type Handled = Literal["credited", "debited", "ignored"]
-
-
-class Wallets(Protocol):
-    def apply(self, key: str, changes: list[Change], now: datetime) -> list[LedgerEntry]: ...
 
 
 class WebhookRefusedError(Exception):
@@ -133,7 +129,7 @@ class PaymentService:
     def __init__(
         self,
         *,
-        wallets: Wallets,
+        wallets: WalletStore,
         profiles: Callable[[str], Profile | None],
         client: Callable[[], stripe.StripeClient],
         webhook_secret: Callable[[], str],

@@ -11,7 +11,7 @@ from yamb.economy.rewards import Finisher, win_rewards
 from yamb.session.results import GameResult
 
 from yamb_service.common.observability import logger, metrics
-from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore
+from yamb_service.economy.ports import Change, WalletStore
 
 
 def _utc_now() -> datetime:
@@ -19,7 +19,7 @@ def _utc_now() -> datetime:
 
 
 class RewardService:
-    def __init__(self, wallets: DynamoWalletStore, now: Callable[[], datetime] = _utc_now) -> None:
+    def __init__(self, wallets: WalletStore, now: Callable[[], datetime] = _utc_now) -> None:
         self.wallets = wallets
         self.now = now
 

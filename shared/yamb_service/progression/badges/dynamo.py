@@ -2,9 +2,9 @@
 
 - a count: `PLAYER#<id>` / `COUNT#<counter>` (`tally`), only ever added to (ADD), by whatever
   counts it: a finished game (here), the weekly tasks, the referral, the economy's gifts and
-  premium (`count_adder`, in the wallet's transaction). One Query reads a player's counts;
+  premium (`count_part`, in the wallet's transaction). One Query reads a player's counts;
 - a level paid: `PLAYER#<id>` / `BADGE#<badge>` (`tally`: the highest level paid), set in the
-  wallet transaction that pays it (`paid_writer`), beside the payment's idempotency key
+  wallet transaction that pays it (`paid_part`), beside the payment's idempotency key
   `badge:<badge>:<level>:<player>`; Pioneer is `BADGE#pioneer` (`tally`: its number);
 - a finished game counted for a player: `GAME#<id>` / `BADGES#<player>` (kept 30 days), put in
   the transaction that adds the game's counts, only if absent: a repeat adds nothing;
@@ -20,62 +20,35 @@ import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Literal
 
 from pynamodb.exceptions import DoesNotExist, PynamoDBException, TransactWriteError
 from pynamodb.transactions import TransactWrite
 
+from yamb_service.common.dynamo import DynamoPart
+from yamb_service.common.ports import TransactionPart
 from yamb_service.game.dynamo import ItemModel, busy_or, player_key
 from yamb_service.game.ports import ServiceBusyError
+from yamb_service.progression.badges.ports import Recorded
 
-_COUNT, _BADGE, _PLAYED, _OPPONENT = "COUNT#", "BADGE#", "PLAYED#", "OPPONENT#"
+_COUNT, _BADGE = "COUNT#", "BADGE#"
 _GAME_MARKER = "BADGES#"
 _PIONEERS = "PIONEERS"
 PIONEER_SK = f"{_BADGE}pioneer"
 # Longer than the stream's 24 hours of redelivery and than the game's ENDED item (30 days).
 GAME_MARKER_TTL = timedelta(days=30)
-PLAYED_TTL = timedelta(days=31)
 ATTEMPTS = 12
 _FAILED, _CONFLICT = "ConditionalCheckFailed", "TransactionConflict"
-
-# What recording a game for a player did: written now, or before (a repeat), or not as a
-# marker was put by another game since it was read (read them again).
-type Recorded = Literal["recorded", "recorded_before", "moved"]
-type Extra = Callable[[TransactWrite], None]
-
-
-def played_sk(day: str) -> str:
-    return f"{_PLAYED}{day}"
-
-
-def opponent_sk(player_id: str) -> str:
-    return f"{_OPPONENT}{player_id}"
 
 
 def _reasons(error: TransactWriteError) -> list[str | None]:
     return [None if r is None else r.code for r in (error.cancellation_reasons or [])]
 
 
-def count_adder(item: ItemModel, player_id: str, counter: str, amount: int) -> Extra:
-    """Adds `amount` to the player's count in a transaction (the wallet's `extra`)."""
-
-    def add(write: TransactWrite) -> None:
-        write.update(
-            item(player_key(player_id), f"{_COUNT}{counter}"), actions=[item.tally.add(amount)]
-        )
-
-    return add
-
-
-def both(*extras: Extra | None) -> Extra:
-    """Several extras as one."""
-
-    def add(write: TransactWrite) -> None:
-        for extra in extras:
-            if extra is not None:
-                extra(write)
-
-    return add
+def _add_count(
+    write: TransactWrite, item: ItemModel, player_id: str, counter: str, amount: int
+) -> None:
+    key = (player_key(player_id), f"{_COUNT}{counter}")
+    write.update(item(*key), actions=[item.tally.add(amount)])
 
 
 class DynamoBadgeStore:
@@ -113,9 +86,10 @@ class DynamoBadgeStore:
         pioneer = held.pop("pioneer", None)
         return held, pioneer
 
-    def present(self, player_id: str, sks: Iterable[str]) -> set[str]:
-        """Which of these markers of the player exist (consistently read)."""
-        wanted = [(player_key(player_id), sk) for sk in dict.fromkeys(sks)]
+    def present(self, player_id: str, markers: Iterable[str]) -> set[str]:
+        """Which of these markers of the player exist (consistently read): a marker is the
+        sort key of its item."""
+        wanted = [(player_key(player_id), sk) for sk in dict.fromkeys(markers)]
         if not wanted:
             return set()
         try:
@@ -163,7 +137,7 @@ class DynamoBadgeStore:
                     )
                 for counter, amount in adds.items():
                     if amount:
-                        count_adder(item, player_id, counter, amount)(write)
+                        _add_count(write, item, player_id, counter, amount)
         except TransactWriteError as error:
             reasons = _reasons(error)
             if reasons and reasons[0] == _FAILED:  # the game's marker: the first put
@@ -173,7 +147,13 @@ class DynamoBadgeStore:
             raise busy_or(error) from error
         return "recorded"
 
-    def paid_writer(self, player_id: str, badge: str, level: int) -> Extra:
+    def count_part(self, player_id: str, counter: str, amount: int) -> TransactionPart:
+        """Adds `amount` to the player's count, in the transaction of what it counts (the
+        economy's gifts and premium)."""
+        item = self._item
+        return DynamoPart(lambda write: _add_count(write, item, player_id, counter, amount))
+
+    def paid_part(self, player_id: str, badge: str, level: int) -> TransactionPart:
         """The badge's level paid, in the wallet transaction that pays it. Levels are paid in
         order and each under its own key (a level's key is written once, after the level
         below's), so the last written is the highest: a put, with nothing to condition. (A put,
@@ -183,7 +163,7 @@ class DynamoBadgeStore:
         def add(write: TransactWrite) -> None:
             write.save(item(player_key(player_id), f"{_BADGE}{badge}", tally=level))
 
-        return add
+        return DynamoPart(add)
 
     # -------------------------------------------------------------- Pioneer
 

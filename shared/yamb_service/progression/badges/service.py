@@ -33,24 +33,23 @@ from yamb.progression.badges import BADGE_IDS, BadgeId, GameTally
 from yamb.progression.errors import ProgressionError
 from yamb.session.results import GameResult
 
-from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.accounts.ports import Profiles
 from yamb_service.common.observability import logger, metrics
-from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore
-from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
-from yamb_service.game.dynamo import DynamoGameRepository, ItemModel
+from yamb_service.economy.ports import Change, WalletStore, WardrobeStore
 from yamb_service.game.ports import ServiceBusyError
-from yamb_service.progression.badges.dynamo import (
-    ATTEMPTS,
+from yamb_service.progression.badges.ports import (
     PLAYED_TTL,
-    DynamoBadgeStore,
-    opponent_sk,
-    played_sk,
+    BadgeStore,
+    opponent_marker,
+    played_marker,
 )
-from yamb_service.results.dynamo import DynamoResultsStore
+from yamb_service.results.ports import ResultsStore
 
 # The levels one call pays at most: a login is answered within Cognito's 5 seconds whatever a
 # player has gathered (the rest is paid at the next login or on the badges page).
 MAX_PAID_PER_CALL = 10
+# A game's record that met another game's markers is read again this often.
+ATTEMPTS = 12
 _VISIBLE = (AccountStatus.ACTIVE, AccountStatus.DELETING, AccountStatus.BANNED)
 
 
@@ -61,20 +60,20 @@ def _utc_now() -> datetime:
 class BadgeService:
     def __init__(
         self,
-        store: DynamoBadgeStore,
-        wallets: DynamoWalletStore,
-        accounts: DynamoAccountStore,
+        store: BadgeStore,
+        wallets: WalletStore,
+        accounts: Profiles,
         now: Callable[[], datetime] = _utc_now,
         *,
-        results: DynamoResultsStore | None = None,
-        wardrobes: DynamoWardrobeStore | None = None,
+        results: ResultsStore,
+        wardrobes: WardrobeStore,
     ) -> None:
         self.store = store
         self.wallets = wallets
         self.accounts = accounts
         self.now = now
-        self.results = results or DynamoResultsStore(wallets.table_item)
-        self.wardrobes = wardrobes or DynamoWardrobeStore(wallets.table_item)
+        self.results = results
+        self.wardrobes = wardrobes
 
     # -------------------------------------------------------------- finished games
 
@@ -89,11 +88,11 @@ class BadgeService:
 
     def _record(self, game_id: str, tally: GameTally) -> int:
         wanted: list[tuple[str, datetime | None]] = [
-            (opponent_sk(opponent), None) for opponent in sorted(tally.opponents)
+            (opponent_marker(opponent), None) for opponent in sorted(tally.opponents)
         ]
         if tally.day is not None:
             day_end = datetime.combine(tally.day, time(), UTC) + timedelta(days=1)
-            wanted.append((played_sk(tally.day.isoformat()), day_end + PLAYED_TTL))
+            wanted.append((played_marker(tally.day.isoformat()), day_end + PLAYED_TTL))
         for attempt in range(ATTEMPTS):
             present = self.store.present(tally.player_id, (sk for sk, _ in wanted))
             new = [(sk, expires) for sk, expires in wanted if sk not in present]
@@ -141,7 +140,7 @@ class BadgeService:
                 due.key(player_id),
                 [Change(player_id, due.tokens, "badge", detail=f"badge {due.badge} {name}")],
                 now,
-                extra=self.store.paid_writer(player_id, due.badge, due.level),
+                also=[self.store.paid_part(player_id, due.badge, due.level)],
             )
             if applied.written:
                 done.append(
@@ -231,13 +230,3 @@ class BadgeService:
             metrics.add_metric(name="PioneerGiven", unit=MetricUnit.Count, value=1)
             logger.info("pioneer badge given", player_id=player_id, number=number)
         return number
-
-
-def pioneer_enrolment(item: ItemModel) -> Callable[[str, datetime], object]:
-    """What a verification calls (AccountService.on_verified), on the accounts' table."""
-    service = BadgeService(
-        DynamoBadgeStore(item),
-        DynamoWalletStore(item),
-        DynamoAccountStore(item, DynamoGameRepository(item).result),
-    )
-    return service.enrol_pioneer

@@ -16,23 +16,22 @@
 import json
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 from pynamodb.exceptions import DoesNotExist, PynamoDBException, TransactWriteError, UpdateError
 from pynamodb.transactions import TransactWrite
 from yamb.progression.referral import Referral
 
+from yamb_service.common.dynamo import DynamoPart
+from yamb_service.common.ports import TransactionPart
 from yamb_service.game.dynamo import LOST_RACE_ERRORS, ItemModel, busy_or, player_key
+from yamb_service.progression.referral.ports import CodeMade
 
 _CODE, _REFERRED, _INVITEE = "REFCODE", "REFERRED", "INVITEE#"
 RECRUITER_COUNT = "COUNT#recruiter"
 STARTED_INDEX = "REFERRALS"
 _BATCH = 100
 _LOST_RACE_REASONS = ("ConditionalCheckFailed", "TransactionConflict")
-
-# What making a code did: made it; or not, as another player holds that code (draw again) or
-# as this player got one meanwhile (read it).
-type CodeMade = Literal["made", "code_taken", "had_one"]
 
 
 def _moment(at: datetime) -> str:
@@ -232,7 +231,7 @@ class DynamoReferralStore:
         except PynamoDBException as error:
             raise busy_or(error) from error
 
-    def paid_writer(self, invitee: str, week: str, version: int) -> Any:
+    def paid_part(self, invitee: str, week: str, version: int) -> TransactionPart:
         """The week's mark as paid, to be written in the transaction that pays it, on the
         referral still being as read (`version`): a scheme chosen meanwhile makes the payment
         fail, rather than a week paid at the default's amount after another was chosen."""
@@ -245,7 +244,7 @@ class DynamoReferralStore:
                 condition=item.version == version,
             )
 
-        return add
+        return DynamoPart(add)
 
     def settle(self, invitee: str) -> None:
         """Off the index: nothing more is paid (the referral stays, for the inviter's view)."""

@@ -44,13 +44,12 @@ from yamb.progression.referral_messages import InviteeView, ReferralView, Referr
 from yamb.results.periods import Period, week_of
 from yamb.session.results import GameResult
 
-from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.accounts.ports import Profiles
 from yamb_service.common.observability import logger, metrics
-from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore
-from yamb_service.game.dynamo import DynamoGameRepository, ItemModel
+from yamb_service.economy.ports import Change, WalletStore
 from yamb_service.game.ports import ServiceBusyError
-from yamb_service.progression.referral.dynamo import DynamoReferralStore
-from yamb_service.results.dynamo import DynamoResultsStore
+from yamb_service.progression.referral.ports import ReferralStore
+from yamb_service.results.ports import ResultsStore
 from yamb_service.results.service import MAX_FAVORITES
 
 # A race lost (another game's record, a choice at the same moment) is read again this often.
@@ -87,10 +86,10 @@ class ReferralPayout:
 class ReferralService:
     def __init__(
         self,
-        store: DynamoReferralStore,
-        results: DynamoResultsStore,
-        accounts: DynamoAccountStore,
-        wallets: DynamoWalletStore,
+        store: ReferralStore,
+        results: ResultsStore,
+        accounts: Profiles,
+        wallets: WalletStore,
         now: Callable[[], datetime] = _utc_now,
         *,
         web_base_url: str,
@@ -375,7 +374,7 @@ class ReferralService:
                     )
                 ],
                 now,
-                extra=self.store.paid_writer(referral.invitee, due.week, referral.version),
+                also=[self.store.paid_part(referral.invitee, due.week, referral.version)],
             )
             if applied.written:
                 counts["paid"] += 1
@@ -386,19 +385,6 @@ class ReferralService:
         if settled(referral, week, now):
             self.store.settle(referral.invitee)
             counts["settled"] += 1
-
-
-def referrals_on(item: ItemModel, now: Callable[[], datetime]) -> ReferralService:
-    """The service as the accounts' functions use it (a code checked and taken at
-    registration, the reward of a verification): on their table, no link to make."""
-    return ReferralService(
-        DynamoReferralStore(item),
-        DynamoResultsStore(item),
-        DynamoAccountStore(item, DynamoGameRepository(item).result),
-        DynamoWalletStore(item),
-        now,
-        web_base_url="",
-    )
 
 
 def _not_yours(nickname: str) -> ProgressionError:

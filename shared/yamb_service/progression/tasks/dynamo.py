@@ -20,6 +20,8 @@ from pynamodb.exceptions import DoesNotExist, PutError, PynamoDBException, Trans
 from pynamodb.transactions import TransactWrite
 from yamb.progression.tasks import Amount, WeekTasks
 
+from yamb_service.common.dynamo import DynamoPart
+from yamb_service.common.ports import TransactionPart
 from yamb_service.game.dynamo import LOST_RACE_ERRORS, ItemModel, busy_or, player_key
 
 _TASKS, _CLAIMED, _WEEKLY_CHALLENGE = "TASKS", "CLAIMED", "COUNT#weekly_challenge"
@@ -135,15 +137,25 @@ class DynamoTasksStore:
 
     # -------------------------------------------------------------- claims (with the wallet)
 
-    def mark_claimed(
-        self, write: TransactWrite, player_id: str, week: str, task_id: str, expires: datetime
-    ) -> None:
+    def claimed_part(
+        self, player_id: str, week: str, task_id: str, expires: datetime
+    ) -> TransactionPart:
         item = self._item
-        write.update(
-            item(player_key(player_id), f"{_week_prefix(week)}{_CLAIMED}"),
-            actions=[item.members.add({task_id}), item.expires_at.set(_epoch(expires + KEPT))],
-        )
 
-    def count_weekly_challenge(self, write: TransactWrite, player_id: str) -> None:
+        def add(write: TransactWrite) -> None:
+            write.update(
+                item(player_key(player_id), f"{_week_prefix(week)}{_CLAIMED}"),
+                actions=[item.members.add({task_id}), item.expires_at.set(_epoch(expires + KEPT))],
+            )
+
+        return DynamoPart(add)
+
+    def weekly_challenge_part(self, player_id: str) -> TransactionPart:
         item = self._item
-        write.update(item(player_key(player_id), _WEEKLY_CHALLENGE), actions=[item.tally.add(1)])
+
+        def add(write: TransactWrite) -> None:
+            write.update(
+                item(player_key(player_id), _WEEKLY_CHALLENGE), actions=[item.tally.add(1)]
+            )
+
+        return DynamoPart(add)

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from aws_lambda_powertools.metrics import MetricUnit
-from pynamodb.transactions import TransactWrite
 from yamb.progression.errors import ProgressionError
 from yamb.progression.task_messages import BonusView, ClaimView, TasksView, TaskView
 from yamb.progression.tasks import (
@@ -26,10 +25,10 @@ from yamb.progression.tasks import (
 from yamb.results.periods import Period, week_of
 from yamb.session.results import GameResult
 
-from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.accounts.ports import Profiles
 from yamb_service.common.observability import logger, metrics
-from yamb_service.economy.wallet_dynamo import Change, DynamoWalletStore
-from yamb_service.progression.tasks.dynamo import DynamoTasksStore
+from yamb_service.economy.ports import Change, WalletStore
+from yamb_service.progression.tasks.ports import TaskStore
 
 
 def _utc_now() -> datetime:
@@ -47,9 +46,9 @@ def bonus_key(week: str, player_id: str) -> str:
 class TaskService:
     def __init__(
         self,
-        store: DynamoTasksStore,
-        wallets: DynamoWalletStore,
-        accounts: DynamoAccountStore,
+        store: TaskStore,
+        wallets: WalletStore,
+        accounts: Profiles,
         *,
         book: Callable[[], Catalogue] = catalogue,
         now: Callable[[], datetime] = _utc_now,
@@ -171,14 +170,11 @@ class TaskService:
                 f"this task is not done yet ({reached} of {task.target})", code="task_not_done"
             )
 
-        def mark(write: TransactWrite) -> None:
-            self.store.mark_claimed(write, player_id, week.id, task.id, week_end)
-
         applied = self.wallets.change(
             task_key(week.id, task.id, player_id),
             [Change(player_id, task.reward, "task", detail=f"{week.id}:{task.id}")],
             now,
-            extra=mark,
+            also=[self.store.claimed_part(player_id, week.id, task.id, week_end)],
         )
         if not applied.written:  # a claim racing this one was written first
             raise ProgressionError("this task's reward was claimed already", code="task_claimed")
@@ -203,14 +199,11 @@ class TaskService:
         if not task_ids or not set(task_ids) <= claimed:
             return 0
 
-        def count_level(write: TransactWrite) -> None:
-            self.store.count_weekly_challenge(write, player_id)
-
         applied = self.wallets.change(
             bonus_key(week, player_id),
             [Change(player_id, ALL_TASKS_BONUS, "task", detail=f"{week}:all")],
             self.now(),
-            extra=count_level,
+            also=[self.store.weekly_challenge_part(player_id)],
         )
         if not applied.written:
             return 0
