@@ -1,19 +1,17 @@
 """The accounts' HTTP API (docs/accounts.md): each route parses its request into a model, calls
-one method of the account service and maps the answer or the error to a reply. The mailed links
-(GET) answer a page for people, or JSON when asked for it."""
+one method of the account service and maps the answer or the error to a reply. A body is JSON,
+or a form as a mailed link's page posts it. The mailed links (GET) answer a page for people, or
+JSON when asked for it."""
 
 import gc
 
 gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 import html
-import json
 from typing import Any
-from urllib.parse import parse_qs
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel
 from yamb.accounts.errors import AccountError
 from yamb.accounts.links import LinkKind
 from yamb.accounts.messages import (
@@ -32,25 +30,39 @@ from yamb.progression.errors import ProgressionError
 from yamb_service.accounts.wiring import account_service
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
-from yamb_service.edge.http_api import add_common_handlers, error_reply, json_reply, resolve
+from yamb_service.edge.http_api import (
+    NO_STORE,
+    Parameter,
+    Routes,
+    add_common_handlers,
+    body,
+    error_reply,
+    is_form,
+    json_reply,
+    player_id,
+    resolve,
+)
 
 app = APIGatewayHttpResolver()
-
-_STATUS = {
-    "bad_request": 400,
-    "password_wrong": 403,
-    "account_locked": 403,
-    "not_enough_tokens": 402,
-    "account_not_found": 404,
-    "link_invalid": 404,
-    "link_expired": 410,
-    "nickname_taken": 409,
-    "email_taken": 409,
-    "conflict": 409,
-    "nickname_too_soon": 429,
-    "busy": 503,
-    "internal": 500,
-}
+routes = Routes(
+    app,
+    statuses={
+        "bad_request": 400,
+        "password_wrong": 403,
+        "account_locked": 403,
+        "not_enough_tokens": 402,
+        "account_not_found": 404,
+        "link_invalid": 404,
+        "link_expired": 410,
+        "nickname_taken": 409,
+        "email_taken": 409,
+        "conflict": 409,
+        "nickname_too_soon": 429,
+        "busy": 503,
+        "internal": 500,
+        "unknown_referral_code": 404,
+    },
+)
 _ACCEPTED = "if the address belongs to an account that needs it, a mail is on its way"
 
 
@@ -72,26 +84,8 @@ def _page(status: int, title: str, text: str, form: str = "") -> Response[str]:
         status_code=status,
         content_type="text/html; charset=utf-8",
         body=body,
-        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
+        headers={"Cache-Control": NO_STORE, "Referrer-Policy": "no-referrer"},
     )
-
-
-def _body[M: BaseModel](model: type[M]) -> M:
-    """The request's JSON body (or a form's fields) as `model`."""
-    raw = app.current_event.decoded_body or ""
-    content_type = app.current_event.headers.get("content-type") or ""
-    if content_type.startswith("application/x-www-form-urlencoded"):
-        data: Any = {name: values[-1] for name, values in parse_qs(raw).items()}
-    else:
-        try:
-            data = json.loads(raw) if raw else {}
-        except json.JSONDecodeError:
-            raise AccountError("the body is not JSON", code="bad_request") from None
-    return model.model_validate(data)
-
-
-def _player_id() -> str:
-    return str(app.current_event.request_context.authorizer.get_lambda["playerId"])
 
 
 def _link_base() -> str:
@@ -99,6 +93,9 @@ def _link_base() -> str:
     headers = app.current_event.headers
     scheme = headers.get("x-forwarded-proto") or "https"
     return f"{scheme}://{app.current_event.request_context.domain_name}"
+
+
+_TOKEN = (Parameter("token", "The mailed link's one-time token."),)
 
 
 def _token() -> str:
@@ -111,9 +108,16 @@ def _token() -> str:
 # ---------------------------------------------------------------------- public routes
 
 
-@app.post("/accounts")
+@routes.post(
+    "/accounts",
+    "An account registered (a mail to verify the address is sent)",
+    AccountView,
+    status=201,
+    request=RegisterRequest,
+    public=True,
+)
 def register() -> Response[str]:
-    request = _body(RegisterRequest)
+    request = body(app.current_event, RegisterRequest, forms=True)
     profile = account_service().register(
         nickname=request.nickname,
         email=request.email,
@@ -124,9 +128,18 @@ def register() -> Response[str]:
     return json_reply(201, AccountView.of(profile))
 
 
-@app.post("/accounts/verification")
+@routes.post(
+    "/accounts/verification",
+    "The verification mail sent again",
+    AcceptedView,
+    status=202,
+    request=EmailRequest,
+    public=True,
+)
 def request_verification() -> Response[str]:
-    account_service().request_verification(_body(EmailRequest).email, _link_base())
+    account_service().request_verification(
+        body(app.current_event, EmailRequest, forms=True).email, _link_base()
+    )
     return json_reply(202, AcceptedView(message=_ACCEPTED))
 
 
@@ -141,7 +154,14 @@ def _confirm_page(action: str, token: str, title: str, text: str, button: str) -
     return _page(200, title, text, form)
 
 
-@app.get("/accounts/verify")
+@routes.get(
+    "/accounts/verify",
+    "A mailed verification link checked (HTML: a page whose button posts the token)",
+    AcceptedView,
+    public=True,
+    page=True,
+    parameters=_TOKEN,
+)
 def verify_page() -> Response[str]:
     token = _token()
     profile = account_service().check_link(token, LinkKind.VERIFY)
@@ -156,9 +176,17 @@ def verify_page() -> Response[str]:
     )
 
 
-@app.post("/accounts/verify")
+@routes.post(
+    "/accounts/verify",
+    "The e-mail address verified",
+    AccountView,
+    request=TokenRequest,
+    public=True,
+    page=True,
+    form=True,
+)
 def verify() -> Response[str]:
-    profile = account_service().verify(_body(TokenRequest).token)
+    profile = account_service().verify(body(app.current_event, TokenRequest, forms=True).token)
     if _is_form():
         return _page(
             200, "E-mail confirmed", f"Welcome, {profile.nickname}: you can sign in and play now."
@@ -166,13 +194,29 @@ def verify() -> Response[str]:
     return json_reply(200, AccountView.of(profile))
 
 
-@app.post("/accounts/password-reset")
+@routes.post(
+    "/accounts/password-reset",
+    "A password reset mail sent",
+    AcceptedView,
+    status=202,
+    request=EmailRequest,
+    public=True,
+)
 def request_reset() -> Response[str]:
-    account_service().request_reset(_body(EmailRequest).email, _link_base())
+    account_service().request_reset(
+        body(app.current_event, EmailRequest, forms=True).email, _link_base()
+    )
     return json_reply(202, AcceptedView(message=_ACCEPTED))
 
 
-@app.get("/accounts/password-reset")
+@routes.get(
+    "/accounts/password-reset",
+    "A mailed reset link checked (HTML: a page with a new password's form)",
+    AcceptedView,
+    public=True,
+    page=True,
+    parameters=_TOKEN,
+)
 def reset_page() -> Response[str]:
     token = _token()
     profile = account_service().check_link(token, LinkKind.RESET)
@@ -187,9 +231,17 @@ def reset_page() -> Response[str]:
     return _page(200, "Choose a new password", f"For {profile.nickname}.", form)
 
 
-@app.post("/accounts/password-reset/confirm")
+@routes.post(
+    "/accounts/password-reset/confirm",
+    "A new password set with a mailed link's token; every device signed out",
+    AcceptedView,
+    request=ResetRequest,
+    public=True,
+    page=True,
+    form=True,
+)
 def reset_password() -> Response[str]:
-    request = _body(ResetRequest)
+    request = body(app.current_event, ResetRequest, forms=True)
     account_service().reset_password(request.token, request.password)
     if _is_form():
         return _page(200, "Password changed", "Every device was signed out: sign in again.")
@@ -197,11 +249,17 @@ def reset_password() -> Response[str]:
 
 
 def _is_form() -> bool:
-    content_type = app.current_event.headers.get("content-type") or ""
-    return content_type.startswith("application/x-www-form-urlencoded")
+    return is_form(app.current_event)
 
 
-@app.get("/accounts/email-change")
+@routes.get(
+    "/accounts/email-change",
+    "A mailed e-mail change link checked (HTML: a page whose button posts the token)",
+    AcceptedView,
+    public=True,
+    page=True,
+    parameters=_TOKEN,
+)
 def email_change_page() -> Response[str]:
     token = _token()
     profile = account_service().check_link(token, LinkKind.EMAIL)
@@ -216,9 +274,19 @@ def email_change_page() -> Response[str]:
     )
 
 
-@app.post("/accounts/email-change")
+@routes.post(
+    "/accounts/email-change",
+    "A new e-mail address confirmed",
+    AccountView,
+    request=TokenRequest,
+    public=True,
+    page=True,
+    form=True,
+)
 def confirm_email_change() -> Response[str]:
-    profile = account_service().confirm_email_change(_body(TokenRequest).token)
+    profile = account_service().confirm_email_change(
+        body(app.current_event, TokenRequest, forms=True).token
+    )
     if _is_form():
         return _page(200, "E-mail changed", f"Sign in with {profile.email} from now on.")
     return json_reply(200, AccountView.of(profile))
@@ -227,32 +295,35 @@ def confirm_email_change() -> Response[str]:
 # ---------------------------------------------------------------------- the player's own
 
 
-@app.get("/me")
+@routes.get("/me", "The caller's account", AccountView)
 def me() -> Response[str]:
-    return json_reply(200, AccountView.of(account_service().profile(_player_id())))
+    return json_reply(200, AccountView.of(account_service().profile(player_id(app.current_event))))
 
 
-@app.patch("/me/settings")
+@routes.patch("/me/settings", "Preferences changed", AccountView, request=PreferencesChange)
 def update_settings() -> Response[str]:
-    change = _body(PreferencesChange)
-    return json_reply(
-        200, AccountView.of(account_service().update_preferences(_player_id(), change))
-    )
+    change = body(app.current_event, PreferencesChange, forms=True)
+    profile = account_service().update_preferences(player_id(app.current_event), change)
+    return json_reply(200, AccountView.of(profile))
 
 
-@app.post("/me/nickname")
+@routes.post("/me/nickname", "The nickname changed", AccountView, request=NicknameRequest)
 def change_nickname() -> Response[str]:
-    nickname = _body(NicknameRequest).nickname
-    return json_reply(
-        200, AccountView.of(account_service().change_nickname(_player_id(), nickname))
-    )
+    nickname = body(app.current_event, NicknameRequest, forms=True).nickname
+    profile = account_service().change_nickname(player_id(app.current_event), nickname)
+    return json_reply(200, AccountView.of(profile))
 
 
-@app.post("/me/password")
+@routes.post(
+    "/me/password",
+    "The password changed: every other device signed out, new tokens for this one",
+    TokensView,
+    request=PasswordChangeRequest,
+)
 def change_password() -> Response[str]:
-    request = _body(PasswordChangeRequest)
+    request = body(app.current_event, PasswordChangeRequest, forms=True)
     tokens = account_service().change_password(
-        _player_id(), request.old_password, request.new_password
+        player_id(app.current_event), request.old_password, request.new_password
     )
     return json_reply(
         200,
@@ -265,22 +336,32 @@ def change_password() -> Response[str]:
     )
 
 
-@app.post("/me/email")
+@routes.post(
+    "/me/email",
+    "An e-mail change requested (a mail to the new address confirms it)",
+    AccountView,
+    status=202,
+    request=EmailRequest,
+)
 def change_email() -> Response[str]:
-    email = _body(EmailRequest).email
-    profile = account_service().request_email_change(_player_id(), email, _link_base())
+    email = body(app.current_event, EmailRequest, forms=True).email
+    player = player_id(app.current_event)
+    profile = account_service().request_email_change(player, email, _link_base())
     return json_reply(202, AccountView.of(profile))
 
 
-@app.post("/me/sign-out")
+@routes.post("/me/sign-out", "Every device signed out", AcceptedView)
 def sign_out() -> Response[str]:
-    account_service().sign_out_everywhere(_player_id(), reason="signed out on request")
+    player = player_id(app.current_event)
+    account_service().sign_out_everywhere(player, reason="signed out on request")
     return json_reply(200, AcceptedView(message="every device was signed out"))
 
 
-@app.delete("/me")
+@routes.delete(
+    "/me", "The account's deletion requested (done after a grace period)", AccountView, status=202
+)
 def request_deletion() -> Response[str]:
-    profile = account_service().request_deletion(_player_id())
+    profile = account_service().request_deletion(player_id(app.current_event))
     return json_reply(202, AccountView.of(profile))
 
 
@@ -289,7 +370,7 @@ def request_deletion() -> Response[str]:
 
 @app.exception_handler(AccountError)
 def accounterror_reply(error: AccountError) -> Response[str]:
-    status = _STATUS.get(error.code, 400)
+    status = routes.statuses.get(error.code, 400)
     logger.info("request refused", code=error.code, field=error.field)
     if _wants_page() and app.current_event.request_context.http.method == "GET":
         return _page(status, "This link does not work", error.message)

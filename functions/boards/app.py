@@ -15,25 +15,38 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb.results import periods
 from yamb.results.boards import board
 from yamb.results.errors import ResultsError
-from yamb.results.messages import StatisticsView
+from yamb.results.messages import BoardView, FavoritesView, HeadToHeadView, StatisticsView
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
-from yamb_service.edge.http_api import add_common_handlers, error_reply, json_reply, resolve
+from yamb_service.edge.http_api import (
+    Parameter,
+    Routes,
+    add_common_handlers,
+    error_reply,
+    json_reply,
+    player_id,
+    resolve,
+)
 from yamb_service.results.wiring import results_service
 
 app = APIGatewayHttpResolver()
 
-_STATUS = {
-    "unknown_player": 404,
-    "favorite_self": 400,
-    "too_many_favorites": 409,
-    "busy": 503,
-}
-_BOARD_PARAMETERS = frozenset({"format", "columns", "side", "period", "kind"})
-
-
-def _player_id() -> str:
-    return str(app.current_event.request_context.authorizer.get_lambda["playerId"])
+routes = Routes(
+    app,
+    statuses={
+        "unknown_player": 404,
+        "favorite_self": 400,
+        "too_many_favorites": 409,
+        "busy": 503,
+    },
+)
+_BOARD_PARAMETERS = (
+    Parameter("format", "individual (default) or pairs", enum=("individual", "pairs")),
+    Parameter("columns", "main (default: the best per preset summed) or a preset 1-7"),
+    Parameter("side", "best (default) or sum", enum=("best", "sum")),
+    Parameter("period", "all (default), month, week, a month (2026-12) or an ISO week (2026-W49)"),
+    Parameter("kind", "all (default) or favorites"),
+)
 
 
 def _query(name: str, default: str) -> str:
@@ -42,9 +55,10 @@ def _query(name: str, default: str) -> str:
     return default if value is None else value
 
 
-@app.get("/boards")
+@routes.get("/boards", "A leaderboard", BoardView, parameters=_BOARD_PARAMETERS)
 def leaderboard() -> Response[str]:
-    unknown = set(app.current_event.query_string_parameters or {}) - _BOARD_PARAMETERS
+    known = {parameter.name for parameter in _BOARD_PARAMETERS}
+    unknown = set(app.current_event.query_string_parameters or {}) - known
     if unknown:
         name = sorted(unknown)[0]
         raise ResultsError(
@@ -55,36 +69,51 @@ def leaderboard() -> Response[str]:
     target = board(
         _query("format", "individual"), _query("columns", "main"), _query("side", "best"), period
     )
-    return json_reply(200, service.board(_player_id(), target, _query("kind", "all")))
+    viewer = player_id(app.current_event)
+    return json_reply(200, service.board(viewer, target, _query("kind", "all")))
 
 
-@app.get("/players/<nickname>/statistics")
+@routes.get("/players/{nickname}/statistics", "A player's statistics", StatisticsView)
 def statistics(nickname: str) -> Response[str]:
     return json_reply(200, results_service().statistics(nickname))
 
 
-@app.get("/players/<nickname>/head-to-head")
+@routes.get(
+    "/players/{nickname}/head-to-head",
+    "The caller's games against a player",
+    HeadToHeadView,
+    parameters=(Parameter("before", "The page before this one (a previous page's cursor)."),),
+)
 def head_to_head(nickname: str) -> Response[str]:
-    before = app.current_event.get_query_string_value("before") or None
-    return json_reply(200, results_service().head_to_head(_player_id(), nickname, before))
+    event = app.current_event
+    before = event.get_query_string_value("before") or None
+    return json_reply(200, results_service().head_to_head(player_id(event), nickname, before))
 
 
-@app.get("/me/favorites")
+@routes.get("/me/favorites", "The players the caller follows", FavoritesView)
 def favorites() -> Response[str]:
-    return json_reply(200, results_service().favorites(_player_id()))
+    return json_reply(200, results_service().favorites(player_id(app.current_event)))
 
 
-@app.put("/me/favorites/<nickname>")
+@routes.put("/me/favorites/{nickname}", "A player followed", FavoritesView)
 def follow(nickname: str) -> Response[str]:
-    return json_reply(200, results_service().follow(_player_id(), nickname, on=True))
+    viewer = player_id(app.current_event)
+    return json_reply(200, results_service().follow(viewer, nickname, on=True))
 
 
-@app.delete("/me/favorites/<nickname>")
+@routes.delete("/me/favorites/{nickname}", "A player no longer followed", FavoritesView)
 def unfollow(nickname: str) -> Response[str]:
-    return json_reply(200, results_service().follow(_player_id(), nickname, on=False))
+    viewer = player_id(app.current_event)
+    return json_reply(200, results_service().follow(viewer, nickname, on=False))
 
 
-@app.get("/pages/<nickname>")
+@routes.get(
+    "/pages/{nickname}",
+    "A player's public page: JSON, or HTML for a browser (cached a minute)",
+    StatisticsView,
+    public=True,
+    page=True,
+)
 def public_page(nickname: str) -> Response[str]:
     try:
         view = results_service().public_page(nickname)
@@ -157,7 +186,8 @@ def _statistics_html(view: StatisticsView) -> str:
 @app.exception_handler(ResultsError)
 def refused(error: ResultsError) -> Response[str]:
     logger.info("request refused", code=error.code, field=error.field)
-    return error_reply(_STATUS.get(error.code, 400), error.code, error.message, error.field)
+    status = routes.statuses.get(error.code, 400)
+    return error_reply(status, error.code, error.message, error.field)
 
 
 add_common_handlers(app)

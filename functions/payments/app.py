@@ -6,7 +6,6 @@ import gc
 gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 import base64
-import json
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -22,21 +21,33 @@ from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
 from yamb_service.economy.payments.service import WebhookRefusedError
 from yamb_service.economy.payments.wiring import now, payment_service
-from yamb_service.edge.http_api import add_common_handlers, error_reply, json_reply, resolve
+from yamb_service.edge.http_api import (
+    Parameter,
+    Routes,
+    add_common_handlers,
+    body,
+    error_reply,
+    json_reply,
+    player_id,
+    resolve,
+)
 
 app = APIGatewayHttpResolver()
-
-_STATUS = {
-    "bad_request": 400,
-    "gift_to_self": 400,
-    "unknown_player": 404,
-    "unknown_offer": 404,
-    "offer_not_started": 409,
-    "offer_expired": 410,
-    "key_reused": 409,
-    "busy": 503,
-    "payment_provider_unavailable": 503,
-}
+routes = Routes(
+    app,
+    statuses={
+        "bad_request": 400,
+        "gift_to_self": 400,
+        "unknown_player": 404,
+        "unknown_offer": 404,
+        "offer_not_started": 409,
+        "offer_expired": 410,
+        "key_reused": 409,
+        "busy": 503,
+        "payment_provider_unavailable": 503,
+        "bad_signature": 400,
+    },
+)
 _Id = Annotated[str, Field(min_length=1, max_length=128)]
 
 
@@ -101,10 +112,6 @@ class ReceivedView(_Message):
     handled: str
 
 
-def _player_id() -> str:
-    return str(app.current_event.request_context.authorizer.get_lambda["playerId"])
-
-
 def _raw_body() -> bytes:
     """The body as Stripe sent it (its signature is over these bytes)."""
     event = app.current_event
@@ -116,23 +123,32 @@ def _credit(entry: LedgerEntry) -> CreditView:
     return CreditView(tokens=entry.amount, balance=entry.balance, debt=entry.debt)
 
 
-@app.get("/offers")
+@routes.get("/offers", "The token offers on sale", OffersView, public=True)
 def offers() -> Response[str]:
     on_sale = payment_service().offers(now())
     return json_reply(200, OffersView(offers=[OfferView.of(offer) for offer in on_sale]))
 
 
-@app.post("/me/checkout")
+@routes.post(
+    "/me/checkout",
+    "A checkout of an offer (201: the page to pay on; 200: a free promotion, credited)",
+    CheckoutView,
+    status=201,
+    request=CheckoutRequest,
+    statuses=(200,),
+    parameters=(
+        Parameter(
+            "Idempotency-Key",
+            "The same key answers the same checkout session (Stripe's idempotency key).",
+            location="header",
+        ),
+    ),
+)
 def checkout() -> Response[str]:
-    raw = app.current_event.decoded_body or ""
-    try:
-        data: Any = json.loads(raw) if raw else {}
-    except json.JSONDecodeError:
-        raise EconomyError("the body is not JSON", code="bad_request") from None
-    request = CheckoutRequest.model_validate(data)
+    request = body(app.current_event, CheckoutRequest)
     shop = payment_settings().shop_url
     result = payment_service().checkout(
-        _player_id(),
+        player_id(app.current_event),
         request.offer_id,
         now(),
         request.gift_to,
@@ -150,7 +166,13 @@ def checkout() -> Response[str]:
     return json_reply(201, view)
 
 
-@app.post("/webhooks/stripe")
+@routes.post(
+    "/webhooks/stripe",
+    "Stripe's events (signed: the Stripe-Signature header)",
+    ReceivedView,
+    public=True,
+    parameters=(Parameter("Stripe-Signature", "Stripe's signature.", location="header"),),
+)
 def stripe_webhook() -> Response[str]:
     signature = app.current_event.headers.get("stripe-signature")
     result = payment_service().webhook(_raw_body(), signature, now())
@@ -170,7 +192,8 @@ def webhook_refused(error: WebhookRefusedError) -> Response[str]:
 @app.exception_handler(EconomyError)
 def economyerror_reply(error: EconomyError) -> Response[str]:
     logger.info("request refused", code=error.code, field=error.field)
-    return error_reply(_STATUS.get(error.code, 400), error.code, error.message, error.field)
+    status = routes.statuses.get(error.code, 400)
+    return error_reply(status, error.code, error.message, error.field)
 
 
 add_common_handlers(app)  # a malformed body, busy, no route; a failure answers 500, which

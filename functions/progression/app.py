@@ -13,37 +13,40 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb.progression.errors import ProgressionError
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
-from yamb_service.edge.http_api import add_common_handlers, error_reply, resolve
+from yamb_service.edge.http_api import Routes, add_common_handlers, error_reply, resolve
 from yamb_service.progression.badges import routes as badge_routes
 from yamb_service.progression.referral import routes as referral_routes
 from yamb_service.progression.tasks import routes as tasks_routes
 
 app = APIGatewayHttpResolver()
-app.include_router(tasks_routes.router)
-app.include_router(referral_routes.router)
-app.include_router(badge_routes.router)
-
-_STATUS = {
-    "unknown_task": 404,
-    "unknown_referral_code": 404,
-    "unknown_badge": 404,
-    "unknown_player": 404,
-    "task_claimed": 409,
-    "already_referred": 409,
-    "referral_closed": 409,
-    "not_your_invitee": 404,
-    "no_scheme_to_choose": 409,
-    "scheme_window_over": 409,
-    "scheme_chosen": 409,
-    "week_not_chosen": 409,
-    "busy": 503,
-}
+routes = Routes(
+    app,
+    statuses={
+        "unknown_task": 404,
+        "unknown_referral_code": 404,
+        "unknown_badge": 404,
+        "unknown_player": 404,
+        "task_claimed": 409,
+        "already_referred": 409,
+        "referral_closed": 409,
+        "not_your_invitee": 404,
+        "no_scheme_to_choose": 409,
+        "scheme_window_over": 409,
+        "scheme_chosen": 409,
+        "week_not_chosen": 409,
+        "busy": 503,
+    },
+)
+routes.include(tasks_routes.routes)
+routes.include(referral_routes.routes)
+routes.include(badge_routes.routes)
 
 
 @app.exception_handler(ProgressionError)
 def refused(error: ProgressionError) -> Response[str]:
     logger.info("request refused", code=error.code, field=error.field)
-    return error_reply(_STATUS.get(error.code, 400), error.code, error.message, error.field)
+    status = routes.statuses.get(error.code, 400)
+    return error_reply(status, error.code, error.message, error.field)
 
 
 add_common_handlers(app)

@@ -3,22 +3,20 @@ badges (paying what is due, as a login does) and another player's levels."""
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
+from yamb.progression.badge_messages import BadgesView, PublicBadgesView
 
-from yamb_service.edge.http_api import json_reply
+from yamb_service.edge.http_api import Routes, json_reply, player_id
 from yamb_service.progression.wiring import badge_service
 
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # powertools leaves it untyped
+routes = Routes(router)
 
 
-def _player_id() -> str:
-    return str(router.current_event.request_context.authorizer.get_lambda["playerId"])
-
-
-@router.get("/me/badges")
+@routes.get("/me/badges", "The caller's badges (what is due paid first)", BadgesView)
 def my_badges() -> Response[str]:
-    return json_reply(200, badge_service().mine(_player_id()))
+    return json_reply(200, badge_service().mine(player_id(router.current_event)))
 
 
-@router.get("/players/<nickname>/badges")
+@routes.get("/players/{nickname}/badges", "A player's badge levels", PublicBadgesView)
 def player_badges(nickname: str) -> Response[str]:
     return json_reply(200, badge_service().of_player(nickname))

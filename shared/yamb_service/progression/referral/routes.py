@@ -1,47 +1,45 @@
 """The referral routes of progression's HTTP API (functions/progression): the player's code,
 link, referrer and invitees; taking a referrer; choosing an invitee's scheme."""
 
-import json
-from typing import Any
-
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
-from pydantic import BaseModel
-from yamb.progression.errors import ProgressionError
-from yamb.progression.referral_messages import ReferrerRequest, SchemeRequest
+from yamb.progression.referral_messages import (
+    InviteeView,
+    ReferralView,
+    ReferrerRequest,
+    ReferrerView,
+    SchemeRequest,
+)
 
-from yamb_service.edge.http_api import json_reply
+from yamb_service.edge.http_api import Routes, body, json_reply, player_id
 from yamb_service.progression.wiring import referral_service
 
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # powertools leaves it untyped
+routes = Routes(router)
 
 
-def _player_id() -> str:
-    return str(router.current_event.request_context.authorizer.get_lambda["playerId"])
-
-
-def _body[M: BaseModel](model: type[M]) -> M:
-    raw = router.current_event.decoded_body or ""
-    try:
-        data: Any = json.loads(raw) if raw else {}
-    except json.JSONDecodeError:
-        raise ProgressionError("the body is not JSON", code="bad_request") from None
-    return model.model_validate(data)
-
-
-@router.get("/me/referral")
+@routes.get("/me/referral", "The caller's code and link, referrer and invitees", ReferralView)
 def referral() -> Response[str]:
-    return json_reply(200, referral_service().referral(_player_id()))
+    return json_reply(200, referral_service().referral(player_id(router.current_event)))
 
 
-@router.put("/me/referrer")
+@routes.put(
+    "/me/referrer", "A referrer taken, by their code", ReferrerView, request=ReferrerRequest
+)
 def take_referrer() -> Response[str]:
-    code = _body(ReferrerRequest).code
-    return json_reply(200, referral_service().take_referrer(_player_id(), code))
+    event = router.current_event
+    code = body(event, ReferrerRequest).code
+    return json_reply(200, referral_service().take_referrer(player_id(event), code))
 
 
-@router.put("/me/referral/invitees/<nickname>/scheme")
+@routes.put(
+    "/me/referral/invitees/{nickname}/scheme",
+    "The reward scheme chosen for an invitee",
+    InviteeView,
+    request=SchemeRequest,
+)
 def choose_scheme(nickname: str) -> Response[str]:
-    scheme = _body(SchemeRequest).scheme
+    event = router.current_event
+    scheme = body(event, SchemeRequest).scheme
     service = referral_service()
-    return json_reply(200, service.choose_scheme(_player_id(), nickname, scheme, service.now()))
+    return json_reply(200, service.choose_scheme(player_id(event), nickname, scheme, service.now()))

@@ -2,25 +2,28 @@
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
-from yamb.progression.task_messages import ClaimRequest
+from yamb.progression.task_messages import ClaimRequest, ClaimView, TasksView
 
-from yamb_service.edge.http_api import json_reply
+from yamb_service.edge.http_api import Routes, body, json_reply, player_id
 from yamb_service.progression.wiring import task_service
 
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # powertools leaves it untyped
+routes = Routes(router)
 
 
-def _player_id() -> str:
-    return str(router.current_event.request_context.authorizer.get_lambda["playerId"])
-
-
-@router.get("/me/tasks")
+@routes.get("/me/tasks", "The week's tasks, their progress and the bonus", TasksView)
 def tasks() -> Response[str]:
-    return json_reply(200, task_service().view(_player_id()))
+    return json_reply(200, task_service().view(player_id(router.current_event)))
 
 
-@router.post("/me/tasks/<task_id>/claim")
+@routes.post(
+    "/me/tasks/{taskId}/claim",
+    "A finished task's reward claimed",
+    ClaimView,
+    request=ClaimRequest,
+    request_required=False,
+)
 def claim(task_id: str) -> Response[str]:
-    body = router.current_event.decoded_body
-    request = ClaimRequest.model_validate_json(body) if body else ClaimRequest()
-    return json_reply(200, task_service().claim(_player_id(), task_id, request.week))
+    event = router.current_event
+    request = body(event, ClaimRequest)
+    return json_reply(200, task_service().claim(player_id(event), task_id, request.week))
