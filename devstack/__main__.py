@@ -54,6 +54,7 @@ def _print_started(stack: LocalStack) -> None:
     print(f"  Web client: {stack.web_url}")
     print(f"  WebSocket: {stack.url}?token=<ID token>")
     print(f"  HTTP API: {stack.gateway.http_url}  (Authorization: <ID token>)")
+    print(f"  OpenAPI: {stack.gateway.openapi_url}")
     print(f"  Mailbox: {stack.gateway.mailbox_url}  (python -m devstack mail)")
     jobs = ", ".join(schedule.name for schedule in stack.schedules())
     if jobs:

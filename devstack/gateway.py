@@ -49,7 +49,9 @@ stage, no stage in the path), and the local tools under ``/_local``:
   its links; ``GET /_local/mail.json`` the same as JSON (``?to=<address>``, ``?last=N``);
 * ``GET /_local/jobs``: the scheduled jobs (`jobs`); ``POST /_local/jobs/<name>?now=<ISO 8601>``
   runs one (`run_job`, no timeout) and answers its JSON result, or 500 with its ``errorType`` and
-  ``errorMessage``.
+  ``errorMessage``;
+* ``GET /openapi.yaml``: the HTTP API's OpenAPI document (`openapi`, a file read on each request:
+  docs/openapi.yaml), without authorization and to any origin; 404 when the stack has none.
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
+from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Self
 
@@ -552,6 +555,7 @@ class LocalGateway:
         mailbox: Mailbox | None = None,
         jobs: JobList | None = None,
         run_job: JobRunner | None = None,
+        openapi: Path | None = None,
     ) -> None:
         if not re.fullmatch(r"[A-Za-z0-9_\-]+", stage):
             raise ValueError(f"stage {stage!r}: letters, digits, - and _ only")
@@ -565,6 +569,7 @@ class LocalGateway:
         self.mailbox = mailbox
         self.jobs = jobs
         self.run_job = run_job
+        self.openapi = openapi
         self.handlers: dict[str, LambdaHandler] = dict(handlers)
         self.authorizer = authorizer
         self.stage = stage
@@ -633,6 +638,11 @@ class LocalGateway:
         """``GET`` lists the scheduled jobs, ``POST <jobs_url>/<name>?now=...`` runs one."""
         return f"{self.http_url}/_local/jobs"
 
+    @property
+    def openapi_url(self) -> str:
+        """The HTTP API's OpenAPI document (``GET``, no authorization)."""
+        return f"{self.http_url}/openapi.yaml"
+
     def connection_ids(self) -> list[str]:
         """Ids of the open connections (upgrade completed, not closing)."""
         # list() copies in one step, so this is safe from another thread.
@@ -664,6 +674,7 @@ class LocalGateway:
         app.router.add_get("/_local/mail.json", self._mail_json)
         app.router.add_get("/_local/jobs", self._list_jobs)
         app.router.add_post("/_local/jobs/{name}", self._run_job)
+        app.router.add_get("/openapi.yaml", self._openapi_document)
         # Everything else is the HTTP API's (its own 404 for what no route matches).
         app.router.add_route("*", "/{path:.*}", self.http.handle)
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=5.0)
@@ -783,6 +794,17 @@ class LocalGateway:
         )
 
     # ---------------------------------------------------------------------------- /_local
+
+    async def _openapi_document(self, request: web.Request) -> web.StreamResponse:
+        """The HTTP API's OpenAPI document, for any origin (an API explorer in a browser)."""
+        if self.openapi is None or not self.openapi.is_file():
+            return _json_error(404, None, "No OpenAPI document: the stack has none")
+        text = await self._blocking(self.openapi.read_text, "utf-8")
+        return web.Response(
+            text=text,
+            content_type="application/yaml",
+            headers={"Access-Control-Allow-Origin": "*", "Cache-Control": "no-store"},
+        )
 
     async def _mail_page(self, request: web.Request) -> web.StreamResponse:
         if self.mailbox is None:

@@ -165,6 +165,7 @@ class LocalStack:
             mailbox=self.aws.mails,
             jobs=self.jobs,
             run_job=self.run_job,
+            openapi=self.root / "docs" / "openapi.yaml",
         )
 
     # -------------------------------------------------------------- wiring
@@ -338,6 +339,7 @@ class LocalStack:
             "mailboxUrl": self.gateway.mailbox_url,
             "mailJsonUrl": f"{self.gateway.mailbox_url}.json",
             "jobsUrl": self.gateway.jobs_url,
+            "openApiUrl": self.gateway.openapi_url,
             "webUrl": self.web_url,
         }
 

@@ -609,6 +609,30 @@ def test_http_authorizer_answers_are_cached_when_reauthorize_every_is_set() -> N
     assert (len(calls.of("a")), len(calls.of("b"))) == (3, 3)
 
 
+def test_http_openapi_document_is_served_without_authorization(tmp_path: Path) -> None:
+    # given a gateway whose HTTP API routes all need a token, and an OpenAPI document
+    document = tmp_path / "openapi.yaml"
+    document.write_text("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n")
+    refuse = HttpAuthorizer(lambda event, _: {"isAuthorized": False}, ("$request.header.x",))
+    routes = [HttpRoute("ANY /{proxy+}", Calls().handler("any"), authorizer=refuse)]
+
+    # when the document is asked for without a token, by a page of another origin
+    with http_gateway(routes, openapi=document) as gateway:
+        served = call(gateway, "GET", "/openapi.yaml", headers=[("Origin", "http://x.test")])
+        url = gateway.gateway.openapi_url
+    with http_gateway(routes) as gateway:
+        missing = call(gateway, "GET", "/openapi.yaml")
+
+    # then it is served as it is on disk, to any origin, ahead of the API's routes
+    assert served.status == 200
+    assert served.body.decode() == document.read_text()
+    assert served.header("Content-Type") == "application/yaml; charset=utf-8"
+    assert served.header("Access-Control-Allow-Origin") == "*"
+    assert url.endswith("/openapi.yaml")
+    # and a gateway without one answers 404
+    assert missing.status == 404
+
+
 def test_http_function_exception_answers_500() -> None:
     # given a function that raises / when it is called / then API Gateway's 500
     with http_gateway([HttpRoute("GET /boom", _raise("boom"))]) as gateway:
