@@ -39,6 +39,7 @@ from yamb_service.edge.http_api import (
     error_reply,
     is_form,
     json_reply,
+    on_error,
     player_id,
     resolve,
 )
@@ -368,7 +369,7 @@ def request_deletion() -> Response[str]:
 # ---------------------------------------------------------------------- errors
 
 
-@app.exception_handler(AccountError)
+@on_error(app, AccountError)
 def accounterror_reply(error: AccountError) -> Response[str]:
     status = routes.statuses.get(error.code, 400)
     logger.info("request refused", code=error.code, field=error.field)
@@ -379,7 +380,7 @@ def accounterror_reply(error: AccountError) -> Response[str]:
     return error_reply(status, error.code, error.message, error.field)
 
 
-@app.exception_handler(ProgressionError)
+@on_error(app, ProgressionError)
 def referral_refused(error: ProgressionError) -> Response[str]:
     """A registration's referral code that no player has: nothing was made."""
     logger.info("request refused", code=error.code, field=error.field)

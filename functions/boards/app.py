@@ -24,6 +24,7 @@ from yamb_service.edge.http_api import (
     add_common_handlers,
     error_reply,
     json_reply,
+    on_error,
     player_id,
     resolve,
 )
@@ -183,7 +184,7 @@ def _statistics_html(view: StatisticsView) -> str:
 # ---------------------------------------------------------------------- errors
 
 
-@app.exception_handler(ResultsError)
+@on_error(app, ResultsError)
 def refused(error: ResultsError) -> Response[str]:
     logger.info("request refused", code=error.code, field=error.field)
     status = routes.statuses.get(error.code, 400)

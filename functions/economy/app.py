@@ -40,6 +40,7 @@ from yamb_service.edge.http_api import (
     body,
     error_reply,
     json_reply,
+    on_error,
     player_id,
     query_int,
     resolve,
@@ -197,7 +198,7 @@ def equip_cosmetic() -> Response[str]:
 # ---------------------------------------------------------------------- errors
 
 
-@app.exception_handler(EconomyError)
+@on_error(app, EconomyError)
 def economy_error(error: EconomyError) -> Response[str]:
     logger.info("request refused", code=error.code, field=error.field)
     status = routes.statuses.get(error.code, 400)

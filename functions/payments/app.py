@@ -28,6 +28,7 @@ from yamb_service.edge.http_api import (
     body,
     error_reply,
     json_reply,
+    on_error,
     player_id,
     resolve,
 )
@@ -183,13 +184,13 @@ def stripe_webhook() -> Response[str]:
 # ---------------------------------------------------------------------- errors
 
 
-@app.exception_handler(WebhookRefusedError)
+@on_error(app, WebhookRefusedError)
 def webhook_refused(error: WebhookRefusedError) -> Response[str]:
     logger.warning("stripe webhook refused", reason=str(error))
     return error_reply(400, "bad_signature", str(error))
 
 
-@app.exception_handler(EconomyError)
+@on_error(app, EconomyError)
 def economyerror_reply(error: EconomyError) -> Response[str]:
     logger.info("request refused", code=error.code, field=error.field)
     status = routes.statuses.get(error.code, 400)

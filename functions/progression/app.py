@@ -13,7 +13,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb.progression.errors import ProgressionError
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
-from yamb_service.edge.http_api import Routes, add_common_handlers, error_reply, resolve
+from yamb_service.edge.http_api import Routes, add_common_handlers, error_reply, on_error, resolve
 from yamb_service.progression.badges import routes as badge_routes
 from yamb_service.progression.referral import routes as referral_routes
 from yamb_service.progression.tasks import routes as tasks_routes
@@ -42,7 +42,7 @@ routes.include(referral_routes.routes)
 routes.include(badge_routes.routes)
 
 
-@app.exception_handler(ProgressionError)
+@on_error(app, ProgressionError)
 def refused(error: ProgressionError) -> Response[str]:
     logger.info("request refused", code=error.code, field=error.field)
     status = routes.statuses.get(error.code, 400)

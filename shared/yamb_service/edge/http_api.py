@@ -226,6 +226,19 @@ def _failed(error: Exception) -> Response[str]:
     return error_reply(500, "internal", "something went wrong on our side: try again later")
 
 
+def on_error[E: Exception](
+    app: APIGatewayHttpResolver, kind: type[E]
+) -> Callable[[Callable[[E], Response[str]]], Callable[[E], Response[str]]]:
+    """``@on_error(app, EconomyError)``: the function's answer to its own errors (powertools'
+    `exception_handler`, typed: its decorator is not)."""
+
+    def register(handler: Callable[[E], Response[str]]) -> Callable[[E], Response[str]]:
+        app.exception_handler(kind)(handler)
+        return handler
+
+    return register
+
+
 def add_common_handlers(app: APIGatewayHttpResolver) -> None:
     """The refusals every function answers alike (a function's own errors it maps itself)."""
     app.exception_handler(ValidationError)(_invalid_request)
