@@ -111,7 +111,8 @@ def _add_profile(aws: Any, token: str) -> None:
     import jwt
     from yamb.accounts.profile import AccountStatus, Profile
     from yamb_service.accounts.dynamo import DynamoAccountStore
-    from yamb_service.game.dynamo import DynamoGameRepository, item_model
+    from yamb_service.common.dynamo import item_model
+    from yamb_service.game.dynamo import DynamoGameRepository
 
     os.environ.update(aws.env())  # this process's own clients, as the handlers' runs get
     player_id = jwt.decode(token, options={"verify_signature": False})["sub"]

@@ -347,8 +347,9 @@ class Economy:
 
     def __init__(self, fake: FakeStripe) -> None:
         from yamb_service.accounts.dynamo import DynamoAccountStore
+        from yamb_service.common.dynamo import item_model
         from yamb_service.economy.wallet_dynamo import DynamoWalletStore
-        from yamb_service.game.dynamo import DynamoGameRepository, item_model
+        from yamb_service.game.dynamo import DynamoGameRepository
 
         self.fake = fake
         self.item = item_model(TABLE, REGION)

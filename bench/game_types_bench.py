@@ -618,7 +618,8 @@ def main() -> int:
 
     import boto3
     from moto import mock_aws
-    from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository, item_model
+    from yamb_service.common.dynamo import item_model
+    from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
     from yamb_service.game.ports import StaleGameError
 
     from tests.integration.conftest import REGION, TABLE_NAME, create_game_table, lane_token_store

@@ -105,9 +105,10 @@ class World:
     def __init__(self, players: int) -> None:
         from yamb.accounts.profile import AccountStatus, Profile
         from yamb_service.accounts.dynamo import DynamoAccountStore
+        from yamb_service.common.dynamo import item_model
         from yamb_service.economy.wallet_dynamo import DynamoWalletStore
         from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
-        from yamb_service.game.dynamo import DynamoGameRepository, item_model
+        from yamb_service.game.dynamo import DynamoGameRepository
         from yamb_service.progression.badges.dynamo import DynamoBadgeStore
         from yamb_service.progression.badges.service import BadgeService
         from yamb_service.progression.referral.dynamo import DynamoReferralStore

@@ -342,7 +342,8 @@ class World:
         from yamb.results.boards import Board
         from yamb.results.periods import ALL_TIME
         from yamb_service.accounts.dynamo import DynamoAccountStore
-        from yamb_service.game.dynamo import DynamoGameRepository, item_model
+        from yamb_service.common.dynamo import item_model
+        from yamb_service.game.dynamo import DynamoGameRepository
         from yamb_service.results.dynamo import DynamoResultsStore
         from yamb_service.results.service import ResultsRecorder, ResultsService
 

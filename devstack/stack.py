@@ -367,10 +367,9 @@ class LocalStack:
         """Premium for the local player `name` (created if new) for `days` from the stack's
         clock, as an operator grants it (players buy it with tokens: docs/economy.md); its
         end. A local player is otherwise a free account (presets 1 and 2, rules.md 5)."""
-        from yamb_service.game.dynamo import (  # noqa: PLC0415 - loaded with the stack, as wiring
-            DynamoPlayerRepository,
-            item_model,
-        )
+        # Loaded with the stack, as wiring.
+        from yamb_service.common.dynamo import item_model  # noqa: PLC0415
+        from yamb_service.game.dynamo import DynamoPlayerRepository  # noqa: PLC0415
 
         claims = jwt.decode(self.player_token(name), options={"verify_signature": False})
         until = self.aws.clock.now() + timedelta(days=days)

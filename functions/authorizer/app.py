@@ -14,11 +14,11 @@ import jwt
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb_service.accounts.dynamo import load_profile
 from yamb_service.common.config import authorizer_settings
+from yamb_service.common.dynamo import item_model
 from yamb_service.common.observability import logger
 from yamb_service.common.warmup import collector_after_first_call
 from yamb_service.edge.auth import Identity, InvalidTokenError, TokenVerifier
 from yamb_service.edge.identity import PlayerTokens, TokenRefusedError
-from yamb_service.game.dynamo import item_model
 
 # The key set is fetched on the first handshake and kept an hour; a fetch that hangs fails the
 # handshake in seconds (the client tries again) instead of holding it for the function's timeout.

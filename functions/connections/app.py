@@ -7,10 +7,10 @@ gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
+from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import CORRELATION_ID, logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
 from yamb_service.edge.websocket import parse_event
-from yamb_service.game.ports import ServiceBusyError
 from yamb_service.game.wiring import game_service
 
 

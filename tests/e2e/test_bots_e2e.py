@@ -6,8 +6,8 @@ import base64
 import json
 from typing import Any
 
+from yamb_service.common.dynamo import item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
-from yamb_service.game.dynamo import item_model
 
 from devstack.stack import LocalStack
 from tests.e2e.test_rewards_e2e import _ended_record

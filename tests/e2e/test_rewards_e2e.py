@@ -8,8 +8,8 @@ from typing import Any
 from yamb.economy.rewards import Finisher, reward_of, turns_per_sheet, win_rewards
 from yamb.session.results import GameResult
 from yamb.settings import validate_settings
+from yamb_service.common.dynamo import item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
-from yamb_service.game.dynamo import item_model
 
 from devstack.stack import LocalStack
 from devstack.streams import as_lambda_sends, wait_until

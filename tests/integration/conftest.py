@@ -20,9 +20,10 @@ from moto import mock_aws
 from yamb.dice import SeededDice
 from yamb.protocol import CLIENT_ACTIONS
 from yamb.session.model import GameSession
+from yamb_service.common.dynamo import item_model
 from yamb_service.common.observability import metrics
 from yamb_service.edge.caller import Caller
-from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository, item_model
+from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
 from yamb_service.game.service import GameService
 from yamb_service.game.throttle import ConnectionThrottle
 

@@ -20,9 +20,10 @@ from botocore.exceptions import ClientError
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.common.dynamo import item_model
 from yamb_service.economy.ports import Change
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
-from yamb_service.game.dynamo import DynamoGameRepository, item_model
+from yamb_service.game.dynamo import DynamoGameRepository
 from yamb_service.progression.wiring import referrals_on
 
 from devstack.stack import LocalStack
@@ -787,7 +788,7 @@ def test_reset_link_stays_usable_when_its_step_fails(
 ) -> None:
     # given a reset link, and Cognito busy the first time the password is set
     from yamb_service.accounts.wiring import account_service
-    from yamb_service.game.ports import ServiceBusyError
+    from yamb_service.common.errors import ServiceBusyError
 
     email, _ = accounts.player(_unique("Busy"))
     accounts.http("POST", "/accounts/password-reset", {"email": email})

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 from botocore.client import BaseClient
+from yamb_service.common.dynamo import item_model
 from yamb_service.economy.ports import Change
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
-from yamb_service.game.dynamo import item_model
 
 from devstack.stack import LocalStack, local_nickname
 from devstack.template import Template

@@ -2240,7 +2240,7 @@ def test_throttled_timer_start_before_the_write_answers_busy_and_changes_nothing
     harness: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # given Step Functions throttles StartExecution (past botocore's retries)
-    from yamb_service.game.ports import ServiceBusyError
+    from yamb_service.common.errors import ServiceBusyError
 
     harness.connect(ANA, BEN)
     game_id = harness.create_game(ANA, players=2)

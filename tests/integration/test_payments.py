@@ -23,10 +23,11 @@ from botocore.client import BaseClient
 from stripe import WebhookSignature
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.common.dynamo import item_model
 from yamb_service.economy.payments import wiring as payment_wiring
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.game import wiring
-from yamb_service.game.dynamo import DynamoGameRepository, item_model
+from yamb_service.game.dynamo import DynamoGameRepository
 
 from devstack.aws import local_secret_value
 from devstack.stack import LocalStack

@@ -13,8 +13,8 @@ import boto3
 import pytest
 from pydantic import ValidationError
 from yamb.results.errors import ResultsError
+from yamb_service.common.dynamo import item_model
 from yamb_service.game import wiring
-from yamb_service.game.dynamo import item_model
 from yamb_service.results import wiring as results_wiring
 
 from devstack.template import Template

@@ -23,8 +23,9 @@ from yamb.results.periods import Period, week_of
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.common.dynamo import ItemModel, item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
-from yamb_service.game.dynamo import DynamoGameRepository, ItemModel, item_model
+from yamb_service.game.dynamo import DynamoGameRepository
 from yamb_service.progression.referral.dynamo import RECRUITER_COUNT, DynamoReferralStore
 from yamb_service.progression.referral.service import ReferralService
 from yamb_service.results.dynamo import DynamoResultsStore

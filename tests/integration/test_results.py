@@ -13,9 +13,9 @@ from yamb.results.facts import SheetFacts
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.common.errors import ServiceBusyError
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.game.dynamo import DynamoGameRepository
-from yamb_service.game.ports import ServiceBusyError
 from yamb_service.results.dynamo import DynamoResultsStore
 from yamb_service.results.service import PrizeService, ResultsRecorder, ResultsService
 

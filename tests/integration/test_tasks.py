@@ -20,9 +20,10 @@ from yamb.results.periods import week_of
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.common.dynamo import player_key
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.game import wiring
-from yamb_service.game.dynamo import DynamoGameRepository, player_key
+from yamb_service.game.dynamo import DynamoGameRepository
 from yamb_service.progression.tasks.dynamo import DynamoTasksStore
 from yamb_service.progression.tasks.service import TaskService
 

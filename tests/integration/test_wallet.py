@@ -11,11 +11,11 @@ from moto.dynamodb.responses import DynamoHandler
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry
+from yamb_service.common.errors import ServiceBusyError
 from yamb_service.economy.ports import Accounts, Change
 from yamb_service.economy.service import EconomyService
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
-from yamb_service.game.ports import ServiceBusyError
 from yamb_service.progression.badges.dynamo import DynamoBadgeStore
 
 NOW = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)

@@ -10,7 +10,7 @@ from botocore.exceptions import ClientError
 from yamb.accounts.errors import AccountError
 
 from yamb_service.accounts.ports import EmailTakenError, Tokens, UserRecord
-from yamb_service.game.ports import ServiceBusyError
+from yamb_service.common.errors import ServiceBusyError
 
 # The custom attribute every token carries: the account's sign-out generation.
 SESSION_ATTRIBUTE = "custom:session"

@@ -25,9 +25,8 @@ from yamb.accounts.profile import AccountStatus, Profile
 from yamb.session.results import GameResult
 
 from yamb_service.accounts.ports import NicknameTakenError, StaleProfileError
-from yamb_service.common.dynamo import add_parts
+from yamb_service.common.dynamo import LOST_RACE_ERRORS, ItemModel, add_parts, busy_or, player_key
 from yamb_service.common.ports import TransactionPart
-from yamb_service.game.dynamo import LOST_RACE_ERRORS, ItemModel, busy_or, player_key
 
 _PROFILE, _NICK, _LINK = "PROFILE", "NICK", "LINK"
 # The statuses a daily job looks for (yamb_service.accounts.service.AccountService.daily).

@@ -9,8 +9,8 @@ from typing import Any
 from botocore.exceptions import ClientError
 from yamb.accounts.mail import MailKind
 
+from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import MetricUnit, logger, metrics
-from yamb_service.game.ports import ServiceBusyError
 
 
 class SesMailer:

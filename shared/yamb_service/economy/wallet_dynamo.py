@@ -24,11 +24,17 @@ from yamb.economy import ledger
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry, Wallet
 
-from yamb_service.common.dynamo import DynamoPart, add_parts
+from yamb_service.common.dynamo import (
+    LOST_RACE_ERRORS,
+    DynamoPart,
+    ItemModel,
+    add_parts,
+    busy_or,
+    player_key,
+)
+from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.ports import TransactionPart
 from yamb_service.economy.ports import Also, Applied, Change, Plan, PremiumUntil
-from yamb_service.game.dynamo import LOST_RACE_ERRORS, ItemModel, busy_or, player_key
-from yamb_service.game.ports import ServiceBusyError
 
 _WALLET, _IDEM, _PLAYER = "WALLET", "IDEM", "PLAYER"
 ATTEMPTS = 12

@@ -21,10 +21,9 @@ from yamb.economy import cosmetics
 from yamb.economy.cosmetics import Kind, Wardrobe
 from yamb.session.model import Looks
 
-from yamb_service.common.dynamo import DynamoPart
+from yamb_service.common.dynamo import LOST_RACE_ERRORS, DynamoPart, ItemModel, busy_or, player_key
+from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.ports import TransactionPart
-from yamb_service.game.dynamo import LOST_RACE_ERRORS, ItemModel, busy_or, player_key
-from yamb_service.game.ports import ServiceBusyError
 
 _WARDROBE = "WARDROBE"
 ATTEMPTS = 8

@@ -21,8 +21,8 @@ from pydantic import BaseModel, ValidationError
 from pydantic.alias_generators import to_snake
 from yamb.accounts.messages import ErrorDetail, ErrorView
 
+from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import logger
-from yamb_service.game.ports import ServiceBusyError
 
 NO_STORE = "no-store"
 """A private answer (a wallet, an account, a link's state are the player's): never cached."""

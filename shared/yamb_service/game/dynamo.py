@@ -9,31 +9,20 @@ first. A game's body is its session as zlib-compressed JSON.
 """
 
 import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
-from functools import wraps
 from typing import Any
 
-from pynamodb.attributes import (
-    BinaryAttribute,
-    NumberAttribute,
-    UnicodeAttribute,
-    UnicodeSetAttribute,
-)
 from pynamodb.connection import Connection
 from pynamodb.constants import ALL_OLD
 from pynamodb.exceptions import (
     DoesNotExist,
     PutError,
-    PynamoDBConnectionError,
-    PynamoDBException,
     TransactWriteError,
     UpdateError,
 )
 from pynamodb.expressions.condition import Condition, size
 from pynamodb.expressions.update import Action
-from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection
-from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
 from yamb.chat import ChatRate
 from yamb.protocol import GameSummary
@@ -45,6 +34,12 @@ from yamb.session.results import GameResult
 from yamb.session.slow import FREE_SLOW_GAMES, PREMIUM_SLOW_GAMES
 from yamb.session.views import game_summary
 
+from yamb_service.common.dynamo import (
+    LOST_RACE_ERRORS,
+    TableItem,
+    busy_when_transient,
+    player_key,
+)
 from yamb_service.game.ports import (
     ArchivedRecord,
     DiceChunk,
@@ -54,7 +49,6 @@ from yamb_service.game.ports import (
     LoadedGame,
     PlayerRecord,
     SeatTakenError,
-    ServiceBusyError,
     StaleGameError,
 )
 
@@ -80,144 +74,10 @@ SPECTATOR_TTL = timedelta(hours=2)
 _CONDITION_FAILED = "ConditionalCheckFailed"
 # Another transaction held one of the items: a lost race like any other, tried again.
 _TRANSACTION_CONFLICT = "TransactionConflict"
-LOST_RACE_ERRORS = ("ConditionalCheckFailedException", "TransactionConflictException")
-# What botocore's retries could not get through: the caller is told to send the action again.
-_TRANSIENT_ERRORS = frozenset(
-    {
-        "ProvisionedThroughputExceededException",
-        "ThrottlingException",
-        "RequestLimitExceeded",
-        "InternalServerError",
-        "ServiceUnavailable",
-        "TransactionInProgressException",
-    }
-)
-_TRANSIENT_REASONS = frozenset({"ThrottlingError", "ProvisionedThroughputExceeded"})
-
-
-def is_transient(error: PynamoDBException) -> bool:
-    if isinstance(error, PynamoDBConnectionError) and error.cause_response_code is None:
-        return True  # the network: a timeout, a connection refused
-    if error.cause_response_code in _TRANSIENT_ERRORS:
-        return True
-    reasons = getattr(error, "cancellation_reasons", None) or []
-    return any(reason is not None and reason.code in _TRANSIENT_REASONS for reason in reasons)
-
-
-def busy_or(error: PynamoDBException) -> Exception:
-    """What to raise for a failed request: ServiceBusyError when it was transient."""
-    return ServiceBusyError() if is_transient(error) else error
-
-
-def busy_when_transient[**P, R](method: Callable[P, R]) -> Callable[P, R]:
-    """A request DynamoDB throttled or failed (after botocore's retries) as ServiceBusyError."""
-
-    @wraps(method)
-    def call(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return method(*args, **kwargs)
-        except PynamoDBException as error:
-            if is_transient(error):
-                raise ServiceBusyError from error
-            raise
-
-    return call
-
-
-class _Index1(GlobalSecondaryIndex["_Item"]):  # type: ignore[no-untyped-call]
-    """`gsi1`: the open games (`OPEN#…`), the accounts a daily job handles (`ACCOUNTS#…`), the
-    rows of each leaderboard in order (`BOARD#…`)."""
-
-    class Meta:
-        index_name = "gsi1"
-        projection = IncludeProjection(["summary"])
-
-    gsi1pk = UnicodeAttribute(hash_key=True)
-    gsi1sk = UnicodeAttribute(range_key=True)
-
-
-class _Item(Model):
-    """Every item of the single table; which attributes are set depends on the entity."""
-
-    class Meta:
-        table_name = "unset"
-
-    pk = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True)
-    gsi1pk = UnicodeAttribute(null=True)
-    gsi1sk = UnicodeAttribute(null=True)
-    summary = UnicodeAttribute(null=True)
-    body = BinaryAttribute(null=True, legacy_encoding=False)
-    version = NumberAttribute(null=True)
-    expires_at = NumberAttribute(null=True)
-    # The lane item, as the lane's task writes it.
-    lane = NumberAttribute(null=True)
-    token = UnicodeAttribute(null=True)
-    # A player.
-    connection_id = UnicodeAttribute(null=True)
-    connected_at = NumberAttribute(null=True)  # when connection_id was bound (Unix seconds)
-    game_id = UnicodeAttribute(null=True)
-    seated_in = UnicodeAttribute(null=True)
-    cooldown_day = UnicodeAttribute(null=True)
-    disappearances = NumberAttribute(null=True)
-    # The slow games the player sits at (beside one regular seat); premium (premium_until,
-    # below) allows more of them.
-    slow_games = UnicodeSetAttribute(null=True)
-    # An account (yamb_service.accounts.dynamo): its profile as JSON, a nickname's owner, a
-    # mailed link as JSON.
-    profile = UnicodeAttribute(null=True)
-    player_id = UnicodeAttribute(null=True)
-    link = UnicodeAttribute(null=True)
-    # A wallet (yamb_service.economy.wallet_dynamo): its balance and debt (version: its changes); a
-    # ledger entry or an idempotency key's record, as JSON; premium's end on the player.
-    balance = NumberAttribute(null=True)
-    debt = NumberAttribute(null=True)
-    entry = UnicodeAttribute(null=True)
-    premium_until = NumberAttribute(null=True)
-    # A wardrobe (yamb_service.economy.wardrobe_dynamo): the cosmetics owned and equipped, as JSON.
-    wardrobe = UnicodeAttribute(null=True)
-    # A spectator: whose own turn it follows.
-    follows = UnicodeAttribute(null=True)
-    watchers = NumberAttribute(null=True)  # on a game: spectators who came (LoadedGame.watchers)
-    blocked_until = NumberAttribute(null=True)
-    # Results (yamb_service.results.dynamo): how many board rows hold one score, a player's
-    # statistics as JSON, a head-to-head's counts (the viewer's side).
-    tally = NumberAttribute(null=True)
-    stats = UnicodeAttribute(null=True)
-    wins = NumberAttribute(null=True)
-    losses = NumberAttribute(null=True)
-    ties = NumberAttribute(null=True)
-    # Weekly tasks (progression.tasks.dynamo): a distinct counter's members, the tasks claimed.
-    members = UnicodeSetAttribute(null=True)
-    # Referral (progression.referral.dynamo): the invitee's weeks played and weeks paid.
-    played_weeks = UnicodeSetAttribute(null=True)
-    paid_weeks = UnicodeSetAttribute(null=True)
-    gsi1 = _Index1()
-
-
-# The item class of one table, as item_model makes it (other stores of the table take it).
-type ItemModel = type[_Item]
-
-
-def item_model(table_name: str, region: str, host: str | None = None) -> type[_Item]:
-    """The item class bound to one table (pynamodb binds tables per class)."""
-    meta = type("Meta", (), {"table_name": table_name, "region": region, "host": host})
-    return type("GameTableItem", (_Item,), {"Meta": meta})
-
-
-def botocore_session(item: type[_Item]) -> Any:
-    """The botocore session the model's connection uses (on this thread): the function's other
-    clients come from it, so that the process loads botocore's data once."""
-    return item._get_connection().connection.session
 
 
 def _game_key(game_id: str) -> str:
     return f"GAME#{game_id}"
-
-
-def player_key(player_id: str) -> str:
-    """A player's partition: their seat record, account, wallet, statistics..."""
-    return f"PLAYER#{player_id}"
 
 
 def _connection_key(connection_id: str) -> str:
@@ -237,10 +97,10 @@ def decode_body(body: bytes) -> GameSession:
 
 
 class DynamoGameRepository:
-    def __init__(self, item: type[_Item]) -> None:
+    def __init__(self, item: type[TableItem]) -> None:
         self._item = item
 
-    def _to_item(self, session: GameSession) -> _Item:
+    def _to_item(self, session: GameSession) -> TableItem:
         listed = session.in_play
         expires = None
         if not listed and session.ended_at is not None:
@@ -417,7 +277,7 @@ class DynamoGameRepository:
             session.version = expected
             raise
 
-    def _put(self, item: _Item, condition: Condition) -> None:
+    def _put(self, item: TableItem, condition: Condition) -> None:
         try:
             item.save(condition=condition, add_version_condition=False)
         except PutError as error:
@@ -433,7 +293,7 @@ class DynamoGameRepository:
         now: datetime | None,
         *,
         slow: bool = False,
-    ) -> tuple[_Item, list[Action], Condition | None]:
+    ) -> tuple[TableItem, list[Action], Condition | None]:
         item = self._item
         key = item(player_key(player_id), _PLAYER)
         if slow:
@@ -470,17 +330,17 @@ class DynamoGameRepository:
 
     def _transact(  # noqa: PLR0917 - the parts of one transaction
         self,
-        item: _Item,
+        item: TableItem,
         condition: Condition,
         players: Mapping[str, PlayerChange],
         cooldowns: Mapping[str, Cooldown],
-        extra: list[_Item],
+        extra: list[TableItem],
         now: datetime,
         *,
         slow: bool = False,
     ) -> None:
         game_id = item.pk.removeprefix("GAME#")
-        updates: list[tuple[str, _Item, list[Action], Condition | None]] = [
+        updates: list[tuple[str, TableItem, list[Action], Condition | None]] = [
             (player_id, *self._player_action(player_id, change, game_id, now, slow=slow))
             for player_id, change in players.items()
         ]
@@ -528,7 +388,7 @@ class DynamoGameRepository:
         # The model's own connection: a new one would build a botocore client per transaction.
         return self._item._get_connection().connection
 
-    def _dice_item(self, game_id: str, chunk: DiceChunk, now: datetime) -> _Item:
+    def _dice_item(self, game_id: str, chunk: DiceChunk, now: datetime) -> TableItem:
         return self._item(
             _game_key(game_id),
             f"{_DICE}{chunk.index:05d}",
@@ -549,7 +409,7 @@ class DynamoGameRepository:
                 header = ReplayHeader.model_validate_json(item.body)
         return ArchivedRecord(turns, header)
 
-    def _result_item(self, result: GameResult) -> _Item:
+    def _result_item(self, result: GameResult) -> TableItem:
         return self._item(
             _game_key(result.game_id),
             _RESULT,
@@ -557,7 +417,7 @@ class DynamoGameRepository:
             expires_at=_epoch(result.ended_at + RESULT_TTL),
         )
 
-    def _ended_item(self, ended: GameResult) -> _Item:
+    def _ended_item(self, ended: GameResult) -> TableItem:
         """Written once, with the write that ends the game: an insert on the table's stream
         (filtered on this sort key) that the rewards function turns into payments."""
         return self._item(
@@ -630,7 +490,7 @@ def _player_record(player_id: str, attributes: Mapping[str, Any]) -> PlayerRecor
 
 
 class DynamoPlayerRepository:
-    def __init__(self, item: type[_Item]) -> None:
+    def __init__(self, item: type[TableItem]) -> None:
         self._item = item
 
     @busy_when_transient

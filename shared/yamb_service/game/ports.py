@@ -27,17 +27,6 @@ class StaleGameError(YambError):
     code: ErrorCode = "conflict"
 
 
-class ServiceBusyError(YambError):
-    """AWS throttled or failed a request, past botocore's own retries: nothing was changed, or
-    the change stands and a repeat of the same request (same requestId) is answered as applied;
-    either way sending it again is safe."""
-
-    code: ErrorCode = "busy"
-
-    def __init__(self) -> None:
-        super().__init__("the server is busy: send the same action again in a moment")
-
-
 class GameExistsError(Exception):
     """A game with this id exists already (a repeated create)."""
 

@@ -5,11 +5,12 @@ from yamb.protocol import DisconnectedFrame
 from yamb.session import presence
 from yamb.session.model import GameSession
 
+from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.edge.caller import Caller
 from yamb_service.game.broadcasting import PRESENCE_ATTEMPTS, away, broadcast, changes
 from yamb_service.game.context import GameContext
-from yamb_service.game.ports import GameNotFoundError, ServiceBusyError, StaleGameError
+from yamb_service.game.ports import GameNotFoundError, StaleGameError
 
 
 def connect(ctx: GameContext, caller: Caller) -> None:

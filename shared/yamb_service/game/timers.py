@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic.alias_generators import to_camel
 from yamb.session.timers import wake_moment
 
-from yamb_service.game.ports import ServiceBusyError
+from yamb_service.common.errors import ServiceBusyError
 
 # The lane item outlives a game by this much; DynamoDB's TTL removes it then.
 LANE_ITEM_TTL = timedelta(days=30)

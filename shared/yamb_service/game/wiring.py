@@ -12,14 +12,10 @@ from botocore.config import Config
 from yamb.dice import SecureDice
 
 from yamb_service.common.config import service_settings
+from yamb_service.common.dynamo import botocore_session, item_model
 from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
 from yamb_service.edge.notifier import ApiGatewayNotifier
-from yamb_service.game.dynamo import (
-    DynamoGameRepository,
-    DynamoPlayerRepository,
-    botocore_session,
-    item_model,
-)
+from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
 from yamb_service.game.service import GameService
 from yamb_service.game.throttle import ConnectionThrottle
 from yamb_service.game.timers import StepFunctionsTimers

@@ -8,10 +8,11 @@ from functools import cache
 
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.common.config import progression_settings
+from yamb_service.common.dynamo import ItemModel, item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
 from yamb_service.game import wiring
-from yamb_service.game.dynamo import DynamoGameRepository, ItemModel, item_model
+from yamb_service.game.dynamo import DynamoGameRepository
 from yamb_service.progression.badges.dynamo import DynamoBadgeStore
 from yamb_service.progression.badges.service import BadgeService
 from yamb_service.progression.referral.dynamo import DynamoReferralStore

@@ -31,10 +31,9 @@ from yamb.results.periods import Period
 from yamb.results.prizes import Award
 from yamb.results.stats import PlayerStats
 
-from yamb_service.common.dynamo import DynamoPart
+from yamb_service.common.dynamo import DynamoPart, ItemModel, busy_or, player_key
 from yamb_service.common.observability import logger
 from yamb_service.common.ports import TransactionPart
-from yamb_service.game.dynamo import ItemModel, busy_or, player_key
 from yamb_service.results.ports import Counted, HeadToHeadCount, Written
 
 _ROW, _COUNT, _STATS, _COUNTED, _CLOSED = "E#", "N#", "STATS", "COUNTED", "CLOSED"

@@ -47,9 +47,9 @@ from yamb.results.stats import PlayerStats, counted, counted_players
 from yamb.session.results import GameResult
 
 from yamb_service.accounts.ports import Profiles
+from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import logger, metrics
 from yamb_service.economy.ports import Change, WalletStore
-from yamb_service.game.ports import ServiceBusyError
 from yamb_service.results.ports import ResultsStore
 
 ATTEMPTS = 8

@@ -6,9 +6,10 @@ from functools import cache
 
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.common.config import results_settings
+from yamb_service.common.dynamo import ItemModel, item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.game import wiring
-from yamb_service.game.dynamo import DynamoGameRepository, ItemModel, item_model
+from yamb_service.game.dynamo import DynamoGameRepository
 from yamb_service.results.dynamo import DynamoResultsStore
 from yamb_service.results.service import PrizeService, ResultsRecorder, ResultsService
 

@@ -4,10 +4,10 @@ from datetime import datetime
 from functools import cache
 
 from yamb_service.common.config import economy_settings
+from yamb_service.common.dynamo import item_model
 from yamb_service.economy.rewards.service import RewardService
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.game import wiring
-from yamb_service.game.dynamo import item_model
 
 
 def _now() -> datetime:

@@ -24,10 +24,9 @@ from datetime import datetime, timedelta
 from pynamodb.exceptions import DoesNotExist, PynamoDBException, TransactWriteError
 from pynamodb.transactions import TransactWrite
 
-from yamb_service.common.dynamo import DynamoPart
+from yamb_service.common.dynamo import DynamoPart, ItemModel, busy_or, player_key
+from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.ports import TransactionPart
-from yamb_service.game.dynamo import ItemModel, busy_or, player_key
-from yamb_service.game.ports import ServiceBusyError
 from yamb_service.progression.badges.ports import Recorded
 
 _COUNT, _BADGE = "COUNT#", "BADGE#"

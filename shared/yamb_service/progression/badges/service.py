@@ -34,9 +34,9 @@ from yamb.progression.errors import ProgressionError
 from yamb.session.results import GameResult
 
 from yamb_service.accounts.ports import Profiles
+from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import logger, metrics
 from yamb_service.economy.ports import Change, WalletStore, WardrobeStore
-from yamb_service.game.ports import ServiceBusyError
 from yamb_service.progression.badges.ports import (
     PLAYED_TTL,
     BadgeStore,

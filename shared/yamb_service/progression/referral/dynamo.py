@@ -22,9 +22,8 @@ from pynamodb.exceptions import DoesNotExist, PynamoDBException, TransactWriteEr
 from pynamodb.transactions import TransactWrite
 from yamb.progression.referral import Referral
 
-from yamb_service.common.dynamo import DynamoPart
+from yamb_service.common.dynamo import LOST_RACE_ERRORS, DynamoPart, ItemModel, busy_or, player_key
 from yamb_service.common.ports import TransactionPart
-from yamb_service.game.dynamo import LOST_RACE_ERRORS, ItemModel, busy_or, player_key
 from yamb_service.progression.referral.ports import CodeMade
 
 _CODE, _REFERRED, _INVITEE = "REFCODE", "REFERRED", "INVITEE#"

@@ -45,9 +45,9 @@ from yamb.results.periods import Period, week_of
 from yamb.session.results import GameResult
 
 from yamb_service.accounts.ports import Profiles
+from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import logger, metrics
 from yamb_service.economy.ports import Change, WalletStore
-from yamb_service.game.ports import ServiceBusyError
 from yamb_service.progression.referral.ports import ReferralStore
 from yamb_service.results.ports import ResultsStore
 from yamb_service.results.service import MAX_FAVORITES

@@ -20,9 +20,8 @@ from pynamodb.exceptions import DoesNotExist, PutError, PynamoDBException, Trans
 from pynamodb.transactions import TransactWrite
 from yamb.progression.tasks import Amount, WeekTasks
 
-from yamb_service.common.dynamo import DynamoPart
+from yamb_service.common.dynamo import LOST_RACE_ERRORS, DynamoPart, ItemModel, busy_or, player_key
 from yamb_service.common.ports import TransactionPart
-from yamb_service.game.dynamo import LOST_RACE_ERRORS, ItemModel, busy_or, player_key
 
 _TASKS, _CLAIMED, _WEEKLY_CHALLENGE = "TASKS", "CLAIMED", "COUNT#weekly_challenge"
 KEPT = timedelta(weeks=9)
