@@ -1,14 +1,21 @@
-"""Each handler's cold start against a bare boto3 baseline, in fresh interpreters.
+"""Each function's cold start against a bare boto3 baseline, in fresh interpreters.
 
-A handler's run imports its module (with `shared` and the function's directory on sys.path and
-the function's environment from template.yaml) and calls the handler once with its sample event
-from events/, against a moto server this process runs (AWS_ENDPOINT_URL points at it): the first
-invocation's whole work, its AWS requests included. The baseline imports boto3 and creates one
-DynamoDB client. Runs alternate, baseline then handler, so that a noisy machine weighs on both.
+A function's run imports its module (with `shared` and the function's directory on sys.path and
+the function's environment from template.yaml) and calls its handler once with a realistic first
+event (FUNCTIONS: a sample from events/, its player the one this bench signs up), against a moto
+server this process runs (AWS_ENDPOINT_URL points at it): the first invocation's whole work, its
+AWS requests included. The baseline imports boto3 and creates one DynamoDB client. Runs
+alternate, baseline then function, so that a noisy machine weighs on both; each function's
+figure is the ratio of its median to the median of the baselines run just before it.
+
+    .venv/bin/python bench/cold_start.py [--rounds 7] [--only GameFunction ...] [--imports game]
 """
 
 from __future__ import annotations
 
+import argparse
+import hashlib
+import hmac
 import json
 import os
 import shutil
@@ -16,20 +23,62 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-# handler directory: (logical id, sample event)
-HANDLERS = {
-    "authorizer": ("AuthorizerFunction", "authorizer.json"),
-    "connections": ("ConnectionsFunction", "connect.json"),
-    "game": ("GameFunction", "roll.json"),
-    "clock": ("ClockFunction", "clock_lane.json"),
-}
+SAMPLE_PLAYER = "4f1c2b7a-0e7d-4c55-9a1e-6a2f3d9b8c01"  # the player of the events/ samples
+AIM_RATIO = 1.5
+
+
+def _http(method: str, path: str) -> Callable[[dict[str, Any]], None]:
+    """An HTTP API sample sent to another route."""
+
+    def adjust(event: dict[str, Any]) -> None:
+        event["routeKey"] = event["requestContext"]["routeKey"] = f"{method} {path}"
+        event["rawPath"] = event["requestContext"]["http"]["path"] = path
+        event["requestContext"]["http"]["method"] = method
+
+    return adjust
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """A function of template.yaml and its first call: a sample event from events/, changed by
+    `adjust` where the sample is another route's."""
+
+    logical_id: str
+    event_file: str
+    adjust: Callable[[dict[str, Any]], None] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.logical_id.removesuffix("Function")
+
+
+# Every function of the template, each with the call it most often starts on.
+FUNCTIONS = (
+    Function("AuthorizerFunction", "authorizer.json"),  # a WebSocket $connect admitted
+    Function("HttpAuthorizerFunction", "http_authorizer.json"),  # an HTTP request admitted
+    Function("AccountsFunction", "http_me.json"),  # GET /me
+    Function("PaymentsFunction", "http_me.json"),  # a signed Stripe webhook (_Setup)
+    Function("EconomyFunction", "http_me.json", _http("GET", "/me/wallet")),
+    Function("RewardsFunction", "rewards_stream.json"),  # a game's end paid out
+    Function("ResultsFunction", "results_stream.json"),  # a game's end recorded
+    Function("BoardsFunction", "board.json"),  # GET /boards
+    Function("PrizesFunction", "prize_payout_week.json"),  # the week's prizes
+    Function("ProgressionFunction", "tasks.json"),  # GET /me/tasks
+    Function("ProgressionJobsFunction", "progression_week.json"),  # the week's tasks
+    Function("AccountTriggersFunction", "cognito_post_authentication.json"),  # a sign-in
+    Function("AccountJobsFunction", "account_jobs_daily.json"),  # the daily job
+    Function("ConnectionsFunction", "connect.json"),  # $connect
+    Function("GameFunction", "roll.json"),  # a frame: roll
+    Function("ClockFunction", "clock_lane.json"),  # a turn's lane expiring
+)
 MARK = "YAMB-BENCH"
 BASELINE = f"""
 import sys, time
@@ -55,7 +104,9 @@ context = types.SimpleNamespace(
 )
 outcome = "ok"
 try:
-    app.handler(event, context)
+    answer = app.%s(event, context)
+    if isinstance(answer, dict) and "statusCode" in answer:
+        outcome = str(answer["statusCode"])
 except Exception as error:
     outcome = type(error).__name__
 done = time.perf_counter()
@@ -106,8 +157,9 @@ class ColdStart:
         return {run.outcome for run in self.runs}
 
 
-def _add_profile(aws: Any, token: str) -> None:
-    """The authorizer admits only an account with an active profile (yamb_service.edge.identity)."""
+def _add_profile(aws: Any, token: str) -> str:
+    """The authorizer admits only an account with an active profile (yamb_service.edge.identity);
+    the HTTP functions' samples name this player. Its id."""
     import jwt
     from yamb.accounts.profile import AccountStatus, Profile
     from yamb_service.accounts.dynamo import DynamoAccountStore
@@ -115,7 +167,7 @@ def _add_profile(aws: Any, token: str) -> None:
     from yamb_service.game.dynamo import DynamoGameRepository
 
     os.environ.update(aws.env())  # this process's own clients, as the handlers' runs get
-    player_id = jwt.decode(token, options={"verify_signature": False})["sub"]
+    player_id = str(jwt.decode(token, options={"verify_signature": False})["sub"])
     table = (aws.physical_ids["GameTable"], aws.region, aws.endpoint_url)
     store = DynamoAccountStore(item_model(*table), DynamoGameRepository(item_model(*table)).result)
     store.create(
@@ -127,53 +179,88 @@ def _add_profile(aws: Any, token: str) -> None:
             created_at=aws.clock.now(),
         )
     )
+    return player_id
+
+
+def _stripe_webhook(event: dict[str, Any], secret: str) -> None:
+    """`event` (an HTTP API sample) made Stripe's delivery of an event the payments function
+    verifies and ignores: signed with the local webhook secret, as Stripe's SDK checks it."""
+    payload = json.dumps(
+        {
+            "id": "evt_cold_start",
+            "object": "event",
+            "type": "customer.created",
+            "api_version": "2024-06-20",
+            "created": int(time.time()),
+            "data": {"object": {"id": "cus_cold_start", "object": "customer"}},
+        }
+    )
+    stamp = int(time.time())
+    signed = hmac.new(secret.encode(), f"{stamp}.{payload}".encode(), hashlib.sha256)
+    _http("POST", "/webhooks/stripe")(event)
+    del event["requestContext"]["authorizer"]
+    event["headers"]["stripe-signature"] = f"t={stamp},v1={signed.hexdigest()}"
+    event["body"] = payload
 
 
 class _Setup:
-    """The moto server, the sample events (the authorizer's with a real ID token) and each
-    function's environment."""
+    """The moto server, the first events (the authorizers' with a real ID token, the others'
+    player the one signed up here) and each function's environment."""
 
     def __init__(self, aws: Any, directory: Path) -> None:
+        from devstack.aws import local_secret_value
+
         self.aws = aws
         (directory / "layer").mkdir()
         self.layer = layer_botocore(directory / "layer")
         aws.create_player("cold-start", "Password-123", "cold-start@example.com")
         token = aws.id_token("cold-start", "Password-123")
-        _add_profile(aws, token)
+        player_id = _add_profile(aws, token)
         self.events: dict[str, Path] = {}
         self.environments: dict[str, dict[str, str]] = {}
         self.memory: dict[str, int] = {}
+        self.code: dict[str, tuple[str, str]] = {}  # the function's directory, its handler
         jwks = f"{aws.endpoint_url}/{aws.user_pool_id()}/.well-known/jwks.json"
         overrides = {"CONNECTIONS_ENDPOINT": aws.endpoint_url, "JWKS_URL": jwks}
-        for handler, (logical_id, event_file) in HANDLERS.items():
-            event = json.loads((ROOT / "events" / event_file).read_text(encoding="utf-8"))
-            if handler == "authorizer":
+        for function in FUNCTIONS:
+            logical_id = function.logical_id
+            spec = aws.template.function(logical_id)
+            environment = aws.function_environment(logical_id, overrides)
+            text = (ROOT / "events" / function.event_file).read_text(encoding="utf-8")
+            event = json.loads(text.replace(SAMPLE_PLAYER, player_id))
+            if function.adjust is not None:
+                function.adjust(event)
+            if logical_id == "AuthorizerFunction":
                 event["queryStringParameters"] = {"token": token}
                 event["multiValueQueryStringParameters"] = {"token": [token]}
-            path = directory / event_file
+            elif logical_id == "HttpAuthorizerFunction":
+                event["identitySource"] = [token]
+                event["headers"]["authorization"] = token
+            elif logical_id == "PaymentsFunction":
+                secret = environment["STRIPE_WEBHOOK_SECRET_PARAMETER"]
+                _stripe_webhook(event, local_secret_value(secret))
+            path = directory / f"{logical_id}.json"
             path.write_text(json.dumps(event), encoding="utf-8")
-            self.events[handler] = path
-            self.environments[handler] = {
-                **os.environ,
-                **aws.env(),
-                **aws.function_environment(logical_id, overrides),
-            }
-            self.memory[handler] = aws.template.function(logical_id).memory_size or 128
+            self.events[logical_id] = path
+            self.environments[logical_id] = {**os.environ, **aws.env(), **environment}
+            self.memory[logical_id] = spec.memory_size or 128
+            module, handler = spec.handler.rsplit(".", 1)
+            assert module == "app", spec.handler
+            self.code[logical_id] = (Path(spec.code_uri).name, handler)
 
-    def run(self, handler: str, *, baseline: bool) -> Run:
+    def run(self, logical_id: str, *, baseline: bool) -> Run:
         if baseline:
             command = [sys.executable, "-c", BASELINE]
         else:
-            logical_id, _ = HANDLERS[handler]
             command = [
                 sys.executable,
                 "-c",
-                HANDLER % handler,
-                str(self.events[handler]),
+                HANDLER % self.code[logical_id],
+                str(self.events[logical_id]),
                 logical_id,
-                str(self.memory[handler]),
+                str(self.memory[logical_id]),
             ]
-        environment = self.environments[handler]
+        environment = self.environments[logical_id]
         if not baseline:  # the handler with the layer's botocore first on its path
             environment = {**environment, "PYTHONPATH": str(self.layer)}
         result = subprocess.run(
@@ -189,7 +276,7 @@ class _Setup:
             if line.startswith(MARK):
                 _, import_ms, call_ms, outcome = line.split()
                 return Run(float(import_ms), float(call_ms), outcome)
-        raise RuntimeError(f"{handler}: no timing ({result.stderr.strip()[-300:]})")
+        raise RuntimeError(f"{logical_id}: no timing ({result.stderr.strip()[-300:]})")
 
 
 @contextmanager
@@ -227,40 +314,57 @@ def compile_project() -> None:
     )
 
 
-def cold_starts(rounds: int = 7) -> list[ColdStart]:
-    """`rounds` interleaved runs of each handler and the baseline (after one run of each that
-    warms the server and the file cache, not counted), with bytecode for every module."""
-    runs: dict[str, list[Run]] = {handler: [] for handler in HANDLERS}
-    baselines: dict[str, list[Run]] = {handler: [] for handler in HANDLERS}
+def cold_starts(rounds: int = 7, only: tuple[str, ...] = ()) -> list[ColdStart]:
+    """`rounds` interleaved runs of each function and the baseline (after one run of each that
+    warms the server and the file cache, not counted), with bytecode for every module. `only`:
+    these functions (logical ids or their short names), else all of them."""
+    chosen = [f for f in FUNCTIONS if not only or f.logical_id in only or f.name in only]
+    runs: dict[str, list[Run]] = {f.logical_id: [] for f in chosen}
+    baselines: dict[str, list[Run]] = {f.logical_id: [] for f in chosen}
     compile_project()
     with _setup() as setup:
-        for handler in HANDLERS:
-            setup.run(handler, baseline=True)
-            setup.run(handler, baseline=False)
+        for function in chosen:
+            setup.run(function.logical_id, baseline=True)
+            setup.run(function.logical_id, baseline=False)
         for _ in range(rounds):
-            for handler in HANDLERS:
-                baselines[handler].append(setup.run(handler, baseline=True))
-                runs[handler].append(setup.run(handler, baseline=False))
-    return [ColdStart(handler, runs[handler], baselines[handler]) for handler in HANDLERS]
+            for function in chosen:
+                baselines[function.logical_id].append(setup.run(function.logical_id, baseline=True))
+                runs[function.logical_id].append(setup.run(function.logical_id, baseline=False))
+    return [ColdStart(f.name, runs[f.logical_id], baselines[f.logical_id]) for f in chosen]
+
+
+def print_cold_starts(starts: list[ColdStart], rounds: int, indent: str = "  ") -> None:
+    print(
+        f"{indent}cold start, fresh interpreters, medians of {rounds} interleaved runs: the "
+        "function's import + its first call (FUNCTIONS) against a moto server, vs "
+        "`import boto3; boto3.client('dynamodb')` run just before each"
+    )
+    for start in starts:
+        verdict = "met" if start.ratio <= AIM_RATIO else "NOT met"
+        outcome = ", ".join(sorted(start.outcomes))
+        print(
+            f"{indent}  {start.handler:<16}{start.median_ms:6.0f} ms "
+            f"(import {start.median_import_ms:4.0f} + first call {start.median_call_ms:4.0f}, "
+            f"{outcome}) vs baseline {start.baseline_ms:4.0f} ms: {start.ratio:4.2f}x "
+            f"(aim: within {AIM_RATIO}x): {verdict}"
+        )
 
 
 def import_costs(
-    handler: str = "game", top: int = 10, runs: int = 3
+    directory: str = "game", top: int = 10, runs: int = 3
 ) -> list[tuple[str, float, float]]:
-    """`python -X importtime` of the handler's module, the fastest of `runs` (the least
-    disturbed): the `top` imports by cumulative time, (module, cumulative ms, self ms)."""
-    logical_id, _ = HANDLERS[handler]
+    """`python -X importtime` of the function's module (functions/<directory>), the fastest of
+    `runs` (the least disturbed): the `top` imports by cumulative time, (module, cumulative ms,
+    self ms)."""
     from devstack.template import Template
 
-    environment = {
-        **os.environ,
-        **Template(ROOT / "template.yaml").function(logical_id).environment,
-        "AWS_REGION": "us-east-1",
-    }
+    template = Template(ROOT / "template.yaml")
+    spec = next(f for f in template.functions() if Path(f.code_uri).name == directory)
+    environment = {**os.environ, **spec.environment, "AWS_REGION": "us-east-1"}
     fastest: list[tuple[str, float, float]] = []
     for _ in range(runs):
         result = subprocess.run(
-            [sys.executable, "-X", "importtime", "-c", IMPORT_ONLY % handler],
+            [sys.executable, "-X", "importtime", "-c", IMPORT_ONLY % directory],
             cwd=ROOT,
             env=environment,
             capture_output=True,
@@ -278,3 +382,25 @@ def import_costs(
         if costs and (not fastest or costs[0][1] < fastest[0][1]):
             fastest = costs
     return fastest[:top]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--only", nargs="*", default=[], help="logical ids or short names")
+    parser.add_argument("--imports", nargs="*", default=[], help="functions/ directories")
+    arguments = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "shared"))
+    for directory in arguments.imports:
+        print(f"  {directory}'s biggest imports (cumulative ms / self ms):")
+        for name, cumulative, own in import_costs(directory, top=25):
+            print(f"    {cumulative:7.1f} {own:6.1f}  {name}")
+    if arguments.imports and not arguments.only:
+        return
+    starts = cold_starts(arguments.rounds, tuple(arguments.only))
+    print_cold_starts(starts, arguments.rounds)
+
+
+if __name__ == "__main__":
+    main()

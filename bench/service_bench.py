@@ -50,7 +50,6 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES = (("2-player preset 5", 2, 5), ("4-player preset 7", 4, 7))
 AIM_GAME_USD = 0.003  # the preset-5 game: API Gateway + Lambda + DynamoDB + Step Functions
 AIM_WRITE_UNITS = 2  # a game write, at the end of a 4-player 9-column game
-AIM_COLD_START_RATIO = 1.5
 ACTION_AIM = "1 read + 1 conditional write"
 AIMED_ACTIONS = ("roll", "write")
 # In the order a game meets them.
@@ -343,21 +342,7 @@ def _print_action_table(run: GameRun) -> None:
 
 def print_cold_starts() -> None:
     starts = cold_start.cold_starts(COLD_START_ROUNDS)
-    print(
-        f"  cold start, fresh interpreters, medians of {COLD_START_ROUNDS} interleaved runs: the "
-        "handler's import + its first call with its events/ sample against a moto server, vs "
-        "`import boto3; boto3.client('dynamodb')` run just before each"
-    )
-    for start in starts:
-        verdict = "met" if start.ratio <= AIM_COLD_START_RATIO else "NOT met"
-        outcome = ", ".join(sorted(start.outcomes))
-        print(
-            f"    {start.handler:<12}{start.median_ms:6.0f} ms "
-            f"(import {start.median_import_ms:4.0f} + first call {start.median_call_ms:4.0f}, "
-            f"{outcome}) vs baseline "
-            f"{start.baseline_ms:4.0f} ms: {start.ratio:4.2f}x (aim: within "
-            f"{AIM_COLD_START_RATIO}x): {verdict}"
-        )
+    cold_start.print_cold_starts(starts, COLD_START_ROUNDS)
     print("    game handler's biggest imports (python -X importtime, cumulative ms / self ms):")
     for name, cumulative, own in cold_start.import_costs("game"):
         print(f"      {cumulative:7.1f} {own:6.1f}  {name}")
