@@ -13,7 +13,8 @@ from yamb.session import leaving, lobby, turns
 from yamb.session.deadlines import apply_due
 from yamb.session.effects import GameActionError
 from yamb.session.model import GameSession
-from yamb.session.replays import header_of, replay_frames, replay_turns
+from yamb.session.replay_frames import replay_frames
+from yamb.session.replays import header_of, replay_turns
 from yamb.session.views import dice_record, game_view
 from yamb.settings import validate_settings
 

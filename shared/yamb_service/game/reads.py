@@ -16,7 +16,8 @@ from yamb.protocol import (
 from yamb.session import hints, scorekeeping
 from yamb.session.effects import GameActionError
 from yamb.session.model import GameSession
-from yamb.session.replays import header_of, replay_frames
+from yamb.session.replay_frames import replay_frames
+from yamb.session.replays import header_of
 from yamb.session.views import dice_record, game_view
 
 from yamb_service.common.observability import MetricUnit, metrics
