@@ -85,10 +85,10 @@ def _forget_warm_state() -> None:
 
 def _use_clock(now: Callable[[], datetime] | None) -> Callable[[], datetime]:
     """The game service's clock becomes `now` (None: real time); the one it replaces."""
-    from yamb_service.game import wiring  # noqa: PLC0415
+    from yamb_service.common import clock  # noqa: PLC0415
 
-    previous = wiring.clock
-    wiring.clock = now or wiring.utc_now
+    previous = clock.clock
+    clock.clock = now or clock.utc_now
     return previous
 
 

@@ -13,9 +13,9 @@ from typing import Annotated, Any, Literal
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter
 from yamb_service.accounts.wiring import account_service
+from yamb_service.common import clock
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
-from yamb_service.game import wiring
 
 
 class _Event(BaseModel):
@@ -46,7 +46,7 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         logger.append_keys(player_id=request.player_id)
         profile = account_service().ban(request.player_id, request.reason)
         return {"task": "ban", "playerId": profile.player_id, "status": profile.status}
-    now: datetime = request.now or wiring.clock()
+    now: datetime = request.now or clock.now()
     report = account_service().daily(now)
     logger.info("daily account jobs done", **asdict(report))
     return {"job": "daily", "now": now.isoformat(), **asdict(report)}

@@ -15,9 +15,9 @@ from typing import Any, Literal
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from yamb_service.common import clock
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
-from yamb_service.game import wiring
 from yamb_service.results.wiring import prize_service
 
 
@@ -34,6 +34,6 @@ class PayoutJob(BaseModel):
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     job = PayoutJob.model_validate(event)
-    now: datetime = job.now or wiring.clock()
+    now: datetime = job.now or clock.now()
     payout = prize_service().pay(job.job, now, job.period)
     return {"job": job.job, "now": now.isoformat(), **asdict(payout)}

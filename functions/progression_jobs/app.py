@@ -13,9 +13,9 @@ from typing import Any, Literal
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import AwareDatetime, BaseModel, ConfigDict
+from yamb_service.common import clock
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
-from yamb_service.game import wiring
 from yamb_service.progression.jobs import run_week
 
 
@@ -31,5 +31,5 @@ class WeeklyJob(BaseModel):
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     job = WeeklyJob.model_validate(event)
-    now: datetime = job.now or wiring.clock()
+    now: datetime = job.now or clock.now()
     return {"job": job.job, "now": now.isoformat(), **asdict(run_week(now))}

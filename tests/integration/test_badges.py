@@ -22,12 +22,11 @@ from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
 from yamb_service.accounts import wiring as account_wiring
 from yamb_service.accounts.dynamo import DynamoAccountStore
-from yamb_service.common import config
+from yamb_service.common import clock, config
 from yamb_service.economy.ports import Accounts, Change
 from yamb_service.economy.service import EconomyService
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
-from yamb_service.game import wiring
 from yamb_service.game.dynamo import DynamoGameRepository
 from yamb_service.progression import wiring as progression_wiring
 from yamb_service.progression.badges.dynamo import DynamoBadgeStore
@@ -315,7 +314,7 @@ def functions(badges: Badges, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[
     }.items():
         monkeypatch.setenv(name, value)
     monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
-    monkeypatch.setattr(wiring, "clock", lambda: badges.now)
+    monkeypatch.setattr(clock, "clock", lambda: badges.now)
     _forget_wiring()
     yield {
         "trigger": _load_function("account_triggers").handler,

@@ -26,12 +26,11 @@ from yamb.accounts.preferences import Preferences
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb.session.results import GameResult
 from yamb_service.accounts.dynamo import DynamoAccountStore
-from yamb_service.common import config
+from yamb_service.common import clock, config
 from yamb_service.common.dynamo import item_model
 from yamb_service.common.observability import metrics
 from yamb_service.economy.ports import Change
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
-from yamb_service.game import wiring
 from yamb_service.game.dynamo import DynamoGameRepository
 from yamb_service.progression import wiring as progression_wiring
 from yamb_service.results import wiring as results_wiring
@@ -295,7 +294,7 @@ def use_table(table: str, patch: pytest.MonkeyPatch) -> None:
     }.items():
         patch.setenv(name, value)
     patch.setattr(metrics.provider, "namespace", metrics.provider.namespace or "YambTest")
-    patch.setattr(wiring, "clock", lambda: NOW)
+    patch.setattr(clock, "clock", lambda: NOW)
     forget_wiring()
 
 

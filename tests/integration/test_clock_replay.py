@@ -18,6 +18,7 @@ from typing import Any
 
 import boto3
 import pytest
+from yamb_service.common import clock as service_clock
 from yamb_service.common import config
 from yamb_service.game import wiring
 from yamb_service.game.timers import CLOCK_EVENTS
@@ -87,7 +88,7 @@ def wired(table: str, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> Iterator
         "POWERTOOLS_SERVICE_NAME": "yamb",
     }.items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setattr(wiring, "clock", clock)
+    monkeypatch.setattr(service_clock, "clock", clock)
     config.service_settings.cache_clear()
     wiring.game_service.cache_clear()
     yield

@@ -24,7 +24,7 @@ from moto.core.exceptions import JsonRESTError
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb.protocol import ClientAction
 from yamb.session.timers import wake_moment, wake_second
-from yamb_service.common import config
+from yamb_service.common import clock, config
 from yamb_service.edge.auth import StaticKeys, TokenVerifier
 from yamb_service.edge.identity import PlayerTokens
 from yamb_service.edge.websocket import parse_action, parse_event
@@ -575,8 +575,8 @@ def test_game_handler_gone_connection_unbinds_player(
 ) -> None:
     # given ben's connection, open for over half a minute, went away before its $disconnect
     game_id = stack.running_game()
-    started = wiring.clock()
-    monkeypatch.setattr(wiring, "clock", lambda: started + timedelta(seconds=31))
+    started = clock.now()
+    monkeypatch.setattr(clock, "clock", lambda: started + timedelta(seconds=31))
     stack.connections.gone.add(BEN.connection_id)
 
     # when ana's roll is broadcast
@@ -596,8 +596,8 @@ def test_clock_handler_lane_woken_after_the_deadline_plays_once_and_arms_again(
     # given ana's turn, and her 60 s have passed
     game_id = stack.running_game()
     lane = stack.games.load(game_id).session.timers.lane
-    started = wiring.clock()
-    monkeypatch.setattr(wiring, "clock", lambda: started + timedelta(seconds=61))
+    started = clock.now()
+    monkeypatch.setattr(clock, "clock", lambda: started + timedelta(seconds=61))
     event = load_event("clock_lane.json") | {"gameId": game_id, "lane": lane}
 
     # when Step Functions calls the clock function for that lane, twice (a retried delivery)

@@ -23,10 +23,10 @@ from botocore.client import BaseClient
 from stripe import WebhookSignature
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.common import clock
 from yamb_service.common.dynamo import item_model
 from yamb_service.economy.payments import wiring as payment_wiring
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
-from yamb_service.game import wiring
 from yamb_service.game.dynamo import DynamoGameRepository
 
 from devstack.aws import local_secret_value
@@ -330,7 +330,7 @@ def shop() -> Iterator[Shop]:
 
 @pytest.fixture(autouse=True)
 def _at_noon(shop: Shop, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(wiring, "clock", lambda: NOW)
+    monkeypatch.setattr(clock, "clock", lambda: NOW)
     shop.fake.unreachable = False
 
 
@@ -340,7 +340,7 @@ def _at_noon(shop: Shop, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_offers_lists_what_is_on_sale_now(shop: Shop, monkeypatch: pytest.MonkeyPatch) -> None:
     # when the offers are read during the winter promotion, then after it
     status, during = shop.call("GET", "/offers")
-    monkeypatch.setattr(wiring, "clock", lambda: AFTER_WINTER)
+    monkeypatch.setattr(clock, "clock", lambda: AFTER_WINTER)
     _, after = shop.call("GET", "/offers")
 
     # then the packs are always there, the promotion only in its window, with its prices
@@ -391,7 +391,7 @@ def test_checkout_sent_again_with_its_key_gets_the_same_session(
 
     # when the client sends it again a few minutes later, and then the same key for another
     # offer, and another key
-    monkeypatch.setattr(wiring, "clock", lambda: NOW.replace(minute=7))
+    monkeypatch.setattr(clock, "clock", lambda: NOW.replace(minute=7))
     again = shop.call("POST", "/me/checkout", body, player=player, headers=keyed)
     other_offer = json.dumps({"offerId": "pack-1200"})
     reused = shop.call("POST", "/me/checkout", other_offer, player=player, headers=keyed)
@@ -412,7 +412,7 @@ def test_checkout_sent_again_with_its_key_gets_the_same_session(
     assert f"checkout:client:{player}:buy-1:{NOW:%Y%m%dT%H}" in shop.fake.keyed
 
     # and sent again in the next hour (another expiry), it opens a new page, not a refusal
-    monkeypatch.setattr(wiring, "clock", lambda: NOW + timedelta(hours=1))
+    monkeypatch.setattr(clock, "clock", lambda: NOW + timedelta(hours=1))
     later = shop.call("POST", "/me/checkout", body, player=player, headers=keyed)
     assert later[0] == 201
     assert later[1]["sessionId"] not in (first[1]["sessionId"], fresh[1]["sessionId"])
@@ -455,7 +455,7 @@ def test_checkout_unknown_offer_or_expired_promotion_refused(
 ) -> None:
     # given a player, at a moment
     player = shop.player()
-    monkeypatch.setattr(wiring, "clock", lambda: moment)
+    monkeypatch.setattr(clock, "clock", lambda: moment)
     before, asked = shop.items(), len(shop.fake.requests)
 
     # when they check out an offer that does not exist, or a promotion out of its window

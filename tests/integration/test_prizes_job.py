@@ -13,8 +13,8 @@ import boto3
 import pytest
 from pydantic import ValidationError
 from yamb.results.errors import ResultsError
+from yamb_service.common import clock
 from yamb_service.common.dynamo import item_model
-from yamb_service.game import wiring
 from yamb_service.results import wiring as results_wiring
 
 from devstack.template import Template
@@ -133,7 +133,7 @@ def test_prizes_job_scheduled_input_pays_the_week_that_ended_last(
     prizes: Prizes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # given the scheduler runs the weekly job (its input has no "now") on Monday 00:10
-    monkeypatch.setattr(wiring, "clock", lambda: datetime(2026, 12, 7, 0, 10, tzinfo=UTC))
+    monkeypatch.setattr(clock, "clock", lambda: datetime(2026, 12, 7, 0, 10, tzinfo=UTC))
     event = Template(ROOT / "template.yaml").schedule("PrizesFunctionWeekly").payload()
 
     # when it runs

@@ -20,9 +20,9 @@ from yamb.results.periods import week_of
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.common import clock
 from yamb_service.common.dynamo import player_key
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
-from yamb_service.game import wiring
 from yamb_service.game.dynamo import DynamoGameRepository
 from yamb_service.progression.tasks.dynamo import DynamoTasksStore
 from yamb_service.progression.tasks.service import TaskService
@@ -408,7 +408,7 @@ def test_progression_functions_a_real_finished_game_counts_and_is_claimed(
     game_id = finished_game(harness)
     real = GameResult.model_validate_json(item.get(f"GAME#{game_id}", "ENDED").body)
     during = monday + timedelta(days=3)
-    monkeypatch.setattr(wiring, "clock", lambda: during)
+    monkeypatch.setattr(clock, "clock", lambda: during)
 
     # when the table's stream hands the results function its end, twice, and two more games
     # like it (other ids) once each

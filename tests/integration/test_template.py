@@ -26,6 +26,7 @@ from yamb.results.boards import Board
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.common import clock as service_clock
 from yamb_service.common import config
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
@@ -770,7 +771,7 @@ def test_functions_dynamodb_calls_of_a_game_are_allowed_by_their_policies(
 ) -> None:
     needs, call = recorded_calls
     clock = Clock(START)
-    monkeypatch.setattr(wiring, "clock", clock)
+    monkeypatch.setattr(service_clock, "clock", clock)
 
     # given three players connected, a game created, listed, joined, watched, started, synced
     # and rolled in

@@ -11,11 +11,11 @@ from yamb_service.accounts.cognito import CognitoIdentity
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.accounts.mailer import SesMailer
 from yamb_service.accounts.service import AccountService
+from yamb_service.common import clock
 from yamb_service.common.config import account_settings
 from yamb_service.common.dynamo import botocore_session, item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.edge.notifier import ApiGatewayNotifier
-from yamb_service.game import wiring
 from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
 from yamb_service.game.live_connections import PlayerConnections
 from yamb_service.progression.wiring import pioneer_enrolment, referrals_on
@@ -24,7 +24,7 @@ _CONFIG = Config(retries={"mode": "standard", "max_attempts": 4}, connect_timeou
 
 
 def _now() -> Any:
-    return wiring.clock()
+    return clock.now()
 
 
 @cache

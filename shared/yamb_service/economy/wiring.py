@@ -5,19 +5,19 @@ from datetime import datetime
 from functools import cache
 
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.common import clock
 from yamb_service.common.config import economy_settings
 from yamb_service.common.dynamo import item_model
 from yamb_service.economy.ports import Accounts
 from yamb_service.economy.service import EconomyService
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
-from yamb_service.game import wiring
 from yamb_service.game.dynamo import DynamoGameRepository
 from yamb_service.progression.badges.dynamo import DynamoBadgeStore
 
 
 def _now() -> datetime:
-    return wiring.clock()  # the local stack replaces the clock: looked up at each call
+    return clock.now()  # the local stack replaces the clock: looked up at each call
 
 
 @cache

@@ -4,13 +4,13 @@ come from one botocore session (boto3 itself is not imported: its import alone c
 third of a cold start)."""
 
 from collections.abc import Callable
-from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
 from botocore.config import Config
 from yamb.dice import SecureDice
 
+from yamb_service.common import clock
 from yamb_service.common.config import service_settings
 from yamb_service.common.dynamo import botocore_session, item_model
 from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
@@ -19,18 +19,6 @@ from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepositor
 from yamb_service.game.service import GameService
 from yamb_service.game.throttle import ConnectionThrottle
 from yamb_service.game.timers import StepFunctionsTimers
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-# The service's clock; the local stack sets its own, which tests move forward.
-clock: Callable[[], datetime] = utc_now
-
-
-def _now() -> datetime:
-    return clock()
 
 
 @cache
@@ -61,7 +49,7 @@ def game_service() -> GameService:
             wake_machine_arn=settings.wake_state_machine_arn,
         ),
         dice=SecureDice(),
-        now=_now,
+        now=clock.now,  # the local stack sets its own clock: yamb_service.common.clock
         throttle=ConnectionThrottle(
             burst=settings.throttle_burst, per_second=settings.throttle_per_second
         ),

@@ -5,17 +5,17 @@ from datetime import datetime
 from functools import cache
 
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.common import clock
 from yamb_service.common.config import results_settings
 from yamb_service.common.dynamo import ItemModel, item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
-from yamb_service.game import wiring
 from yamb_service.game.dynamo import DynamoGameRepository
 from yamb_service.results.dynamo import DynamoResultsStore
 from yamb_service.results.service import PrizeService, ResultsRecorder, ResultsService
 
 
 def _now() -> datetime:
-    return wiring.clock()  # the local stack replaces the clock: looked up at each call
+    return clock.now()  # the local stack replaces the clock: looked up at each call
 
 
 @cache

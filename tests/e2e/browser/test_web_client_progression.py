@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from yamb.results.periods import week_of
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
-from yamb_service.game import wiring
+from yamb_service.common import clock
 from yamb_service.progression import wiring as progression_wiring
 
 from devstack.stack import LocalStack
@@ -45,7 +45,7 @@ def finish_games_until_done(player_id: str) -> Any:
             return task
         counter = next(
             t.counter
-            for c in service.week_tasks(week_of(wiring.clock())).chosen
+            for c in service.week_tasks(week_of(clock.now())).chosen
             for t in (c.task, c.standin)
             if t is not None and t.id == task.id
         )
@@ -55,7 +55,7 @@ def finish_games_until_done(player_id: str) -> Any:
             GameResult(
                 game_id=uuid.uuid4().hex[:20],
                 settings=settings,
-                ended_at=wiring.clock(),
+                ended_at=clock.now(),
                 winners=[player_id],
                 players=[
                     PlayerResult(player_id=p, total=900, full=True, left=False, turns=26)

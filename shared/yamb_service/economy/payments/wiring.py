@@ -13,12 +13,12 @@ from botocore.exceptions import BotoCoreError, ClientError
 from yamb.economy.errors import EconomyError
 
 from yamb_service.accounts.dynamo import load_profile
+from yamb_service.common import clock
 from yamb_service.common.config import payment_settings
 from yamb_service.common.dynamo import botocore_session, item_model
 from yamb_service.common.errors import ServiceBusyError
 from yamb_service.economy.payments.service import PaymentService
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
-from yamb_service.game import wiring
 
 _CONFIG = Config(retries={"mode": "standard", "max_attempts": 4}, connect_timeout=2, read_timeout=5)
 # Stripe within the function's 10 s: one retry of a lost connection (Stripe's idempotency
@@ -101,4 +101,4 @@ def payment_service() -> PaymentService:
 
 
 def now() -> Any:
-    return wiring.clock()
+    return clock.now()

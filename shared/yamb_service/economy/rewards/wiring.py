@@ -3,15 +3,15 @@
 from datetime import datetime
 from functools import cache
 
+from yamb_service.common import clock
 from yamb_service.common.config import economy_settings
 from yamb_service.common.dynamo import item_model
 from yamb_service.economy.rewards.service import RewardService
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
-from yamb_service.game import wiring
 
 
 def _now() -> datetime:
-    return wiring.clock()  # the local stack replaces the clock: looked up at each call
+    return clock.now()  # the local stack replaces the clock: looked up at each call
 
 
 @cache
