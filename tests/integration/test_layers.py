@@ -215,15 +215,21 @@ def imported_names(path: Path, module: str) -> list[str]:
 def libraries_imported(handler_file: Path) -> set[str]:
     """The top-level names of the libraries the handler's module can import, following the
     project's own modules (and their packages' __init__) transitively."""
+    return reached(handler_file)[1]
+
+
+def reached(handler_file: Path) -> tuple[set[str], set[str]]:
+    """The project's modules the handler's module can import, followed transitively, and the
+    top-level names of the libraries they import."""
     function_dir = handler_file.parent
-    seen: set[Path] = set()
+    seen: dict[Path, str] = {}
     libraries: set[str] = set()
     todo = [(handler_file, handler_file.stem)]
     while todo:
         path, module = todo.pop()
         if path in seen:
             continue
-        seen.add(path)
+        seen[path] = module
         for name in imported_names(path, module):
             parts = name.split(".")
             for end in range(1, len(parts) + 1):
@@ -233,7 +239,7 @@ def libraries_imported(handler_file: Path) -> set[str]:
                     todo.append((found, prefix))
             if module_file(parts[0], function_dir) is None:
                 libraries.add(parts[0])
-    return libraries - set(sys.stdlib_module_names)
+    return set(seen.values()), libraries - set(sys.stdlib_module_names)
 
 
 @pytest.fixture(scope="module")
@@ -296,3 +302,33 @@ def test_payments_layer_is_the_payments_function_s_alone(template: dict[str, Any
     assert layer["Properties"]["ContentUri"] == "layers/payments/"
     assert layer["Metadata"] == template["Resources"]["DependenciesLayer"]["Metadata"]
     assert re.search(r"^build-PaymentsLayer:", (LAYERS / "payments" / "Makefile").read_text(), re.M)
+
+
+# The functions that write games, so that a bot's move can be theirs to play (a frame, a lane
+# that ran out, a player who left): they alone take the bots, the solver and numpy.
+PLAY_BOTS = {"GameFunction", "ConnectionsFunction", "ClockFunction"}
+
+
+def test_only_the_functions_that_play_bots_reach_numpy(template: dict[str, Any]) -> None:
+    # given every function of the template and its handler's module
+    functions = {
+        name: resource["Properties"]
+        for name, resource in template["Resources"].items()
+        if resource["Type"] == "AWS::Serverless::Function"
+    }
+    assert set(functions) > PLAY_BOTS
+
+    # when the modules its handler can import are followed through the project's modules (late
+    # imports included: a late import is still shipped and can still run)
+    reaching = set()
+    for function, props in functions.items():
+        module = props["Handler"].rpartition(".")[0]
+        modules, libraries = reached(ROOT / props["CodeUri"] / f"{module}.py")
+        bots = {m for m in modules if m.split(".")[:2] in (["yamb", "bots"], ["yamb", "solver"])}
+        if "numpy" in libraries:
+            reaching.add(function)
+        # then numpy comes with the bots or the solver, never without them
+        assert bool(bots) == ("numpy" in libraries), (function, sorted(bots))
+
+    # and only the functions that play bots reach it
+    assert reaching == PLAY_BOTS
