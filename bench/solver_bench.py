@@ -20,7 +20,7 @@ from yamb.dice import SeededDice, roll_all, roll_unlocked
 from yamb.game import Game
 from yamb.layout import MAX_ROLLS, layout_for
 from yamb.solver import FAMILY, Solver, State, locks_for, state_of
-from yamb.solver.command import sizes
+from yamb_tools.solve import sizes
 
 PUBLISHED = {"classic": 254.59, "scandinavian": 248.44}
 SEED = 2026

@@ -1,7 +1,7 @@
-"""The `yamb` console script: the core's commands (yamb.cli) and `yamb play`.
+"""The `yamb` console script: the core's commands (yamb_tools.cli) and `yamb play`.
 
 `yamb play` needs the terminal client (websockets) and, to find the local stack, devstack (and
-boto3); the core, which the Lambda layer ships, imports neither. Both are imported only when
+boto3); the core commands import neither. Both are imported only when
 `yamb play` runs, so that `yamb check` and the others start as fast as before.
 """
 
@@ -12,8 +12,8 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
-from yamb.cli import CORE_COMMANDS, EXIT_ILLEGAL, Command
-from yamb.cli import main as core_main
+from yamb_tools.cli import CORE_COMMANDS, EXIT_ILLEGAL, Command
+from yamb_tools.cli import main as core_main
 
 DESCRIPTION = (
     "The `yamb` command: check recorded games, score one cell, watch a demo game, play one."

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 from pydantic import ValidationError
-from yamb.cli import verify_record
 from yamb.protocol import CLIENT_ACTIONS
 from yamb_service.edge.caller import Caller
+from yamb_tools.cli import verify_record
 
 ANA = Caller("ana", "conn-ana")
 BEN = Caller("ben", "conn-ben")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yamb
 import yamb_client.cli
-from yamb.cli import main
+from yamb_tools.cli import main
 
 RECORDS = Path(__file__).parent / "records"
 EXAMPLE = RECORDS / "example.json"
@@ -770,10 +770,11 @@ OUTSIDE_THE_CORE = ("devstack", "yamb_client", "websockets", "boto3", "botocore"
 
 
 def test_importing_every_core_module_pulls_in_no_client_local_stack_or_aws_sdk() -> None:
-    # Given a fresh interpreter that imports yamb.cli, then every module under shared/yamb
+    # Given a fresh interpreter that imports the core's commands, then every module under
+    # shared/yamb
     script = f"""
 import importlib, pkgutil, sys
-import yamb, yamb.cli
+import yamb, yamb_tools.cli
 after_cli = sorted({{m.split(".")[0] for m in sys.modules}} & set({OUTSIDE_THE_CORE!r}))
 names = [m.name for m in pkgutil.walk_packages(yamb.__path__, "yamb.")]
 for name in names:
@@ -791,6 +792,27 @@ print(after_cli, after_all, len(names))
     assert (
         int(out[2]) == len(list(Path(yamb.__path__[0]).rglob("*.py"))) - 1
     )  # all but yamb/__init__.py
+
+
+def test_the_shipped_packages_hold_no_command_line_tool() -> None:
+    # Given every module of the packages the domain layer ships (shared/: shared/Makefile)
+    shared = Path(__file__).parents[2] / "shared"
+    modules = sorted(shared.rglob("*.py"))
+    assert len(modules) > 100
+
+    # When their text is read
+    tools = [
+        path.relative_to(shared)
+        for path in modules
+        for text in [path.read_text(encoding="utf-8")]
+        if "import argparse" in text
+        or "__main__" in text
+        or "import yamb_tools" in text
+        or "from yamb_tools" in text
+    ]
+
+    # Then none parses a command line, runs as a script or imports the dev tools (yamb_tools)
+    assert tools == []
 
 
 def test_core_command_line_has_no_play_command(capsys: pytest.CaptureFixture[str]) -> None:

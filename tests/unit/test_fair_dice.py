@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from yamb import fair_dice
-from yamb.cli import verify_record
 from yamb.dice import SeededDice
 from yamb.errors import InvalidSettingsError
 from yamb.protocol import MAX_FRAME_BYTES, encode
@@ -18,6 +17,7 @@ from yamb.session.effects import GameActionError
 from yamb.session.model import GameSession
 from yamb.session.views import dice_record, game_view
 from yamb.settings import validate_settings
+from yamb_tools.cli import verify_record
 
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 SEED = "5e" * 32

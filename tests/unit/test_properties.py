@@ -16,12 +16,12 @@ from typing import Any, NamedTuple
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from yamb import cli
 from yamb.dice import SeededDice, roll_all, roll_unlocked
 from yamb.game import Game, WriteResult
 from yamb.layout import layout_for
 from yamb.replay import check
 from yamb.rules import COLUMN_TYPES, PRESETS, row_scores
+from yamb_tools import cli
 
 FAMILY_GRIDS = ("classic", "scandinavian", "yacht", "generala")
 PLAYER_NAMES = ("ana", "ben", "cleo", "dan")

@@ -23,7 +23,6 @@ from types import MappingProxyType
 
 import numpy as np
 import pytest
-from yamb.cli import main
 from yamb.dice import SeededDice, roll_unlocked
 from yamb.game import Game
 from yamb.layout import layout_for
@@ -40,6 +39,7 @@ from yamb.solver import (
     state_of,
     storage,
 )
+from yamb_tools.cli import main
 
 CLASSIC_EXPECTED = 254.5877  # official forced joker (the engine's); Verhoeff's free joker: 254.5896
 SCANDINAVIAN_EXPECTED = 248.4400
@@ -529,7 +529,7 @@ def test_cli_solve_writes_the_table_and_its_hash(
 def test_solver_import_of_yamb_loads_neither_numpy_nor_a_table() -> None:
     # Given a fresh interpreter importing yamb, its command line and the engine
     script = (
-        "import sys, json, yamb, yamb.cli, yamb.game, yamb.replay, yamb.session\n"
+        "import sys, json, yamb, yamb_tools.cli, yamb.game, yamb.replay, yamb.session\n"
         "print(json.dumps(['numpy' in sys.modules, 'yamb.solver' in sys.modules]))"
     )
 

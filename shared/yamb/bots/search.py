@@ -246,7 +246,7 @@ def choose(game: Game, level: Level) -> BotMove:
 
 
 def forget() -> None:
-    """Drops every kept array (after value.py's constants change: yamb.bots.tune)."""
+    """Drops every kept array (after value.py's constants change: yamb_tools.tune)."""
     _TURNS.clear()
     _ANNOUNCED.clear()
     sheet_values_forget()

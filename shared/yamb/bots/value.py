@@ -15,7 +15,7 @@ for its par in the middle part: writing Ones s changes it by (Max - Min) x (s - 
 writing Max s by (s - par(Max)) x Ones, writing Min s by (par(Min) - s) x Ones. P(bonus) assumes
 each open upper row scores face x a binomial(5, par / (5 x face)) count.
 
-How the constants were tuned (offline, `python -m yamb.bots.tune KEY`, 2 processes):
+How the constants were tuned (offline, `python -m yamb_tools.tune KEY`, 2 processes):
 
 - PARS: a fixed point by simulation. Start from guessed pars; play N seeded solo games with the
   hard bot; set each par to the average score the bot then wrote in that row (crossed-out zeros

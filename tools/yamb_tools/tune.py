@@ -1,6 +1,6 @@
 """Offline tuning of the hard bot's constants (value.py) by simulation.
 
-    .venv/bin/python -m yamb.bots.tune KEY [--games N] [--rounds R] [--bonus W ...]
+    .venv/bin/python -m yamb_tools.tune KEY [--games N] [--rounds R] [--bonus W ...]
 
 KEY is a PARS key (yamb5, yamb6, classic, scandinavian, yacht, generala). Each round plays N
 seeded solo games with the hard bot (Yamb: preset 7, where every column type is played) and

@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-
 from yamb.solver import storage
 from yamb.solver.api import Solver
 from yamb.solver.model import State, model_for

@@ -1,8 +1,9 @@
-"""The `yamb` command's core: check recorded games, score one cell, watch a demo game.
+"""The `yamb` command's core: check recorded games, score one cell, watch a demo game, build a
+solver table, verify dice.
 
-These need nothing but the game core, which the Lambda layer ships. The `yamb` console script
-is yamb_client.cli, which adds `yamb play` (the terminal client, and the local stack) to
-CORE_COMMANDS; another front end can add its own commands the same way.
+These need nothing but the game core (yamb); they are development tools, not shipped to Lambda.
+The `yamb` console script is yamb_client.cli, which adds `yamb play` (the terminal client, and
+the local stack) to CORE_COMMANDS; another front end can add its own commands the same way.
 """
 
 import argparse
@@ -143,7 +144,7 @@ def _demo_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from yamb.demo import play_demo  # noqa: PLC0415 - only the demo needs it
+    from yamb_tools.demo import play_demo  # noqa: PLC0415 - only the demo needs it
 
     return play_demo(args.preset, args.players, args.seed)
 
@@ -161,7 +162,7 @@ def _solve_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _solve(args: argparse.Namespace) -> int:
     # The solver needs numpy, which only this command loads.
-    from yamb.solver.command import solve  # noqa: PLC0415
+    from yamb_tools.solve import solve  # noqa: PLC0415
 
     return solve(args.grid, args.out)
 
