@@ -240,7 +240,3 @@ def default_list() -> WordList:
 def find_offence(text: str) -> str | None:
     """The list entry `text` holds, as the list writes it (None if it holds none)."""
     return default_list().find(text)
-
-
-def is_decent(text: str) -> bool:
-    return find_offence(text) is None

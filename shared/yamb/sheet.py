@@ -62,9 +62,6 @@ class Sheet:
     def is_full(self) -> bool:
         return self.empty_cells == 0
 
-    def is_column_full(self, column: int) -> bool:
-        return self.filled[column] == self.layout.full_mask
-
     def set(self, column: int, row: int, value: int) -> None:
         self.values[column][row] = value
         filled = self.filled[column] | 1 << row

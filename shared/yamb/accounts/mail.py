@@ -28,10 +28,6 @@ _GROUPS = {
 }
 
 
-def is_account_mail(kind: MailKind) -> bool:
-    return kind not in _GROUPS
-
-
 def may_send(preferences: Preferences, kind: MailKind) -> bool:
     group = _GROUPS.get(kind)
     return group is None or bool(getattr(preferences.notifications.email, group))

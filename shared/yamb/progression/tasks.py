@@ -140,10 +140,6 @@ def contribution(counter_name: str, ended: GameResult, player: PlayerResult) -> 
     return counter.measure(ended, player, parameter)
 
 
-def is_distinct(counter_name: str) -> bool:
-    return _counter(counter_name)[0].distinct
-
-
 # --------------------------------------------------------------------------- catalogue
 
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from yamb.results.errors import ResultsError
-from yamb.results.periods import PERIOD_KINDS, Period, periods_of
+from yamb.results.periods import Period, periods_of
 from yamb.session.results import GameResult
 
 type Format = Literal["individual", "pairs"]
@@ -196,8 +196,3 @@ def improved(entry: Entry | None, target: Board, contribution: Contribution) -> 
         since=since,
         version=entry.version if entry is not None else 0,
     )
-
-
-def check_period_kind(text: str) -> None:
-    if text not in PERIOD_KINDS:
-        raise ResultsError(f"unknown period kind {text!r}", code="unknown_period", field="period")

@@ -60,11 +60,6 @@ def resume(session: GameSession, seat: int, now: datetime, *, floor: bool = True
     clock.deadline, clock.frozen_ms = now + timedelta(milliseconds=remaining), None
 
 
-def stop_seat(session: GameSession, seat: int) -> None:
-    clock = session.slot(seat).clock
-    clock.deadline, clock.frozen_ms = None, None
-
-
 def stop(session: GameSession) -> None:
     """Every clock of the game stops (the game ended, or waits for an answer)."""
     session.clock.deadline, session.clock.frozen_ms = None, None
