@@ -90,6 +90,12 @@ print("{MARK}", (done - started) * 1000, 0.0, "ok")
 """
 HANDLER = f"""
 import sys, time
+class Hidden:  # what no layer ships is absent on Lambda
+    names = frozenset(sys.argv[4].split(","))
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in self.names:
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+sys.meta_path.insert(0, Hidden())
 started = time.perf_counter()
 sys.path[:0] = ["shared", "functions/%s"]
 import app
@@ -220,6 +226,7 @@ class _Setup:
         self.environments: dict[str, dict[str, str]] = {}
         self.memory: dict[str, int] = {}
         self.code: dict[str, tuple[str, str]] = {}  # the function's directory, its handler
+        self.hidden = ",".join(not_shipped())
         jwks = f"{aws.endpoint_url}/{aws.user_pool_id()}/.well-known/jwks.json"
         overrides = {"CONNECTIONS_ENDPOINT": aws.endpoint_url, "JWKS_URL": jwks}
         for function in FUNCTIONS:
@@ -259,6 +266,7 @@ class _Setup:
                 str(self.events[logical_id]),
                 logical_id,
                 str(self.memory[logical_id]),
+                self.hidden,
             ]
         environment = self.environments[logical_id]
         if not baseline:  # the handler with the layer's botocore first on its path
@@ -289,6 +297,42 @@ def _setup() -> Iterator[_Setup]:
         LocalAws(Template(ROOT / "template.yaml")) as aws,
     ):
         yield _Setup(aws, Path(directory))
+
+
+def not_shipped() -> list[str]:
+    """The top-level modules of the installed libraries that no layer ships (the local stack's,
+    the tests', the tools'): hidden from the functions' runs, as Lambda does not have them.
+    Some libraries import what they find (Stripe's SDK takes aiohttp when it is there)."""
+    import importlib.metadata
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    todo = [
+        Requirement(line.split("#")[0].strip())
+        for requirements in (ROOT / "layers").glob("*/requirements.txt")
+        for line in requirements.read_text(encoding="utf-8").splitlines()
+        if line.split("#")[0].strip()
+    ]
+    shipped: set[str] = set()
+    while todo:
+        requirement = todo.pop()
+        name = canonicalize_name(requirement.name)
+        if name in shipped:
+            continue
+        shipped.add(name)
+        for text in importlib.metadata.requires(name) or []:
+            needed = Requirement(text)
+            extras = requirement.extras | {""}
+            if needed.marker is None or any(needed.marker.evaluate({"extra": e}) for e in extras):
+                todo.append(needed)
+    return sorted(
+        module
+        for module, distributions in importlib.metadata.packages_distributions().items()
+        if not {canonicalize_name(d) for d in distributions} & shipped
+        and module not in ("yamb", "yamb_service", "yamb_client", "yamb_tools", "devstack")
+        and not module.startswith("_")
+    )
 
 
 def layer_botocore(directory: Path) -> Path:

@@ -53,7 +53,6 @@ from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
-from urllib.parse import parse_qsl, urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -71,6 +70,8 @@ from meters import (  # noqa: E402
     _patch,
     recording_dynamodb,
 )
+
+from testkit.stripe import FakeStripe, refunded_charge, stripe_event  # noqa: E402
 
 REGION = "us-east-1"
 TABLE = "yamb-bench-GameTable"
@@ -95,16 +96,6 @@ SHORT = {
     "UpdateItem": "Upd",
     "TransactWriteItems": "TxW",
 }
-# What create_table takes of AWS::DynamoDB::Table as it is (not the stream).
-TABLE_PROPERTIES = (
-    "AttributeDefinitions",
-    "KeySchema",
-    "GlobalSecondaryIndexes",
-    "LocalSecondaryIndexes",
-    "BillingMode",
-    "ProvisionedThroughput",
-    "TableClass",
-)
 BASELINE = "baseline"
 GIFT_AMOUNT = 5
 PREMIUM_DAYS = 7
@@ -115,117 +106,6 @@ PACK_TOKENS = 500
 
 class BenchError(RuntimeError):
     """An answer or a wallet that is not what the scenario must give."""
-
-
-# ------------------------------------------------------------------------ a fake Stripe
-
-
-def _nested(form: Mapping[str, str], prefix: str) -> dict[str, str]:
-    """`metadata[key]=value` form fields as {key: value}."""
-    return {
-        key[len(prefix) + 1 : -1]: value
-        for key, value in form.items()
-        if key.startswith(prefix + "[") and key.count("[") == prefix.count("[") + 1
-    }
-
-
-class FakeStripe(stripe.HTTPClient):
-    """Stripe's API as far as the payment service calls it here: Checkout Sessions created
-    (their PaymentIntent's metadata kept) and PaymentIntents retrieved; every call counted."""
-
-    name = "fake-stripe"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.calls = 0
-        self.sessions: dict[str, dict[str, Any]] = {}
-        self.intents: dict[str, dict[str, str]] = {}
-
-    def request(
-        self,
-        method: str,
-        url: str,
-        headers: Mapping[str, str] | None,
-        post_data: Any = None,
-        *,
-        _usage: list[str] | None = None,
-    ) -> tuple[str, int, Mapping[str, str]]:
-        self.calls += 1
-        path = urlparse(url).path
-        text = post_data.decode() if isinstance(post_data, bytes) else post_data or ""
-        form = dict(parse_qsl(text))
-        if method == "post" and path == "/v1/checkout/sessions":
-            number = uuid.uuid4().hex[:12]
-            session_id, intent_id = f"cs_test_{number}", f"pi_test_{number}"
-            metadata = _nested(form, "metadata")
-            self.intents[intent_id] = _nested(form, "payment_intent_data[metadata]")
-            self.sessions[session_id] = {
-                "id": session_id,
-                "object": "checkout.session",
-                "payment_status": "paid",  # as the completion will carry it
-                "payment_intent": intent_id,
-                "amount_total": int(form["line_items[0][price_data][unit_amount]"]),
-                "metadata": metadata,
-            }
-            page = {
-                "id": session_id,
-                "object": "checkout.session",
-                "url": f"https://checkout.stripe.test/c/pay/{session_id}",
-                "metadata": metadata,
-                "payment_status": "unpaid",
-            }
-            return json.dumps(page), 200, {"Request-Id": "req_fake"}
-        if method == "get" and path.startswith("/v1/payment_intents/"):
-            intent_id = path.rsplit("/", 1)[1]
-            if intent_id in self.intents:
-                intent = {"id": intent_id, "object": "payment_intent"}
-                return (
-                    json.dumps({**intent, "metadata": self.intents[intent_id]}),
-                    200,
-                    {"Request-Id": "req_fake"},
-                )
-        error = {"error": {"type": "invalid_request_error", "message": f"no {path}"}}
-        return json.dumps(error), 404, {"Request-Id": "req_fake"}
-
-    def close(self) -> None:
-        pass
-
-
-def stripe_event(event_type: str, obj: Mapping[str, Any]) -> str:
-    return json.dumps(
-        {
-            "id": f"evt_test_{uuid.uuid4().hex[:12]}",
-            "object": "event",
-            "api_version": "2025-11-17.clover",
-            "created": int(time.time()),
-            "livemode": False,
-            "pending_webhooks": 1,
-            "request": {"id": None, "idempotency_key": None},
-            "type": event_type,
-            "data": {"object": obj},
-        }
-    )
-
-
-def refunded_charge(session: Mapping[str, Any], refund_id: str) -> dict[str, Any]:
-    """A charge.refunded's charge refunded in full (no metadata of its own, as Stripe sends
-    it: the payment service asks Stripe for the PaymentIntent's)."""
-    amount = session["amount_total"]
-    return {
-        "id": "ch_" + session["id"].removeprefix("cs_"),
-        "object": "charge",
-        "amount": amount,
-        "amount_refunded": amount,
-        "payment_intent": session["payment_intent"],
-        "metadata": {},
-        "refunds": {
-            "object": "list",
-            "data": [
-                {"id": refund_id, "object": "refund", "amount": amount, "status": "succeeded"}
-            ],
-            "has_more": False,
-        },
-    }
 
 
 # ------------------------------------------------------------------------ what each request is
@@ -438,7 +318,7 @@ class Economy:
         """A checkout made, and its session as Stripe completes it: paid, with our metadata."""
         reply = self.checkout(player)
         _expect(reply.status == 201, f"checkout answered {reply}")
-        return dict(self.fake.sessions[reply.body["sessionId"]])
+        return self.fake.paid_session(reply.body["sessionId"])
 
 
 def _expect(condition: bool, message: str) -> None:
@@ -581,7 +461,10 @@ def _refund(economy: Economy) -> Prepared:
     session = economy.paid_session(ana)
     paid = economy.webhook(stripe_event("checkout.session.completed", session))
     _expect(paid.body == {"received": True, "handled": "credited"}, f"not credited: {paid}")
-    payload = stripe_event("charge.refunded", refunded_charge(session, f"re_{uuid.uuid4().hex}"))
+    payload = stripe_event(
+        "charge.refunded",
+        refunded_charge(session, (f"re_{uuid.uuid4().hex}", session["amount_total"])),
+    )
 
     def check(reply: Reply) -> None:
         _expect(reply.status == 200, f"the webhook answered {reply}")
@@ -686,7 +569,7 @@ class Bench:
 
     def _timed(self, key: str, function: str, call: Callable[[], Any]) -> tuple[Any, float]:
         metered = self.meter.invocation(function, key, lambda _event, _context: call())
-        stripe_before = self.economy.fake.calls
+        stripe_before = len(self.economy.fake.requests)
         started = time.perf_counter()
         answer = metered(None, None)
         ms = (time.perf_counter() - started) * 1000
@@ -700,13 +583,13 @@ class Bench:
         shapes = [shape for shape in self.shapes if shape.label.endswith(f" {key}")]
         samples.shapes.append(tuple(shape.text for shape in shapes))
         samples.items.append(sum(shape.items for shape in shapes))
-        samples.stripe_calls.append(self.economy.fake.calls - stripe_before)
+        samples.stripe_calls.append(len(self.economy.fake.requests) - stripe_before)
         self.shapes.clear()
         return answer, ms
 
     def new_round(self) -> None:
         """An emptied table, and the baseline's wallet-sized item stored."""
-        from tests.integration.conftest import empty_table
+        from testkit.table import empty_table
 
         empty_table(TABLE)
         self._baseline_key = f"PLAYER#{uuid.uuid4()}"
@@ -884,13 +767,9 @@ def create_table() -> None:
     """The game table as template.yaml declares its keys and index, without its stream: the
     rewards get their record here directly, and moto would copy every record the stream ever
     held with each transaction (its time growing through the run)."""
-    import boto3
+    from testkit.table import create_game_table
 
-    from tests.integration.conftest import game_table_properties
-
-    properties = game_table_properties()
-    arguments = {name: properties[name] for name in TABLE_PROPERTIES if name in properties}
-    boto3.client("dynamodb", region_name=REGION).create_table(TableName=TABLE, **arguments)
+    create_game_table(TABLE, stream=False)
 
 
 def _quiet() -> None:

@@ -199,7 +199,7 @@ def metered_moto(meter: Meter, sink: _LogSink) -> Iterator[None]:
 
 
 def _notifier_class() -> type:
-    from tests.fakes import RecordingNotifier
+    from testkit.fakes import RecordingNotifier
 
     class BenchNotifier(RecordingNotifier):
         """The recording notifier, safe for players on threads: per connection the newest
@@ -262,8 +262,8 @@ class Game:
     ):
         from yamb_service.edge.caller import Caller
 
-        from tests.fakes import SimulatedTimers
-        from tests.integration.conftest import Clock, make_service
+        from testkit.fakes import SimulatedTimers
+        from testkit.service import Clock, make_service
 
         self.table = table
         self.game_type = game_type
@@ -622,7 +622,7 @@ def main() -> int:
     from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
     from yamb_service.game.ports import StaleGameError
 
-    from tests.integration.conftest import REGION, TABLE_NAME, create_game_table, lane_token_store
+    from testkit.table import REGION, TABLE_NAME, create_game_table, lane_token_store
 
     class CountingGames(DynamoGameRepository):
         def save(self, session: Any, **kwargs: Any) -> None:

@@ -42,7 +42,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 REGION = "us-east-1"
 TABLE = "yamb-bench-progression"
 MONDAY = datetime(2026, 12, 7, tzinfo=UTC)
-TABLE_PROPERTIES = ("AttributeDefinitions", "KeySchema", "GlobalSecondaryIndexes", "BillingMode")
 
 
 class BenchError(RuntimeError):
@@ -85,16 +84,13 @@ def main() -> int:
     for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
         os.environ.setdefault(name, "bench")
 
-    import boto3
     from moto import mock_aws
     from results_bench import item_level_rollback
 
     with mock_aws(), item_level_rollback():
-        from tests.integration.conftest import game_table_properties
+        from testkit.table import create_game_table
 
-        properties = game_table_properties()
-        arguments = {k: properties[k] for k in TABLE_PROPERTIES if k in properties}
-        boto3.client("dynamodb", region_name=REGION).create_table(TableName=TABLE, **arguments)
+        create_game_table(TABLE, stream=False)
         return run(args.games)
 
 

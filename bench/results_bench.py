@@ -83,16 +83,6 @@ from meters import (  # noqa: E402
 
 REGION = "us-east-1"
 TABLE = "yamb-bench-results"
-# What create_table takes of AWS::DynamoDB::Table as it is (not the stream).
-TABLE_PROPERTIES = (
-    "AttributeDefinitions",
-    "KeySchema",
-    "GlobalSecondaryIndexes",
-    "LocalSecondaryIndexes",
-    "BillingMode",
-    "ProvisionedThroughput",
-    "TableClass",
-)
 NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
 # The loaded rows' results reached their scores over the two years before NOW.
 SPAN_SECONDS = 2 * 365 * 24 * 3600
@@ -795,13 +785,9 @@ def print_scaling(bench: Bench, small: int, large: int, distinct: dict[int, int]
 
 
 def create_table() -> None:
-    import boto3
+    from testkit.table import create_game_table
 
-    from tests.integration.conftest import game_table_properties
-
-    properties = game_table_properties()
-    arguments = {name: properties[name] for name in TABLE_PROPERTIES if name in properties}
-    boto3.client("dynamodb", region_name=REGION).create_table(TableName=TABLE, **arguments)
+    create_game_table(TABLE, stream=False)
 
 
 def _quiet() -> None:

@@ -9,15 +9,13 @@ import itertools
 import json
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import boto3
 import pytest
 from moto import mock_aws
-from yamb.dice import SeededDice
 from yamb.protocol import CLIENT_ACTIONS
 from yamb.session.model import GameSession
 from yamb_service.common.dynamo import item_model
@@ -25,76 +23,24 @@ from yamb_service.common.observability import metrics
 from yamb_service.edge.caller import Caller
 from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
 from yamb_service.game.service import GameService
-from yamb_service.game.throttle import ConnectionThrottle
 
-from tests.fakes import RecordingNotifier, SimulatedTimers
+from testkit.fakes import RecordingNotifier, SimulatedTimers
+from testkit.service import Clock, make_service
+from testkit.table import (
+    REGION,
+    create_game_table,
+    empty_table,
+    lane_token_store,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"
 
-REGION = "us-east-1"
-TABLE_NAME = "yamb-test-GameTable"
-START = datetime(2025, 6, 2, 10, 0, tzinfo=UTC)
 
 ANA = Caller("ana", "conn-ana")
 BEN = Caller("ben", "conn-ben")
 CLEO = Caller("cleo", "conn-cleo")
 DAN = Caller("dan", "conn-dan")
-
-# create_table takes these properties of AWS::DynamoDB::Table as they are.
-_CREATE_TABLE_PROPERTIES = (
-    "AttributeDefinitions",
-    "KeySchema",
-    "GlobalSecondaryIndexes",
-    "LocalSecondaryIndexes",
-    "BillingMode",
-    "ProvisionedThroughput",
-    "StreamSpecification",
-    "TableClass",
-)
-
-
-def game_table_properties() -> dict[str, Any]:
-    """GameTable's Properties from template.yaml (the short tags read as plain mappings)."""
-    from devstack.template import load_template
-
-    template = load_template(ROOT / "template.yaml")
-    return dict(template["Resources"]["GameTable"]["Properties"])
-
-
-def create_game_table(name: str = TABLE_NAME, *, stream: bool = True) -> str:
-    """The table as the template declares it: keys, index, billing, encryption and TTL; and
-    its stream, unless `stream` is False (a test that hands the stream's records to a function
-    itself: moto keeps every stream record of a table and copies the whole table, records and
-    all, for each item of each transaction, so a table that records many games slows down)."""
-    properties = game_table_properties()
-    client = boto3.client("dynamodb", region_name=REGION)
-    arguments = {key: properties[key] for key in _CREATE_TABLE_PROPERTIES if key in properties}
-    if not stream:
-        arguments.pop("StreamSpecification", None)
-    if "StreamSpecification" in arguments:  # CloudFormation's form has no StreamEnabled
-        arguments["StreamSpecification"] = {
-            "StreamEnabled": True,
-            **arguments["StreamSpecification"],
-        }
-    sse = properties.get("SSESpecification")
-    if sse is not None:
-        arguments["SSESpecification"] = {"Enabled": sse["SSEEnabled"]}
-    client.create_table(TableName=name, **arguments)
-    ttl = properties.get("TimeToLiveSpecification")
-    if ttl is not None:
-        client.update_time_to_live(TableName=name, TimeToLiveSpecification=ttl)
-    return name
-
-
-def empty_table(name: str) -> None:
-    table = boto3.resource("dynamodb", region_name=REGION).Table(name)
-    keys = [
-        {"pk": i["pk"], "sk": i["sk"]} for i in table.scan(ProjectionExpression="pk, sk")["Items"]
-    ]
-    with table.batch_writer() as batch:
-        for key in keys:
-            batch.delete_item(Key=key)
 
 
 def load_event(name: str) -> dict[str, Any]:
@@ -150,23 +96,6 @@ def _fresh_metrics(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 # ----------------------------------------------------------------------------- the service
 
 
-@dataclass
-class Clock:
-    """The service's `now`: stands still until advanced."""
-
-    moment: datetime = START
-
-    def __call__(self) -> datetime:
-        return self.moment
-
-    def advance(self, **delta: float) -> datetime:
-        self.moment += timedelta(**delta)
-        return self.moment
-
-    def set(self, moment: datetime) -> None:
-        self.moment = moment
-
-
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
@@ -175,24 +104,6 @@ def clock() -> Clock:
 @pytest.fixture
 def notifier() -> RecordingNotifier:
     return RecordingNotifier()
-
-
-def lane_token_store(table_name: str) -> Any:
-    """Stores a lane's heartbeat token as the lane's first state does (statemachines/)."""
-    client = boto3.client("dynamodb", region_name=REGION)
-
-    def store(game_id: str, lane: int, token: str) -> None:
-        client.put_item(
-            TableName=table_name,
-            Item={
-                "pk": {"S": f"GAME#{game_id}"},
-                "sk": {"S": "LANE"},
-                "lane": {"N": str(lane)},
-                "token": {"S": token},
-            },
-        )
-
-    return store
 
 
 @pytest.fixture
@@ -208,26 +119,6 @@ def games(table: str, item: Any) -> DynamoGameRepository:
 @pytest.fixture
 def players(table: str, item: Any) -> DynamoPlayerRepository:
     return DynamoPlayerRepository(item)
-
-
-def make_service(  # noqa: PLR0917 - the service's collaborators
-    games: DynamoGameRepository,
-    players: DynamoPlayerRepository,
-    notifier: RecordingNotifier,
-    timers: SimulatedTimers,
-    clock: Clock,
-    seed: int = 7,
-) -> GameService:
-    return GameService(
-        games=games,
-        players=players,
-        notifier=notifier,
-        timers=timers,
-        dice=SeededDice(seed),
-        now=clock,
-        # Tests act much faster than people: the limit has tests of its own.
-        throttle=ConnectionThrottle(burst=1_000_000, per_second=1_000_000),
-    )
 
 
 @pytest.fixture

@@ -34,7 +34,8 @@ from yamb_service.progression.badges.service import BadgeService
 from yamb_service.results.dynamo import DynamoResultsStore
 
 from devstack.template import Template
-from tests.integration.conftest import REGION, TABLE_NAME, load_event
+from testkit.table import REGION, TABLE_NAME
+from tests.integration.conftest import load_event
 from tests.integration.test_template import granted, iam_actions
 
 ROOT = Path(__file__).resolve().parents[2]

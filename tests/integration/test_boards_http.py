@@ -37,7 +37,7 @@ from yamb_service.results import wiring as results_wiring
 
 from devstack.streams import matches
 from devstack.template import Template
-from tests.integration.conftest import create_game_table
+from testkit.table import create_game_table
 from tests.integration.test_handlers import CONTEXT, load_function
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,7 +23,9 @@ from yamb_service.common import config
 from yamb_service.game import wiring
 from yamb_service.game.timers import CLOCK_EVENTS
 
-from tests.integration.conftest import ANA, BEN, REGION, Clock, Harness, load_event
+from testkit.service import Clock
+from testkit.table import REGION
+from tests.integration.conftest import ANA, BEN, Harness, load_event
 
 ROOT = Path(__file__).resolve().parents[2]
 ENDPOINT = "https://example.execute-api.us-east-1.amazonaws.com/live"

@@ -14,8 +14,9 @@ from yamb_service.edge.caller import Caller
 from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
 from yamb_service.game.service import GameService
 
-from tests.fakes import RecordingNotifier, SimulatedTimers
-from tests.integration.conftest import ANA, BEN, CLEO, DAN, START, Clock, make_service
+from testkit.fakes import RecordingNotifier, SimulatedTimers
+from testkit.service import START, Clock, make_service
+from tests.integration.conftest import ANA, BEN, CLEO, DAN
 
 
 class CountingWardrobes:

@@ -25,11 +25,13 @@ from yamb.accounts.profile import AccountStatus, Profile
 from yamb.protocol import ClientAction
 from yamb.session.timers import wake_moment, wake_second
 from yamb_service.common import clock, config
-from yamb_service.edge.auth import StaticKeys, TokenVerifier
+from yamb_service.edge.auth import TokenVerifier
 from yamb_service.edge.identity import PlayerTokens
 from yamb_service.edge.websocket import parse_action, parse_event
 from yamb_service.game import wiring
 from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
+
+from testkit.auth import StaticKeys
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"

@@ -1,8 +1,8 @@
 """Tokens for money (E4) on the embedded AWS: the payments function of template.yaml runs
 in-process on moto (DynamoDB, SSM Parameter Store with the local secrets), called with the
-events API Gateway sends. Stripe is faked at its SDK's HTTP-client level (`FakeStripe`, in
-place of the RequestsClient the wiring makes); its webhooks are signed with the SDK's own
-scheme (`WebhookSignature.generate_signature_header`: HMAC-SHA256 of `<t>.<body>`)."""
+events API Gateway sends. Stripe is faked at its SDK's HTTP-client level (testkit.stripe's
+`FakeStripe`, in place of the RequestsClient the wiring makes); its webhooks are signed with the
+SDK's own scheme (`WebhookSignature.generate_signature_header`: HMAC-SHA256 of `<t>.<body>`)."""
 
 import json
 import threading
@@ -12,10 +12,8 @@ import urllib.request
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from itertools import count
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlparse
 
 import pytest
 import stripe
@@ -32,6 +30,7 @@ from yamb_service.game.dynamo import DynamoGameRepository
 from devstack.aws import local_secret_value
 from devstack.stack import LocalStack
 from devstack.template import Template
+from testkit.stripe import FakeStripe, nested, refunded_charge, stripe_event
 from tests.integration.test_template import granted, iam_actions
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
@@ -42,109 +41,6 @@ EVENTS = ROOT / "events"
 NOW = datetime(2026, 12, 20, 12, 0, tzinfo=UTC)
 AFTER_WINTER = datetime(2027, 2, 1, 12, 0, tzinfo=UTC)
 WEBHOOK_SECRET = local_secret_value("/yamb/stripe/webhook-secret")
-IDS = count(1)
-
-
-# ----------------------------------------------------------------------------- a fake Stripe
-
-
-class FakeStripe(stripe.HTTPClient):
-    """Stripe's API as far as the payment service calls it: Checkout Sessions created (their
-    PaymentIntent's metadata kept), PaymentIntents retrieved, a charge's refunds listed."""
-
-    name = "fake-stripe"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.requests: list[tuple[str, str, dict[str, str]]] = []
-        self.sessions: dict[str, dict[str, str]] = {}
-        self.intents: dict[str, dict[str, str]] = {}
-        self.refunds: dict[str, list[dict[str, Any]]] = {}
-        # Stripe's idempotency: a key's first request and answer, replayed for the same
-        # request, refused for another.
-        self.keyed: dict[str, tuple[dict[str, str], tuple[str, int, dict[str, str]]]] = {}
-        self.unreachable = False
-
-    def request(
-        self,
-        method: str,
-        url: str,
-        headers: Any,
-        post_data: Any = None,
-        *,
-        _usage: Any = None,
-    ) -> tuple[str, int, dict[str, str]]:
-        if self.unreachable:
-            raise stripe.APIConnectionError("connection refused", should_retry=False)
-        parsed = urlparse(url)
-        form = dict(parse_qsl(post_data.decode() if isinstance(post_data, bytes) else post_data))
-        query = dict(parse_qsl(parsed.query))
-        self.requests.append((method, parsed.path, form | query))
-        path = parsed.path
-        key = dict(headers).get("Idempotency-Key")
-        if method == "post" and key is not None:
-            if key in self.keyed:
-                first, answer = self.keyed[key]
-                if first == form:
-                    return answer
-                error = {"error": {"type": "idempotency_error", "message": "other parameters"}}
-                return json.dumps(error), 400, {"Request-Id": "req_fake"}
-            answer = self._answer(method, path, form, query)
-            self.keyed[key] = (form, answer)
-            return answer
-        return self._answer(method, path, form, query)
-
-    def _answer(
-        self, method: str, path: str, form: dict[str, str], query: dict[str, str]
-    ) -> tuple[str, int, dict[str, str]]:
-        if method == "post" and path == "/v1/checkout/sessions":
-            number = next(IDS)
-            session_id, intent_id = f"cs_test_{number}", f"pi_test_{number}"
-            self.sessions[session_id] = form
-            self.intents[intent_id] = _nested(form, "payment_intent_data[metadata]")
-            return self._ok(
-                {
-                    "id": session_id,
-                    "object": "checkout.session",
-                    "url": f"https://checkout.stripe.test/c/pay/{session_id}",
-                    "metadata": _nested(form, "metadata"),
-                    "payment_status": "unpaid",
-                }
-            )
-        if method == "get" and path.startswith("/v1/payment_intents/"):
-            intent_id = path.rsplit("/", 1)[1]
-            if intent_id in self.intents:
-                return self._ok(
-                    {
-                        "id": intent_id,
-                        "object": "payment_intent",
-                        "metadata": self.intents[intent_id],
-                    }
-                )
-        if method == "get" and path == "/v1/refunds":
-            data = self.refunds.get(query.get("charge", ""), [])
-            return self._ok({"object": "list", "data": data, "has_more": False, "url": path})
-        error = {"error": {"type": "invalid_request_error", "message": f"no {path}"}}
-        return json.dumps(error), 404, {"Request-Id": "req_fake"}
-
-    @staticmethod
-    def _ok(body: dict[str, Any]) -> tuple[str, int, dict[str, str]]:
-        return json.dumps(body), 200, {"Request-Id": "req_fake"}
-
-    def close(self) -> None:
-        pass
-
-    def session_of_intent(self, intent_id: str) -> str:
-        return "cs_test_" + intent_id.removeprefix("pi_test_")
-
-
-def _nested(form: dict[str, str], prefix: str) -> dict[str, str]:
-    """`metadata[key]=value` form fields as {key: value}."""
-    return {
-        key[len(prefix) + 1 : -1]: value
-        for key, value in form.items()
-        if key.startswith(prefix + "[") and key.count("[") == prefix.count("[") + 1
-    }
 
 
 # ----------------------------------------------------------------------------- the function
@@ -228,17 +124,7 @@ class Shop:
         """A checkout's session as Stripe would complete it: paid, with our metadata."""
         status, body = self.checkout(player, offer_id, gift_to)
         assert status == 201, body
-        session_id = body["sessionId"]
-        return {
-            "id": session_id,
-            "object": "checkout.session",
-            "payment_status": "paid",
-            "payment_intent": "pi_test_" + session_id.removeprefix("cs_test_"),
-            "amount_total": int(
-                self.fake.sessions[session_id]["line_items[0][price_data][unit_amount]"]
-            ),
-            "metadata": _nested(self.fake.sessions[session_id], "metadata"),
-        }
+        return self.fake.paid_session(body["sessionId"])
 
     def player(self, status: AccountStatus = AccountStatus.ACTIVE) -> str:
         player_id = str(uuid.uuid4())
@@ -268,43 +154,6 @@ class Shop:
         assert sum(e.amount for e in entries) == wallet.balance - wallet.debt
         assert [e.seq for e in reversed(entries)] == list(range(1, wallet.version + 1))
         return wallet.balance, wallet.debt
-
-
-def stripe_event(event_type: str, obj: dict[str, Any]) -> str:
-    return json.dumps(
-        {
-            "id": f"evt_test_{next(IDS)}",
-            "object": "event",
-            "api_version": "2025-11-17.clover",
-            "created": int(time.time()),
-            "livemode": False,
-            "pending_webhooks": 1,
-            "request": {"id": None, "idempotency_key": None},
-            "type": event_type,
-            "data": {"object": obj},
-        }
-    )
-
-
-def refunded_charge(session: dict[str, Any], *refunds: tuple[str, int]) -> dict[str, Any]:
-    """A charge.refunded's charge (no metadata of its own, as Stripe sends it)."""
-    amount = session["amount_total"]
-    return {
-        "id": "ch_" + session["id"].removeprefix("cs_"),
-        "object": "charge",
-        "amount": amount,
-        "amount_refunded": sum(a for _, a in refunds),
-        "payment_intent": session["payment_intent"],
-        "metadata": {},
-        "refunds": {
-            "object": "list",
-            "data": [
-                {"id": r, "object": "refund", "amount": a, "status": "succeeded"}
-                for r, a in refunds
-            ],
-            "has_more": False,
-        },
-    }
 
 
 @pytest.fixture(scope="module")
@@ -374,8 +223,8 @@ def test_checkout_creates_a_stripe_session_carrying_the_purchase(shop: Shop) -> 
         "yamb_tokens": "1200",
         "yamb_amount": "999",
     }
-    assert _nested(form, "metadata") == expected
-    assert _nested(form, "payment_intent_data[metadata]") == expected
+    assert nested(form, "metadata") == expected
+    assert nested(form, "payment_intent_data[metadata]") == expected
     assert form["success_url"].startswith("https://yamb.example/shop?checkout=success")
     assert shop.balance(player) == (0, 0)
 

@@ -32,7 +32,7 @@ from yamb_service.results.dynamo import DynamoResultsStore
 from yamb_service.results.service import ResultsRecorder
 
 from devstack.stack import LocalStack
-from tests.integration.conftest import game_table_properties
+from testkit.table import game_table_properties
 from tests.integration.test_accounts import PASSWORD, Accounts, Reply, _event
 
 ROOT = Path(__file__).resolve().parents[2]

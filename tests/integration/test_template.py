@@ -42,7 +42,9 @@ from yamb_service.results.dynamo import DynamoResultsStore
 from yamb_service.results.service import PrizeService, ResultsRecorder, ResultsService
 
 from devstack.template import Template, load_template
-from tests.integration.conftest import REGION, START, Clock, load_event
+from testkit.service import START, Clock
+from testkit.table import REGION
+from tests.integration.conftest import load_event
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "template.yaml"

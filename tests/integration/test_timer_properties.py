@@ -16,8 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from yamb_service.edge.caller import Caller
 
-from tests.fakes import RecordingNotifier, SimulatedTimers
-from tests.integration.conftest import Clock, Harness, lane_token_store, make_service
+from testkit.fakes import RecordingNotifier, SimulatedTimers
+from testkit.service import Clock, make_service
+from testkit.table import lane_token_store
+from tests.integration.conftest import Harness
 
 LATE = timedelta(seconds=1)
 GAMES = itertools.count(1)

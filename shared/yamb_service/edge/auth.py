@@ -30,20 +30,6 @@ class Identity:
     session: int = 0
 
 
-class StaticKeys:
-    """A key set given as data (tests, the local stack)."""
-
-    def __init__(self, jwks: dict[str, Any]) -> None:
-        self._keys = jwt.PyJWKSet.from_dict(jwks)
-
-    def get_signing_key_from_jwt(self, token: str) -> Any:
-        kid = jwt.get_unverified_header(token).get("kid")
-        for key in self._keys.keys:
-            if key.key_id == kid:
-                return key
-        raise InvalidTokenError("the token was signed by an unknown key")
-
-
 class TokenVerifier:
     def __init__(
         self, *, issuer: str, audience: str, keys: SigningKeys, leeway: float = LEEWAY_SECONDS

@@ -1,0 +1,51 @@
+"""The game service on the game table with recording fakes (testkit.fakes) and a clock that
+stands still until moved."""
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from yamb.dice import SeededDice
+from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
+from yamb_service.game.service import GameService
+from yamb_service.game.throttle import ConnectionThrottle
+
+from testkit.fakes import RecordingNotifier, SimulatedTimers
+
+START = datetime(2025, 6, 2, 10, 0, tzinfo=UTC)
+
+
+@dataclass
+class Clock:
+    """The service's `now`: stands still until advanced."""
+
+    moment: datetime = START
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+    def advance(self, **delta: float) -> datetime:
+        self.moment += timedelta(**delta)
+        return self.moment
+
+    def set(self, moment: datetime) -> None:
+        self.moment = moment
+
+
+def make_service(  # noqa: PLR0917 - the service's collaborators
+    games: DynamoGameRepository,
+    players: DynamoPlayerRepository,
+    notifier: RecordingNotifier,
+    timers: SimulatedTimers,
+    clock: Clock,
+    seed: int = 7,
+) -> GameService:
+    return GameService(
+        games=games,
+        players=players,
+        notifier=notifier,
+        timers=timers,
+        dice=SeededDice(seed),
+        now=clock,
+        # Tests act much faster than people: the limit has tests of its own.
+        throttle=ConnectionThrottle(burst=1_000_000, per_second=1_000_000),
+    )
