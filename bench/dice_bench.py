@@ -55,7 +55,7 @@ def main() -> None:
     print("Verifiable dice")
     print(
         f"  a turn's dice (3 rolls): {derived_us:.1f} us derived, {baseline_us:.1f} us from "
-        f"secrets: {derived_us / baseline_us:.1f}x (a roll's round trip is about 19 ms)"
+        f"secrets: {derived_us / baseline_us:.1f}x"
     )
     key = fair_dice.game_key(SEED, "chi-square", {})
     counts = Counter(fair_dice.face(key, n // 6, 1, n % 6) for n in range(CHI_SQUARE_DICE))

@@ -2,7 +2,9 @@
 
 Client frames are `{"action": ..., "requestId": ..., ...}`, one model per action, parsed as a
 discriminated union so that an unknown action fails at the edge with a clear error. Server frames
-carry a `type`. docs/asyncapi.yaml is generated from these models (scripts/gen-asyncapi).
+carry a `type`. docs/asyncapi.yaml is generated from these models by devstack/asyncapi.py
+(`python -m devstack.asyncapi > docs/asyncapi.yaml`); tests/unit/test_asyncapi.py fails when
+they differ.
 """
 
 import re
