@@ -30,12 +30,14 @@ import copy
 import hashlib
 import importlib.util
 import json
+import os
 import re
 import sys
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
@@ -457,6 +459,211 @@ def resolve(value: Any, context: Context) -> Any:
     return value
 
 
+# ------------------------------------------------------------------------------------- nesting
+
+NESTED_APPLICATION = "AWS::Serverless::Application"
+NESTED_STACK = "AWS::CloudFormation::Stack"
+_PATH_PROPERTIES = ("CodeUri", "ContentUri", "DefinitionUri")
+_FOREACH = "Fn::ForEach::"
+
+
+def local_location(resource: Mapping[str, Any], base: Path) -> Path | None:
+    """The local template file a nested application (`Location`) or stack (`TemplateURL`)
+    names, relative to `base`; None for anything else (the SAR, S3)."""
+    if resource.get("Type") not in (NESTED_APPLICATION, NESTED_STACK):
+        return None
+    properties = resource.get("Properties") or {}
+    location = properties.get("Location", properties.get("TemplateURL"))
+    if not isinstance(location, str) or "://" in location:
+        return None
+    return (base / location).resolve()
+
+
+def template_files(path: str | Path) -> list[Path]:
+    """The template at `path` and, depth first, the local templates its nested applications name."""
+    path = Path(path).resolve()
+    found = [path]
+    for resource in (load_template(path).get("Resources") or {}).values():
+        if isinstance(resource, Mapping):
+            nested = local_location(resource, path.parent)
+            if nested is not None:
+                found.extend(template_files(nested))
+    return found
+
+
+def _replace_identifier(value: Any, identifier: str, item: str) -> Any:
+    if isinstance(value, str):
+        stripped = re.sub(r"[^A-Za-z0-9]", "", item)
+        return value.replace("${" + identifier + "}", item).replace("&{" + identifier + "}", stripped)
+    if isinstance(value, list):
+        return [_replace_identifier(entry, identifier, item) for entry in value]
+    if isinstance(value, dict):
+        if value == {"Ref": identifier}:
+            return item
+        return {
+            _replace_identifier(key, identifier, item): _replace_identifier(entry, identifier, item)
+            for key, entry in value.items()
+        }
+    return value
+
+
+def _expand_section(section: Mapping[str, Any], parameters: Mapping[str, Any]) -> dict[str, Any]:
+    expanded: dict[str, Any] = {}
+    for key, value in section.items():
+        if not key.startswith(_FOREACH):
+            expanded[key] = value
+            continue
+        identifier, collection, fragment = _as_list(value, key)
+        if isinstance(collection, dict) and set(collection) == {"Ref"}:
+            spec = parameters.get(collection["Ref"]) or {}
+            if "Default" not in spec:
+                raise TemplateError(f"{key}: the collection {collection!r} has no value locally")
+            collection = [item.strip() for item in str(spec["Default"]).split(",")]
+        for item in _as_list(collection, key):
+            output = _replace_identifier(fragment, str(identifier), str(item))
+            for name, entry in _expand_section(output, parameters).items():
+                if name in expanded:
+                    raise TemplateError(f"{key} makes {name!r} twice")
+                expanded[name] = entry
+    return expanded
+
+
+def expand_language_extensions(body: Mapping[str, Any]) -> dict[str, Any]:
+    """`Fn::ForEach` loops (the AWS::LanguageExtensions transform) in Resources, Outputs and
+    Conditions expanded, as CloudFormation does: `${Id}` and `&{Id}` (non-alphanumerics dropped)
+    in keys and strings and `{"Ref": Id}` become each item of a literal list (or of a
+    CommaDelimitedList parameter's default)."""
+    result = dict(body)
+    parameters = cast(Mapping[str, Any], body.get("Parameters") or {})
+    for section in ("Resources", "Outputs", "Conditions"):
+        if isinstance(body.get(section), Mapping):
+            result[section] = _expand_section(body[section], parameters)
+    return result
+
+
+def _substitute(value: Any, refs: Mapping[str, Any], attributes: Mapping[str, Any]) -> Any:
+    """`value` with `Ref`s of `refs`' names and `Fn::GetAtt`s of `attributes`' ("Res.Attr")
+    replaced by their expressions, in `Fn::Sub` strings too (as the Sub's variables)."""
+    if isinstance(value, list):
+        return [_substitute(entry, refs, attributes) for entry in value]
+    if not isinstance(value, dict):
+        return value
+    if len(value) == 1:
+        ((key, argument),) = value.items()
+        if key == "Ref" and isinstance(argument, str) and argument in refs:
+            return copy.deepcopy(refs[argument])
+        if key == "Fn::GetAtt":
+            parts = argument.split(".", 1) if isinstance(argument, str) else argument
+            if isinstance(parts, list) and len(parts) == 2 and all(isinstance(p, str) for p in parts):
+                name = f"{parts[0]}.{parts[1]}"
+                if name in attributes:
+                    return copy.deepcopy(attributes[name])
+        if key == "Fn::Sub":
+            text, variables = (argument, {}) if isinstance(argument, str) else argument
+            variables = _substitute(variables, refs, attributes)
+            for match in _SUB_VARIABLE.finditer(str(text)):
+                name = match.group(1).strip()
+                if name in variables:
+                    continue
+                if name in refs:
+                    variables[name] = copy.deepcopy(refs[name])
+                elif name in attributes:
+                    variables[name] = copy.deepcopy(attributes[name])
+            return {"Fn::Sub": [text, variables] if variables else text}
+    return {key: _substitute(entry, refs, attributes) for key, entry in value.items()}
+
+
+def _rebase(properties: dict[str, Any], directory: Path, root: Path) -> None:
+    for key in _PATH_PROPERTIES:
+        value = properties.get(key)
+        if isinstance(value, str) and "://" not in value:
+            rebased = os.path.relpath(os.path.normpath(directory / value), root)
+            properties[key] = rebased + ("/" if value.endswith("/") else "")
+
+
+@dataclass
+class _Flat:
+    resources: dict[str, Any] = field(default_factory=dict)
+    conditions: dict[str, Any] = field(default_factory=dict)
+    mappings: dict[str, Any] = field(default_factory=dict)
+    outputs: dict[str, Any] = field(default_factory=dict)
+    globals_of: dict[str, dict[str, Any]] = field(default_factory=dict)  # resource -> Globals
+    stack_of: dict[str, str] = field(default_factory=dict)  # resource -> nested app ("" root)
+
+
+def _merge(into: dict[str, Any], more: Mapping[str, Any], what: str, where: str) -> None:
+    for name, value in more.items():
+        if name in into:
+            raise TemplateError(f"{where}: {what} {name!r} is declared twice (ids must be unique)")
+        into[name] = value
+
+
+def _flatten(body: Mapping[str, Any], directory: Path, root: Path, stack: str) -> _Flat:
+    """One template and its local nested applications as one: the nested resources keep their
+    logical ids (unique across the templates), their parameters become what the parent passes,
+    and `!GetAtt App.Outputs.X` becomes the nested output's value."""
+    body = expand_language_extensions(body)
+    flat = _Flat(
+        conditions=dict(body.get("Conditions") or {}),
+        mappings=dict(body.get("Mappings") or {}),
+        outputs=dict(body.get("Outputs") or {}),
+    )
+    globals_ = cast(dict[str, Any], body.get("Globals") or {})
+    outputs: dict[str, Any] = {}
+    for logical_id, resource in (body.get("Resources") or {}).items():
+        location = local_location(resource, directory)
+        flat.resources[logical_id] = resource
+        flat.stack_of[logical_id] = stack
+        flat.globals_of[logical_id] = globals_
+        if location is None:
+            continue
+        child_body = load_template(location)
+        child = _flatten(child_body, location.parent, root, logical_id)
+        declared = cast(Mapping[str, Any], child_body.get("Parameters") or {})
+        passed = cast(Mapping[str, Any], (resource.get("Properties") or {}).get("Parameters") or {})
+        unknown = set(passed) - set(declared)
+        if unknown:
+            raise TemplateError(f"{logical_id}: {location.name} declares no {sorted(unknown)}")
+        refs: dict[str, Any] = {"AWS::StackName": {"Fn::Sub": "${AWS::StackName}-" + logical_id}}
+        for name, spec in declared.items():
+            if name in passed:
+                value = passed[name]
+            elif "Default" in spec:
+                value = str(spec["Default"])
+            else:
+                raise TemplateError(f"{logical_id}: parameter {name!r} has no value and no default")
+            kind = str(spec.get("Type", "String"))
+            if kind == "CommaDelimitedList" or kind.startswith("List<"):
+                value = {"Fn::Split": [",", value]} if not isinstance(value, list) else value
+            refs[name] = value
+        rewrite = partial(_substitute, refs=refs, attributes={})
+        for name, resource_ in child.resources.items():
+            resource_ = rewrite(resource_)
+            if child.stack_of[name] == logical_id:
+                _rebase(resource_.setdefault("Properties", {}), location.parent, root)
+            child.resources[name] = resource_
+        _merge(flat.resources, child.resources, "resource", location.name)
+        _merge(flat.conditions, rewrite(child.conditions), "condition", location.name)
+        _merge(flat.mappings, child.mappings, "mapping", location.name)
+        flat.stack_of.update(child.stack_of)
+        flat.globals_of.update({k: rewrite(v) for k, v in child.globals_of.items()})
+        for name, output in child.outputs.items():
+            outputs[f"{logical_id}.Outputs.{name}"] = rewrite(output["Value"])
+    # Outputs of one nested application passed to another: resolve until none is left.
+    for _ in range(len(outputs) + 1):
+        before = (flat.resources, flat.conditions, flat.outputs, flat.globals_of, outputs)
+        flat.resources = _substitute(flat.resources, {}, outputs)
+        flat.conditions = _substitute(flat.conditions, {}, outputs)
+        flat.outputs = _substitute(flat.outputs, {}, outputs)
+        flat.globals_of = _substitute(flat.globals_of, {}, outputs)
+        outputs = _substitute(outputs, {}, outputs)
+        if (flat.resources, flat.conditions, flat.outputs, flat.globals_of, outputs) == before:
+            break
+    else:  # pragma: no cover - a cycle CloudFormation refuses too
+        raise TemplateError("nested applications' outputs refer to each other in a cycle")
+    return flat
+
+
 # ------------------------------------------------------------------------------------- reading
 
 
@@ -622,7 +829,18 @@ class Template:
     ) -> None:
         self.path = Path(path).resolve()
         self.root = self.path.parent
-        self.body = load_template(self.path)
+        raw = load_template(self.path)
+        flat = _flatten(raw, self.root, self.root, "")
+        # The root and its local nested applications read as one template (see _flatten).
+        self.body = {
+            **raw,
+            "Resources": flat.resources,
+            "Conditions": flat.conditions,
+            "Mappings": flat.mappings,
+            "Outputs": flat.outputs,
+        }
+        self._globals_of = flat.globals_of
+        self.stack_of = flat.stack_of
         self.context = Context.for_template(
             self.body,
             parameters=parameters,
@@ -655,14 +873,18 @@ class Template:
 
     # -------------------------------------------------------------- functions
 
-    def function_globals(self) -> dict[str, Any]:
-        globals_ = cast(dict[str, Any], self.body.get("Globals") or {})
+    def function_globals(self, logical_id: str | None = None) -> dict[str, Any]:
+        """`Globals.Function` of the root template, or of the template `logical_id` is in."""
+        if logical_id is None:
+            globals_ = cast(dict[str, Any], self.body.get("Globals") or {})
+        else:
+            globals_ = self._globals_of.get(logical_id) or {}
         return cast(dict[str, Any], globals_.get("Function") or {})
 
     def function(self, logical_id: str) -> FunctionSpec:
         if logical_id not in self.resources_of_type(*FUNCTION_TYPES):
             raise TemplateError(f"{logical_id!r} is not a function of the template")
-        globals_ = self.function_globals()
+        globals_ = self.function_globals(logical_id)
         properties = self.properties(logical_id)
         variables: dict[str, Any] = {}
         for source in (globals_, properties):
@@ -711,11 +933,12 @@ class Template:
         integrations = self._physical_to_logical(("AWS::ApiGatewayV2::Integration",))
         authorizers = self._physical_to_logical(("AWS::ApiGatewayV2::Authorizer",))
         apis = self._physical_to_logical(("AWS::ApiGatewayV2::Api",))
+        http = set(self._v2_http_apis())
         routes: list[Route] = []
         for logical_id in self.resources_of_type("AWS::ApiGatewayV2::Route"):
             properties = self.properties(logical_id)
             api_id = apis.get(str(self.resolve(properties.get("ApiId"))))
-            if api is not None and api_id != api:
+            if api_id in http or (api is not None and api_id != api):
                 continue
             target = str(self.resolve(properties.get("Target", "")))
             prefix, _, integration_id = target.partition("/")
@@ -778,6 +1001,8 @@ class Template:
         globals_ = cast(dict[str, Any], (self.body.get("Globals") or {}).get("HttpApi") or {})
         if api == IMPLICIT_HTTP_API and api not in self.resources:
             return dict(globals_)
+        if api in self._v2_http_apis().values():
+            return dict(self.properties(api))
         if api not in self.resources_of_type(SERVERLESS_HTTP_API):
             raise TemplateError(f"{api!r} is not an {SERVERLESS_HTTP_API} of the template")
         merged = dict(globals_)
@@ -800,10 +1025,76 @@ class Template:
             raise TemplateError(f"ApiId {api_ref!r} names no {SERVERLESS_HTTP_API}")
         return apis[resolved]
 
+    def _v2_http_apis(self) -> dict[str, str]:
+        """Physical id -> logical id of the `AWS::ApiGatewayV2::Api`s of protocol HTTP."""
+        return {
+            str(self.context.ref(logical_id)): logical_id
+            for logical_id, resource in self.resources_of_type("AWS::ApiGatewayV2::Api").items()
+            if (resource.get("Properties") or {}).get("ProtocolType") == "HTTP"
+        }
+
+    def _v2_http_authorizers(self, api: str) -> dict[str, tuple[str, dict[str, Any]]]:
+        """Physical id -> (name, properties) of the `AWS::ApiGatewayV2::Authorizer`s of `api`."""
+        api_id = str(self.context.ref(api))
+        return {
+            str(self.context.ref(logical_id)): (
+                str(self.resolve(self.properties(logical_id).get("Name", logical_id))),
+                self.properties(logical_id),
+            )
+            for logical_id in self.resources_of_type("AWS::ApiGatewayV2::Authorizer")
+            if str(self.resolve(self.properties(logical_id).get("ApiId"))) == api_id
+        }
+
+    def _v2_http_routes(self, api: str | None) -> list[HttpApiRoute]:
+        """The `AWS::ApiGatewayV2::Route`s of HTTP APIs (`RouteKey`, `Target` an integration of
+        the function, `AuthorizationType: CUSTOM` with its `AuthorizerId`)."""
+        apis = self._v2_http_apis()
+        integrations = self._physical_to_logical(("AWS::ApiGatewayV2::Integration",))
+        routes: list[HttpApiRoute] = []
+        for logical_id in self.resources_of_type("AWS::ApiGatewayV2::Route"):
+            properties = self.properties(logical_id)
+            route_api = apis.get(str(self.resolve(properties.get("ApiId"))))
+            if route_api is None or (api is not None and route_api != api):
+                continue
+            target = str(self.resolve(properties.get("Target", "")))
+            prefix, _, integration_id = target.partition("/")
+            if prefix != "integrations" or integration_id not in integrations:
+                raise TemplateError(f"{logical_id}: Target {target!r} names no integration")
+            integration = self.properties(integrations[integration_id])
+            authorizer: str | None = None
+            if str(self.resolve(properties.get("AuthorizationType", "NONE"))) == "CUSTOM":
+                known = self._v2_http_authorizers(route_api)
+                chosen = str(self.resolve(properties.get("AuthorizerId")))
+                if chosen not in known:
+                    raise TemplateError(f"{logical_id}: AuthorizerId names none of {route_api}'s")
+                authorizer = known[chosen][0]
+            key = str(self.resolve(properties["RouteKey"]))
+            method, _, path = key.partition(" ")
+            timeout = integration.get("TimeoutInMillis")
+            routes.append(
+                HttpApiRoute(
+                    api=route_api,
+                    method="ANY" if key == "$default" else method.upper(),
+                    path=None if key == "$default" else path,
+                    function=self.function_for_uri(integration.get("IntegrationUri", "")),
+                    event=logical_id,
+                    authorizer=authorizer,
+                    payload_format_version=str(integration.get("PayloadFormatVersion", "2.0")),
+                    timeout_ms=None if timeout is None else int(self.resolve(timeout)),
+                )
+            )
+        return routes
+
     def http_apis(self) -> list[str]:
-        """The HTTP APIs that have routes: `AWS::Serverless::HttpApi` logical ids (and
-        `ServerlessHttpApi` for events without an ApiId), in template order."""
-        declared = list(self.resources_of_type(SERVERLESS_HTTP_API))
+        """The HTTP APIs that have routes: `AWS::Serverless::HttpApi` and HTTP
+        `AWS::ApiGatewayV2::Api` logical ids (and `ServerlessHttpApi` for events without an
+        ApiId), in template order."""
+        declared = [
+            api
+            for api in self.resources
+            if api in self.resources_of_type(SERVERLESS_HTTP_API)
+            or api in self._v2_http_apis().values()
+        ]
         used = dict.fromkeys(route.api for route in self.http_routes())
         return [api for api in declared if api in used] + [
             api for api in used if api not in declared
@@ -811,8 +1102,24 @@ class Template:
 
     def http_authorizers(self, api: str) -> dict[str, HttpApiAuthorizer]:
         """The API's Lambda authorizers by name. A JWT authorizer is not emulated (refused)."""
-        auth = self.http_api_properties(api).get("Auth") or {}
         result: dict[str, HttpApiAuthorizer] = {}
+        if api in self._v2_http_apis().values():
+            for name, spec in self._v2_http_authorizers(api).values():
+                sources = self.resolve(spec.get("IdentitySource") or [])
+                simple = self.resolve(spec.get("EnableSimpleResponses", False))
+                result[name] = HttpApiAuthorizer(
+                    name=name,
+                    api=api,
+                    function=self.function_for_uri(spec.get("AuthorizerUri", "")),
+                    identity_source=tuple([sources] if isinstance(sources, str) else sources),
+                    payload_format_version=str(
+                        self.resolve(spec.get("AuthorizerPayloadFormatVersion", "2.0"))
+                    ),
+                    enable_simple_responses=simple is True or str(simple).lower() == "true",
+                    reauthorize_every=int(self.resolve(spec.get("AuthorizerResultTtlInSeconds", 300))),
+                )
+            return result
+        auth = self.http_api_properties(api).get("Auth") or {}
         for name, spec in (auth.get("Authorizers") or {}).items():
             if "FunctionArn" not in spec:
                 raise TemplateError(
@@ -844,7 +1151,7 @@ class Template:
         """The routes of the functions' `HttpApi` events (of `api` if given), each with the
         authorizer that applies: the event's `Auth.Authorizer` (`NONE`: none), else the API's
         `DefaultAuthorizer`."""
-        routes: list[HttpApiRoute] = []
+        routes: list[HttpApiRoute] = self._v2_http_routes(api)
         for function, name, kind, properties in self._function_events():
             if kind != "HttpApi":
                 continue
