@@ -26,7 +26,7 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 from yamb.accounts.messages import ErrorView
 from yamb_service.edge.http_api import Operation, Routes
 
-from devstack.template import load_template
+from devstack.template import Template, load_template
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "template.yaml"
@@ -59,8 +59,28 @@ def _local_location(value: Any, base: Path) -> Path | None:
 
 
 def template_routes(path: Path = TEMPLATE) -> Iterator[TemplateRoute]:
-    """Every HttpApi route event of every function in `path` and, recursively, in the local
-    templates its nested applications (``Location``) and stacks (``TemplateURL``) name."""
+    """Every HTTP API route of `path` and, recursively, of the local templates its nested
+    applications (``Location``) and stacks (``TemplateURL``) name: the functions' HttpApi route
+    events, and the `AWS::ApiGatewayV2::Route`s of HTTP APIs (read as the local stack reads the
+    whole template, devstack.template.Template)."""
+    yield from _event_routes(path)
+    template = Template(path)
+    for route in template.api_gateway_http_routes():
+        if route.path is None:
+            continue
+        function = template.function(route.function)
+        yield TemplateRoute(
+            method=route.method,
+            path=route.path,
+            public=route.authorizer is None,
+            function=route.function,
+            code=(template.root / function.code_uri).resolve(),
+            template=path,
+        )
+
+
+def _event_routes(path: Path) -> Iterator[TemplateRoute]:
+    """The HttpApi route events of the functions of `path` and its local nested templates."""
     body = load_template(path)
     base = path.parent
     for logical_id, resource in (body.get("Resources") or {}).items():
@@ -70,7 +90,7 @@ def template_routes(path: Path = TEMPLATE) -> Iterator[TemplateRoute]:
             location = properties.get("Location", properties.get("TemplateURL"))
             nested = _local_location(location, base)
             if nested is not None:
-                yield from template_routes(nested)
+                yield from _event_routes(nested)
             continue
         if kind != "AWS::Serverless::Function":
             continue

@@ -1045,7 +1045,7 @@ class Template:
             if str(self.resolve(self.properties(logical_id).get("ApiId"))) == api_id
         }
 
-    def _v2_http_routes(self, api: str | None) -> list[HttpApiRoute]:
+    def api_gateway_http_routes(self, api: str | None = None) -> list[HttpApiRoute]:
         """The `AWS::ApiGatewayV2::Route`s of HTTP APIs (`RouteKey`, `Target` an integration of
         the function, `AuthorizationType: CUSTOM` with its `AuthorizerId`)."""
         apis = self._v2_http_apis()
@@ -1151,7 +1151,7 @@ class Template:
         """The routes of the functions' `HttpApi` events (of `api` if given), each with the
         authorizer that applies: the event's `Auth.Authorizer` (`NONE`: none), else the API's
         `DefaultAuthorizer`."""
-        routes: list[HttpApiRoute] = self._v2_http_routes(api)
+        routes: list[HttpApiRoute] = self.api_gateway_http_routes(api)
         for function, name, kind, properties in self._function_events():
             if kind != "HttpApi":
                 continue

@@ -48,7 +48,8 @@ from tests.integration.conftest import load_event
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "template.yaml"
-FUNCTIONS = ("AuthorizerFunction", "ConnectionsFunction", "GameFunction", "ClockFunction")
+# Every function of the template and of the nested templates it names (stacks/*.yaml).
+FUNCTIONS = tuple(Template(TEMPLATE).resources_of_type("AWS::Serverless::Function"))
 MACHINES = ("LaneStateMachine", "WakeStateMachine")
 SERVICE_FUNCTIONS = ("ConnectionsFunction", "GameFunction", "ClockFunction")
 # What the repositories call on the table (yamb_service/game/dynamo.py: DeleteItem for a gone
@@ -64,7 +65,18 @@ TABLE_ACTIONS = {
 
 @pytest.fixture(scope="module")
 def body() -> dict[str, Any]:
-    return load_template(TEMPLATE)
+    """The root template and its nested applications read as one (devstack.template): nested
+    parameters are what the root passes, `!GetAtt App.Outputs.X` the nested output's value."""
+    return Template(TEMPLATE).body
+
+
+@pytest.fixture(scope="module")
+def globals_() -> dict[str, Any]:
+    """Globals.Function of the templates that hold functions (the same in each)."""
+    template = Template(TEMPLATE)
+    found = [template.function_globals(function) for function in FUNCTIONS]
+    assert all(each == found[0] for each in found)
+    return found[0]
 
 
 @pytest.fixture(scope="module")
@@ -107,11 +119,13 @@ def granted(template: Template, logical_id: str, service: str) -> set[tuple[str,
 # ------------------------------------------------------------------------- deadlines kept
 
 
-def test_timer_retry_queue_encrypted_with_a_dead_letter_queue(body: dict[str, Any]) -> None:
+def test_timer_retry_queue_encrypted_with_a_dead_letter_queue(
+    body: dict[str, Any], globals_: dict[str, Any]
+) -> None:
     # given the template / when the retry queue and its dead-letter queue are read
     queue = properties(body, "TimerRetryQueue")
     dead_letters = properties(body, "TimerDeadLetterQueue")
-    timeout = body["Globals"]["Function"]["Timeout"]
+    timeout = globals_["Timeout"]
 
     # then both are encrypted, a replay waits a little, a delivery outlasts the function, and a
     # few receives move the event to the dead-letter queue
@@ -215,11 +229,11 @@ def test_alarms_every_alarm_notifies_the_alerts_topic(body: dict[str, Any]) -> N
 
 
 def test_alarms_cover_functions_api_timers_table_and_the_services_counts(
-    body: dict[str, Any],
+    body: dict[str, Any], globals_: dict[str, Any]
 ) -> None:
     # given the template / when the metrics its alarms watch are read
     watched = alarmed_metrics(body)
-    service = body["Globals"]["Function"]["Environment"]["Variables"]["POWERTOOLS_SERVICE_NAME"]
+    service = globals_["Environment"]["Variables"]["POWERTOOLS_SERVICE_NAME"]
 
     # then each function's errors and throttles, the WebSocket integration errors, failed timer
     # executions, the dead letters, the table's throttles and conflicts, and the service's own
@@ -242,10 +256,7 @@ def test_alarms_cover_functions_api_timers_table_and_the_services_counts(
         assert table in watched[("AWS/DynamoDB", metric)]
     for metric in ("WriteConflict", "ActionFailed", "TimerRequestFailed", "FrameNotDelivered"):
         assert watched[("Yamb", metric)] == [{"service": service}]
-    assert (
-        body["Globals"]["Function"]["Environment"]["Variables"]["POWERTOOLS_METRICS_NAMESPACE"]
-        == "Yamb"
-    )
+    assert globals_["Environment"]["Variables"]["POWERTOOLS_METRICS_NAMESPACE"] == "Yamb"
 
 
 @pytest.mark.parametrize(("email", "subscribed"), [("", False), ("ops@example.com", True)])
@@ -343,9 +354,9 @@ def test_alarms_progression_rewards_not_paid_sum_referral_and_badge_failures(
 
 def test_alarms_stripe_webhook_5xx_counted_from_the_http_access_log(body: dict[str, Any]) -> None:
     # given the payments function's webhook route and the HTTP API's access log
-    webhook = properties(body, "PaymentsFunction")["Events"]["StripeWebhook"]["Properties"]
-    route_key = f"{webhook['Method']} {webhook['Path']}"
-    access_log = properties(body, "HttpApi")["AccessLogSettings"]
+    webhook = properties(body, "PaymentsStripeWebhookRoute")
+    route_key = webhook["RouteKey"]
+    access_log = properties(body, "HttpApiStage")["AccessLogSettings"]
     line = json.loads(re.sub(r"\$[\w.]+", "x", access_log["Format"]))
 
     # when the webhook's metric filter and its 5xx alarm are read
@@ -357,6 +368,7 @@ def test_alarms_stripe_webhook_5xx_counted_from_the_http_access_log(body: dict[s
     # string, so "5*" matches 500 to 504), and the alarm fires on the first one
     assert body["Resources"]["StripeWebhookServerErrorsFilter"]["Type"] == "AWS::Logs::MetricFilter"
     assert webhook["ApiId"] == {"Ref": "HttpApi"}
+    assert route_key == "POST /webhooks/stripe"
     assert access_log["DestinationArn"] == {"Fn::GetAtt": ["HttpAccessLogGroup", "Arn"]}
     assert {"routeKey", "status"} <= set(line)
     assert '"status":"$context.status"' in access_log["Format"]
@@ -393,7 +405,12 @@ def test_stage_access_log_has_no_query_string(body: dict[str, Any]) -> None:
     assert {"requestId", "routeKey", "status", "connectionId"} <= set(line)
     assert settings["DestinationArn"] == {"Fn::GetAtt": ["AccessLogGroup", "Arn"]}
     assert properties(body, "AccessLogGroup")["RetentionInDays"] == {"Ref": "LogRetentionDays"}
-    assert "ApiGatewayAccount" in body["Resources"]["Stage"]["DependsOn"]
+    # the account's logging role is bootstrap.yaml's, once per account and region
+    assert "ApiGatewayAccount" not in body["Resources"]
+    bootstrap = load_template(ROOT / "bootstrap.yaml")["Resources"]
+    assert bootstrap["ApiGatewayAccount"]["Properties"]["CloudWatchRoleArn"] == {
+        "Fn::GetAtt": ["ApiGatewayLogsRole", "Arn"]
+    }
 
 
 def test_functions_log_to_a_log_group_of_their_own_with_retention(body: dict[str, Any]) -> None:
@@ -477,7 +494,8 @@ def test_tracing_mode_from_a_parameter(mode: dict[str, str], expected: str) -> N
     template = Template(TEMPLATE, parameters=mode)
 
     # then every function traces as the parameter says
-    assert template.resolve(template.function_globals()["Tracing"]) == expected
+    for function in FUNCTIONS:
+        assert template.resolve(template.function_globals(function)["Tracing"]) == expected
 
 
 # ------------------------------------------------------------------------- identity and data
@@ -608,21 +626,29 @@ def test_invoke_permissions_name_one_function_and_its_caller(template: Template)
     api = template.context.ref("WebSocketApi")
     prefix = f"arn:aws:execute-api:us-east-1:123456789012:{api}"
 
-    # then each lets API Gateway invoke one function from one authorizer, route or stage
-    by_source = {p["SourceArn"]: p["FunctionName"] for p in permissions.values()}
-    assert by_source == {
-        f"{prefix}/authorizers/{template.context.ref('ConnectAuthorizer')}": template.context.ref(
-            "AuthorizerFunction"
-        ),
-        f"{prefix}/live/$connect": template.context.ref("ConnectionsFunction"),
-        f"{prefix}/live/$disconnect": template.context.ref("ConnectionsFunction"),
-        f"{prefix}/live/*": template.context.ref("GameFunction"),
-        f"arn:aws:execute-api:us-east-1:123456789012:{template.context.ref('HttpApi')}"
-        "/authorizers/*": template.context.ref("HttpAuthorizerFunction"),
-        template.context.get_att("UserPool", "Arn"): template.context.ref(
-            "AccountTriggersFunction"
-        ),
-    }
+    # then each lets API Gateway invoke one function from one authorizer, route or stage, and
+    # each function behind HTTP API routes from any route of that API (one permission each)
+    http = f"arn:aws:execute-api:us-east-1:123456789012:{template.context.ref('HttpApi')}"
+    pairs = sorted((p["SourceArn"], p["FunctionName"]) for p in permissions.values())
+    http_functions = sorted({route.function for route in template.http_routes()})
+    assert len(http_functions) == 5
+    assert pairs == sorted(
+        [
+            (
+                f"{prefix}/authorizers/{template.context.ref('ConnectAuthorizer')}",
+                template.context.ref("AuthorizerFunction"),
+            ),
+            (f"{prefix}/live/$connect", template.context.ref("ConnectionsFunction")),
+            (f"{prefix}/live/$disconnect", template.context.ref("ConnectionsFunction")),
+            (f"{prefix}/live/*", template.context.ref("GameFunction")),
+            (f"{http}/authorizers/*", template.context.ref("HttpAuthorizerFunction")),
+            (
+                template.context.get_att("UserPool", "Arn"),
+                template.context.ref("AccountTriggersFunction"),
+            ),
+            *((f"{http}/*", template.context.ref(function)) for function in http_functions),
+        ]
+    )
     assert {p["Principal"] for p in permissions.values()} == {
         "apigateway.amazonaws.com",
         "cognito-idp.amazonaws.com",
@@ -1012,3 +1038,88 @@ def test_functions_dynamodb_calls_of_progression_are_allowed_by_their_policies(
         assert needs[function], function
         missing = needs[function] - dynamodb_allowed(template, function)
         assert not missing, (function, missing)
+
+
+# ------------------------------------------------------------------------- every function's alarms
+
+
+def _watching(body: dict[str, Any], namespace: str, metric: str) -> dict[str, list[str]]:
+    """Dimension value (a function's `Ref`) -> the alarms watching that metric of it."""
+    found: dict[str, list[str]] = {}
+    for name, alarm in resources(body, "AWS::CloudWatch::Alarm").items():
+        props = alarm["Properties"]
+        metrics = [m["MetricStat"]["Metric"] for m in props.get("Metrics", []) if "MetricStat" in m]
+        if "MetricName" in props:
+            metrics.append(props)
+        for watched in metrics:
+            if (watched["Namespace"], watched["MetricName"]) != (namespace, metric):
+                continue
+            for dimension in watched.get("Dimensions", []):
+                if dimension["Name"] == "FunctionName":
+                    found.setdefault(dimension["Value"]["Ref"], []).append(name)
+    return found
+
+
+@pytest.mark.parametrize("metric", ["Errors", "Throttles"])
+def test_every_function_has_errors_and_throttles_alarms(body: dict[str, Any], metric: str) -> None:
+    # given every function of the root and nested templates
+    assert len(FUNCTIONS) == 16
+    # when the alarms on Lambda's metric are read
+    watching = _watching(body, "AWS/Lambda", metric)
+    # then each function has one, and no alarm watches something that is not a function
+    assert sorted(watching) == sorted(FUNCTIONS)
+    assert all(len(alarms) == 1 for alarms in watching.values()), watching
+
+
+def test_every_http_function_has_a_5xx_alarm_on_exactly_its_routes(
+    body: dict[str, Any], template: Template
+) -> None:
+    # given each function behind HTTP API routes, and its routes' keys
+    routes: dict[str, set[str]] = {}
+    for route in template.http_routes():
+        routes.setdefault(route.function, set()).add(route.route_key)
+    access_log = {"Ref": "HttpAccessLogGroup"}
+    for function, keys in routes.items():
+        # when its 5xx metric filter and alarm are read
+        key = function.removesuffix("Function")
+        log_filter = properties(body, f"{key}ServerErrorsFilter")
+        (metric,) = log_filter["MetricTransformations"]
+        pattern = log_filter["FilterPattern"]
+        # then the filter counts the access log's 5xx of exactly the function's routes
+        assert log_filter["LogGroupName"] == access_log
+        assert pattern.startswith('{ ($.status = "5*") && (')
+        assert set(re.findall(r'\$\.routeKey = "([^"]+)"', pattern)) == keys, function
+        assert len(pattern) <= 1024  # CloudWatch Logs' limit on a filter pattern
+        # and an alarm watches that metric
+        assert single_metric(body, f"{key}ServerErrorsAlarm") == (
+            metric["MetricNamespace"],
+            metric["MetricName"],
+            {},
+        )
+    # and the whole API's 5xx (what no function answered: a failed authorizer) is watched too
+    assert single_metric(body, "HttpApiServerErrorsAlarm")[:2] == ("AWS/ApiGateway", "5xx")
+
+
+def test_monitoring_alarms_are_what_devstack_alarms_writes() -> None:
+    # given stacks/monitoring.yaml / when its generated parts are written again from the
+    # template's functions and routes (make alarms)
+    from devstack import alarms  # noqa: PLC0415 - only this test
+
+    # then nothing changes, and every function has its alarm settings
+    assert set(alarms.functions(Template(TEMPLATE))) == set(alarms.SETTINGS)
+    assert alarms.render() == alarms.MONITORING.read_text(encoding="utf-8")
+
+
+def test_nested_applications_get_every_parameter_they_declare() -> None:
+    # given the root template and each local nested application
+    root = load_template(TEMPLATE)
+    for name, resource in root["Resources"].items():
+        if resource["Type"] != "AWS::Serverless::Application":
+            continue
+        nested = load_template(ROOT / resource["Properties"]["Location"])
+        declared = {
+            p for p, spec in (nested.get("Parameters") or {}).items() if "Default" not in spec
+        }
+        # then the root passes exactly what it declares (those without a default at least)
+        passed = set(resource["Properties"]["Parameters"])
+        assert declared <= passed <= set(nested["Parameters"]), name

@@ -99,6 +99,8 @@ def test_template_routes_follow_local_nested_applications(tmp_path: Path) -> Non
     (tmp_path / "stacks" / "economy.yaml").write_text(
         dedent("""\
         Transform: AWS::Serverless-2016-10-31
+        Parameters:
+          HttpApiId: {Type: String}
         Resources:
           EconomyFunction:
             Type: AWS::Serverless::Function
