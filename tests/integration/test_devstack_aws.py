@@ -79,19 +79,40 @@ def test_parse_template_short_tags_become_long_forms() -> None:
 
 
 def test_parse_template_real_template_has_every_resource() -> None:
-    # given the project's template / when it is parsed
-    body = parse_template(TEMPLATE.read_text(encoding="utf-8"))
+    # given the project's realtime stack / when it is parsed
+    body = parse_template((TEMPLATE.parent / "stacks" / "realtime.yaml").read_text("utf-8"))
 
     # then resources and their intrinsics are plain data
     resources = body["Resources"]
     assert resources["LaneStateMachine"]["Properties"]["DefinitionSubstitutions"] == {
         "ClockFunctionArn": {"Fn::GetAtt": ["ClockFunction", "Arn"]},
-        "TableName": {"Ref": "GameTable"},
+        "TableName": {"Ref": "TableName"},
         "TimerRetryQueueUrl": {"Ref": "TimerRetryQueue"},
     }
     assert resources["ConnectRoute"]["Properties"]["Target"] == {
         "Fn::Sub": "integrations/${ConnectionsIntegration}"
     }
+
+
+def test_template_reads_the_nested_applications_as_one() -> None:
+    # given the root template, which nests one application per domain
+    template = Template(TEMPLATE)
+
+    # when it is read as the local stack reads it
+    lane = template.resolve(template.properties("LaneStateMachine"))
+    rewards = template.properties("RewardsFunction")["Events"]["Ended"]["Properties"]
+
+    # then the nested resources are there with the root's values for their parameters, outputs
+    # passed across stacks resolve, and code paths are the root's
+    assert len(template.functions()) == 16
+    assert lane["DefinitionSubstitutions"]["TableName"] == template.context.ref("GameTable")
+    assert lane["DefinitionUri"] == "statemachines/lane.asl.json"
+    assert rewards["Stream"] == {"Fn::GetAtt": ["GameTable", "StreamArn"]}
+    assert template.function("GameFunction").code_uri == "functions/game/"
+    realtime = template.resolve(template.properties("AuthorizerFunction"))["Environment"]
+    assert realtime["Variables"]["USER_POOL_ID"] == template.context.ref("UserPool")
+    assert template.stack_of["GameFunction"] == "Realtime"
+    assert template.stack_of["GameTable"] == ""
 
 
 def _context() -> Context:

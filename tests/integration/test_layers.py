@@ -23,7 +23,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from devstack.template import load_template
+from devstack.template import Template
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT / "shared"
@@ -111,7 +111,14 @@ def closure(roots: dict[str, Requirement]) -> set[str]:
     return {name for name, _ in visited}
 
 
-TEMPLATE = load_template(ROOT / "template.yaml")
+# The root template and its nested applications read as one (devstack.template): layers are passed
+# into the nested stacks as ARNs, read back here as the root's `Ref`s; code paths are the root's.
+_TEMPLATE = Template(ROOT / "template.yaml")
+TEMPLATE = {
+    **_TEMPLATE.body,
+    # Globals.Function of the templates that hold functions (the same layers in each).
+    "Globals": {"Function": _TEMPLATE.function_globals("GameFunction")},
+}
 # Each layer of the template built from a requirements.txt: its pins.
 LAYER_PINS = {
     name: pins(ROOT / resource["Properties"]["ContentUri"] / "requirements.txt")
@@ -332,3 +339,18 @@ def test_only_the_functions_that_play_bots_reach_numpy(template: dict[str, Any])
 
     # and only the functions that play bots reach it
     assert reaching == PLAY_BOTS
+
+
+def test_bots_layer_is_the_bot_playing_functions_alone(template: dict[str, Any]) -> None:
+    # given the template / when each function's layers are read
+    with_layer = {
+        name
+        for name, resource in template["Resources"].items()
+        if resource["Type"] == "AWS::Serverless::Function"
+        and "BotsLayer" in function_layers(template, name)
+    }
+    # then numpy's layer is on the functions that play bots only, and no other layer has numpy
+    assert with_layer == PLAY_BOTS
+    assert set(LAYER_PINS["BotsLayer"]) == {"numpy"}
+    assert all("numpy" not in pins for name, pins in LAYER_PINS.items() if name != "BotsLayer")
+    assert re.search(r"^build-BotsLayer:", (LAYERS / "bots" / "Makefile").read_text(), re.M)
