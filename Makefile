@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: test lint typecheck unit chromium browser sam-check iac-check asyncapi-check openapi dev bench clean
+.PHONY: test lint typecheck unit chromium browser sam-check iac-check asyncapi-check openapi alarms dev bench clean
 
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
@@ -50,6 +50,11 @@ asyncapi-check: $(STAMP)
 # schema (openapi-spec-validator) or from the template's routes.
 openapi: $(STAMP)
 	$(PY) -m devstack.openapi > docs/openapi.yaml
+
+# stacks/monitoring.yaml's alarms of every function written again from the template's functions and
+# routes (devstack/alarms.py); tests/integration/test_template.py fails when they drift.
+alarms: $(STAMP)
+	$(PY) -m devstack.alarms
 
 test: lint typecheck unit sam-check iac-check asyncapi-check
 

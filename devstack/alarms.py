@@ -140,6 +140,10 @@ SETTINGS: dict[str, Settings] = {
     ),
 }
 
+_SERVER_ERRORS = (
+    "Routes of the {key} function answered 5xx (a failure it answered itself, a crash, a timeout "
+    "or a throttle)."
+)
 _ACTIONS = """\
       Statistic: Sum
       Period: 300
@@ -215,7 +219,7 @@ def resources(template: Template) -> str:
             parts.append(
                 f"  {key}ServerErrorsAlarm:\n    Type: AWS::CloudWatch::Alarm\n    Properties:\n"
                 f"      AlarmName: !Sub ${{AppName}}-{settings.slug}-5xx\n"
-                f"      AlarmDescription: {_q(f'Routes of the {key} function answered 5xx (a failure it answered itself, a crash, a timeout or a throttle).')}\n"
+                f"      AlarmDescription: {_q(_SERVER_ERRORS.format(key=key))}\n"
                 f"      Namespace: Yamb\n      MetricName: {key}ServerError\n"
                 f"      Threshold: {settings.server_errors_threshold}\n" + _ACTIONS
             )

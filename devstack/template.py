@@ -37,8 +37,8 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -494,7 +494,9 @@ def template_files(path: str | Path) -> list[Path]:
 def _replace_identifier(value: Any, identifier: str, item: str) -> Any:
     if isinstance(value, str):
         stripped = re.sub(r"[^A-Za-z0-9]", "", item)
-        return value.replace("${" + identifier + "}", item).replace("&{" + identifier + "}", stripped)
+        return value.replace("${" + identifier + "}", item).replace(
+            "&{" + identifier + "}", stripped
+        )
     if isinstance(value, list):
         return [_replace_identifier(entry, identifier, item) for entry in value]
     if isinstance(value, dict):
@@ -554,7 +556,11 @@ def _substitute(value: Any, refs: Mapping[str, Any], attributes: Mapping[str, An
             return copy.deepcopy(refs[argument])
         if key == "Fn::GetAtt":
             parts = argument.split(".", 1) if isinstance(argument, str) else argument
-            if isinstance(parts, list) and len(parts) == 2 and all(isinstance(p, str) for p in parts):
+            if (
+                isinstance(parts, list)
+                and len(parts) == 2
+                and all(isinstance(p, str) for p in parts)
+            ):
                 name = f"{parts[0]}.{parts[1]}"
                 if name in attributes:
                     return copy.deepcopy(attributes[name])
@@ -637,11 +643,11 @@ def _flatten(body: Mapping[str, Any], directory: Path, root: Path, stack: str) -
                 value = {"Fn::Split": [",", value]} if not isinstance(value, list) else value
             refs[name] = value
         rewrite = partial(_substitute, refs=refs, attributes={})
-        for name, resource_ in child.resources.items():
-            resource_ = rewrite(resource_)
+        for name, nested in child.resources.items():
+            rewritten = rewrite(nested)
             if child.stack_of[name] == logical_id:
-                _rebase(resource_.setdefault("Properties", {}), location.parent, root)
-            child.resources[name] = resource_
+                _rebase(rewritten.setdefault("Properties", {}), location.parent, root)
+            child.resources[name] = rewritten
         _merge(flat.resources, child.resources, "resource", location.name)
         _merge(flat.conditions, rewrite(child.conditions), "condition", location.name)
         _merge(flat.mappings, child.mappings, "mapping", location.name)
@@ -1116,7 +1122,9 @@ class Template:
                         self.resolve(spec.get("AuthorizerPayloadFormatVersion", "2.0"))
                     ),
                     enable_simple_responses=simple is True or str(simple).lower() == "true",
-                    reauthorize_every=int(self.resolve(spec.get("AuthorizerResultTtlInSeconds", 300))),
+                    reauthorize_every=int(
+                        self.resolve(spec.get("AuthorizerResultTtlInSeconds", 300))
+                    ),
                 )
             return result
         auth = self.http_api_properties(api).get("Auth") or {}

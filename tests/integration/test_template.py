@@ -1103,7 +1103,7 @@ def test_every_http_function_has_a_5xx_alarm_on_exactly_its_routes(
 def test_monitoring_alarms_are_what_devstack_alarms_writes() -> None:
     # given stacks/monitoring.yaml / when its generated parts are written again from the
     # template's functions and routes (make alarms)
-    from devstack import alarms  # noqa: PLC0415 - only this test
+    from devstack import alarms
 
     # then nothing changes, and every function has its alarm settings
     assert set(alarms.functions(Template(TEMPLATE))) == set(alarms.SETTINGS)
