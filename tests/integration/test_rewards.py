@@ -12,6 +12,7 @@ import pytest
 from yamb_service.common import config
 from yamb_service.economy.rewards import wiring as reward_wiring
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_service.edge.game_ends import BatchFailedError
 
 from tests.integration.test_handlers import CONTEXT, load_function
 
@@ -76,3 +77,15 @@ def test_rewards_bad_record_is_reported_alone(rewards: Any, item: Any) -> None:
     # then only the bad one is reported for a retry, and the good one paid
     assert answer == {"batchItemFailures": [{"itemIdentifier": "999"}]}
     assert DynamoWalletStore(item).wallet("ana").balance == 8
+
+
+def test_rewards_batch_of_only_failures_fails_whole(rewards: Any, item: Any) -> None:
+    # given a batch whose one record is not a game's end
+    event = _event()
+    event["Records"][0]["dynamodb"]["NewImage"]["body"]["B"] = base64.b64encode(b"x").decode()
+
+    # when the batch is handled, then the invocation fails (the stream retries the batch) and
+    # nothing is paid
+    with pytest.raises(BatchFailedError, match="All records failed processing. 1 "):
+        rewards.handler(event, CONTEXT)
+    assert DynamoWalletStore(item).wallet("ana").balance == 0
