@@ -86,6 +86,6 @@ def test_rewards_batch_of_only_failures_fails_whole(rewards: Any, item: Any) -> 
 
     # when the batch is handled, then the invocation fails (the stream retries the batch) and
     # nothing is paid
-    with pytest.raises(BatchFailedError, match="All records failed processing. 1 "):
+    with pytest.raises(BatchFailedError, match=r"All records failed processing\. 1 "):
         rewards.handler(event, CONTEXT)
     assert DynamoWalletStore(item).wallet("ana").balance == 0
