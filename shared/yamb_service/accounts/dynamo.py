@@ -9,7 +9,7 @@ this module sees an item, a key or a pynamodb error.
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pynamodb.exceptions import (
     DeleteError,
@@ -22,11 +22,13 @@ from pynamodb.transactions import TransactWrite
 from yamb.accounts.links import Link
 from yamb.accounts.nicknames import nickname_key
 from yamb.accounts.profile import AccountStatus, Profile
-from yamb.session.results import GameResult
 
 from yamb_service.accounts.ports import NicknameTakenError, StaleProfileError
 from yamb_service.common.dynamo import LOST_RACE_ERRORS, ItemModel, add_parts, busy_or, player_key
 from yamb_service.common.ports import TransactionPart
+
+if TYPE_CHECKING:  # the results are read through `results`: the session's models are not needed
+    from yamb.session.results import GameResult
 
 _PROFILE, _NICK, _LINK = "PROFILE", "NICK", "LINK"
 # The statuses a daily job looks for (yamb_service.accounts.service.AccountService.daily).
@@ -78,7 +80,7 @@ def _lost_race(error: PynamoDBException) -> bool:
 
 
 class DynamoAccountStore:
-    def __init__(self, item: ItemModel, results: Callable[[str], GameResult | None]) -> None:
+    def __init__(self, item: ItemModel, results: Callable[[str], "GameResult | None"]) -> None:
         self._item = item
         # A game's result, as the game repository reads it.
         self._results = results

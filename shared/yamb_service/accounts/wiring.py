@@ -2,7 +2,7 @@
 first use (as yamb_service.game.wiring does for the game service): no client is made at import."""
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from botocore.config import Config
@@ -16,8 +16,9 @@ from yamb_service.common.config import account_settings
 from yamb_service.common.dynamo import botocore_session, item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.edge.notifier import ApiGatewayNotifier
-from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
+from yamb_service.game.dynamo import DynamoPlayerRepository
 from yamb_service.game.live_connections import PlayerConnections
+from yamb_service.game.result_dynamo import game_result
 from yamb_service.progression.wiring import pioneer_enrolment, referrals_on
 
 _CONFIG = Config(retries={"mode": "standard", "max_attempts": 4}, connect_timeout=2, read_timeout=5)
@@ -47,7 +48,7 @@ def account_service(
 
     referrals = referrals_on(item, _now)
     return AccountService(
-        store=DynamoAccountStore(item, DynamoGameRepository(item).result),
+        store=DynamoAccountStore(item, partial(game_result, item)),
         identity=CognitoIdentity(
             client("cognito-idp", settings.aws_endpoint_url),
             user_pool_id=pool,

@@ -2,7 +2,7 @@
 first use: no client is made at import."""
 
 from datetime import datetime
-from functools import cache
+from functools import cache, partial
 
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.common import clock
@@ -12,7 +12,7 @@ from yamb_service.economy.ports import Accounts
 from yamb_service.economy.service import EconomyService
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
-from yamb_service.game.dynamo import DynamoGameRepository
+from yamb_service.game.result_dynamo import game_result
 from yamb_service.progression.badges.dynamo import DynamoBadgeStore
 
 
@@ -24,7 +24,7 @@ def _now() -> datetime:
 def economy_service() -> EconomyService:
     settings = economy_settings()
     item = item_model(settings.table_name, settings.aws_region, settings.aws_endpoint_url)
-    accounts = DynamoAccountStore(item, DynamoGameRepository(item).result)
+    accounts = DynamoAccountStore(item, partial(game_result, item))
     return EconomyService(
         DynamoWalletStore(item),
         Accounts(profile=accounts.get, nickname_owner=accounts.nickname_owner),

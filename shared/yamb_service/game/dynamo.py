@@ -51,12 +51,13 @@ from yamb_service.game.ports import (
     SeatTakenError,
     StaleGameError,
 )
+from yamb_service.game.result_dynamo import game_result, result_key
 
 RESULT_TTL = timedelta(days=3650)
 CLOSED_GAME_TTL = timedelta(days=30)
 # A table removed before its start is kept just long enough for a repeated request.
 DELETED_GAME_TTL = timedelta(days=1)
-_GAME, _LANE, _RESULT, _PLAYER, _ENDED = "GAME", "LANE", "RESULT", "PLAYER", "ENDED"
+_GAME, _LANE, _PLAYER, _ENDED = "GAME", "LANE", "PLAYER", "ENDED"
 # The stream keeps a record 24 hours; the item a while longer, to look into.
 ENDED_TTL = timedelta(days=30)
 # A connection's recent chat messages (its rate limit), under `CONN#<connectionId>`.
@@ -411,8 +412,7 @@ class DynamoGameRepository:
 
     def _result_item(self, result: GameResult) -> TableItem:
         return self._item(
-            _game_key(result.game_id),
-            _RESULT,
+            *result_key(result.game_id),
             body=result.model_dump_json(by_alias=True).encode(),
             expires_at=_epoch(result.ended_at + RESULT_TTL),
         )
@@ -427,13 +427,8 @@ class DynamoGameRepository:
             expires_at=_epoch(ended.ended_at + ENDED_TTL),
         )
 
-    @busy_when_transient
     def result(self, game_id: str) -> GameResult | None:
-        try:
-            item = self._item.get(_game_key(game_id), _RESULT)
-        except DoesNotExist:
-            return None
-        return GameResult.model_validate_json(item.body or b"{}")
+        return game_result(self._item, game_id)
 
     @busy_when_transient
     def list_open(self, limit: int) -> list[GameSummary]:

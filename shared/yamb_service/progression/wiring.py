@@ -4,7 +4,7 @@ table (`referrals_on`, `pioneer_enrolment`)."""
 
 from collections.abc import Callable
 from datetime import datetime
-from functools import cache
+from functools import cache, partial
 
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.common import clock
@@ -12,7 +12,7 @@ from yamb_service.common.config import progression_settings
 from yamb_service.common.dynamo import ItemModel, item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
-from yamb_service.game.dynamo import DynamoGameRepository
+from yamb_service.game.result_dynamo import game_result
 from yamb_service.progression.badges.dynamo import DynamoBadgeStore
 from yamb_service.progression.badges.service import BadgeService
 from yamb_service.progression.referral.dynamo import DynamoReferralStore
@@ -33,7 +33,7 @@ def _item() -> ItemModel:
 
 
 def _accounts(item: ItemModel) -> DynamoAccountStore:
-    return DynamoAccountStore(item, DynamoGameRepository(item).result)
+    return DynamoAccountStore(item, partial(game_result, item))
 
 
 @cache

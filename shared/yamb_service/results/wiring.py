@@ -2,14 +2,14 @@
 made at import."""
 
 from datetime import datetime
-from functools import cache
+from functools import cache, partial
 
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.common import clock
 from yamb_service.common.config import results_settings
 from yamb_service.common.dynamo import ItemModel, item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
-from yamb_service.game.dynamo import DynamoGameRepository
+from yamb_service.game.result_dynamo import game_result
 from yamb_service.results.dynamo import DynamoResultsStore
 from yamb_service.results.service import PrizeService, ResultsRecorder, ResultsService
 
@@ -25,7 +25,7 @@ def _item() -> ItemModel:
 
 
 def _accounts() -> DynamoAccountStore:
-    return DynamoAccountStore(_item(), DynamoGameRepository(_item()).result)
+    return DynamoAccountStore(_item(), partial(game_result, _item()))
 
 
 @cache
