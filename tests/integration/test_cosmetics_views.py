@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from yamb.economy import cosmetics
 from yamb.economy.cosmetics import Kind, Wardrobe
-from yamb.session.model import Looks
+from yamb.economy.looks import Looks
 from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
 from yamb_service.edge.caller import Caller
 from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository

@@ -5,6 +5,7 @@ from typing import Any
 
 from yamb import fair_dice
 from yamb.dice import DiceSource
+from yamb.economy.looks import Looks
 from yamb.session import slow
 from yamb.session.effects import (
     Effects,
@@ -13,7 +14,7 @@ from yamb.session.effects import (
     require_creator,
     require_status,
 )
-from yamb.session.model import FairPlay, GameSession, Looks, PairsTurn, Seat
+from yamb.session.model import FairPlay, GameSession, PairsTurn, Seat
 from yamb.session.presence import RETURN_WINDOW
 from yamb.session.turns import begin_turn, next_own_turns
 from yamb.settings import GameSettings, validate_settings

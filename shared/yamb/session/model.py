@@ -9,6 +9,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from yamb import fair_dice
+from yamb.economy.looks import Looks
 from yamb.game import Game
 from yamb.layout import layout_for
 from yamb.settings import GameSettings
@@ -77,20 +78,6 @@ class PairsTurn(BaseModel):
     # (column, row, the part that announced it)
     opened: list[tuple[int, int, int]] = Field(default_factory=list)
     grace: bool = False
-
-
-class Looks(BaseModel):
-    """What a player shows at a table (product E5): cosmetics' item ids, as equipped and valid
-    when they sat down (one read then, none on a move); one expiring during the game stays for
-    that game."""
-
-    model_config = ConfigDict(frozen=True)
-
-    frame: str | None = None
-    avatar: bool = False
-    sheet_skin: str | None = None
-    dice_skin: str | None = None
-    column_effect: str | None = None
 
 
 class Seat(BaseModel):

@@ -19,7 +19,7 @@ from pynamodb.expressions.condition import Condition
 from pynamodb.transactions import TransactWrite
 from yamb.economy import cosmetics
 from yamb.economy.cosmetics import Kind, Wardrobe
-from yamb.session.model import Looks
+from yamb.economy.looks import Looks
 
 from yamb_service.common.dynamo import LOST_RACE_ERRORS, DynamoPart, ItemModel, busy_or, player_key
 from yamb_service.common.errors import ServiceBusyError

@@ -8,11 +8,12 @@ from datetime import datetime
 from typing import Protocol
 
 from yamb.chat import ChatRate
+from yamb.economy.looks import Looks
 from yamb.errors import ErrorCode, YambError
 from yamb.protocol import GameSummary
 from yamb.session.cooldown import Cooldown
 from yamb.session.effects import PlayerChange
-from yamb.session.model import GameSession, Looks
+from yamb.session.model import GameSession
 from yamb.session.replays import ReplayHeader
 from yamb.session.results import GameResult
 

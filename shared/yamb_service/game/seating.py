@@ -3,9 +3,9 @@ held elsewhere (freed when that game no longer holds it), and the cosmetics a pl
 
 from datetime import datetime
 
+from yamb.economy.looks import Looks
 from yamb.errors import InvalidSettingsError
 from yamb.session.effects import GameActionError
-from yamb.session.model import Looks
 from yamb.session.slow import FREE_SLOW_GAMES, PREMIUM_SLOW_GAMES
 from yamb.settings import GameSettings, premium_only
 
