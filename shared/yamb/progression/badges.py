@@ -18,11 +18,13 @@ from dataclasses import dataclass
 from datetime import UTC, date
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from yamb.session.results import GameResult, PlayerResult
+if TYPE_CHECKING:  # a type only: the session's models are not imported at run time
+    from yamb.session.results import GameResult, PlayerResult
+
 
 type BadgeId = Literal[
     "weekly_challenge",
@@ -182,16 +184,16 @@ class GameTally:
     aces: int = 0
 
 
-def _people(ended: GameResult) -> list[PlayerResult]:
+def _people(ended: "GameResult") -> list["PlayerResult"]:
     return [p for p in ended.players if p.bot is None]
 
 
-def counts(ended: GameResult) -> bool:
+def counts(ended: "GameResult") -> bool:
     """Whether a game counts for badges: two people or more at the table, and no bot."""
     return len(ended.players) >= 2 and len(_people(ended)) == len(ended.players)
 
 
-def fair_win(ended: GameResult, player: PlayerResult) -> bool:
+def fair_win(ended: "GameResult", player: "PlayerResult") -> bool:
     """Champion: among the winners of a game that counts, when not everyone won (a tie of the
     whole table is no one's win), having played a turn."""
     return (
@@ -201,7 +203,7 @@ def fair_win(ended: GameResult, player: PlayerResult) -> bool:
     )
 
 
-def game_tallies(ended: GameResult) -> list[GameTally]:
+def game_tallies(ended: "GameResult") -> list[GameTally]:
     """Each person's tally of a game that counts; none for a solo or bot game."""
     if not counts(ended) or ended.outcome == "cancelled":
         return []

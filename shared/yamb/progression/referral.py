@@ -16,13 +16,15 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
 from yamb.progression.errors import ProgressionError
 from yamb.results.periods import Period, week_of
-from yamb.session.results import GameResult
+
+if TYPE_CHECKING:  # a type only: the session's models are not imported at run time
+    from yamb.session.results import GameResult
 
 # Without 0/O, 1/I/L (read alike) and U (fewer words by chance): 30 characters, 8 of them are
 # 6.5e11 codes, so a random one is almost never taken and a guessed one almost never exists.
@@ -138,14 +140,14 @@ def check_referrer(
 # ----------------------------------------------------------------------------- games
 
 
-def may_qualify(ended: GameResult) -> bool:
+def may_qualify(ended: "GameResult") -> bool:
     """What a game must be for anyone at it (nothing to read when it is not): ranked, two
     people or more, no bot."""
     players = ended.players
     return ended.settings.ranked and len(players) >= 2 and all(p.bot is None for p in players)
 
 
-def qualifies(ended: GameResult, referral: Referral) -> bool:
+def qualifies(ended: "GameResult", referral: Referral) -> bool:
     """Whether the game counts for this invitee: it may qualify, it ended once the referrer
     was taken, the invitee played a turn in it, and someone at the table is neither the
     invitee nor the inviter."""

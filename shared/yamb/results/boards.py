@@ -8,14 +8,16 @@ custom-column or bot game. An entry is one row: one player, or one pair."""
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from yamb.results.errors import ResultsError
 from yamb.results.periods import Period, periods_of
-from yamb.session.results import GameResult
+
+if TYPE_CHECKING:  # a type only: the session's models are not imported at run time
+    from yamb.session.results import GameResult
 
 type Format = Literal["individual", "pairs"]
 type Side = Literal["best", "sum"]
@@ -109,7 +111,7 @@ class Contribution:
     game: ScoredGame
 
 
-def enters_boards(result: GameResult) -> bool:
+def enters_boards(result: "GameResult") -> bool:
     settings = result.settings
     return (
         result.recorded
@@ -122,7 +124,7 @@ def enters_boards(result: GameResult) -> bool:
     )
 
 
-def contributions(result: GameResult) -> list[Contribution]:
+def contributions(result: "GameResult") -> list[Contribution]:
     """The full sheets of a result that boards take: each player's, or each pair's."""
     if not enters_boards(result):
         return []
