@@ -1,6 +1,6 @@
 """A player's looks at a table, apart from the game session (yamb.session.model keeps using it):
 the wardrobe's store (yamb_service.economy.wardrobe_dynamo) builds them without importing the
-session's models, which the economy function's cold start does not need (decisions.md 98)."""
+session's models, which the economy function's cold start does not need (decisions.md 99)."""
 
 from pydantic import BaseModel, ConfigDict
 

@@ -4,7 +4,7 @@ reported alone (ReportBatchItemFailures), so the stream retries just it; what a 
 with a game's end must be idempotent, as a record may come again.
 
 The loop is ours, not Powertools' batch utility: that utility imports asyncio, every event
-source's data classes and the parser's models (about 40 ms of each cold start, decisions.md 98)
+source's data classes and the parser's models (about 40 ms of each cold start, decisions.md 99)
 for what these few lines do. It answers as the utility's `BatchProcessor` for DynamoDB streams
 does: each failed record's `SequenceNumber` in `batchItemFailures`, and when every record of the
 batch failed an error (BatchFailedError), so that Lambda retries the whole batch."""

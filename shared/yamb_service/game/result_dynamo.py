@@ -3,7 +3,7 @@
 The game repository (yamb_service.game.dynamo) writes it and reads it through here; the functions
 that only look a result up (the accounts' store: did a player play in that game?) import this
 module instead of the repository, whose imports (the game session, the WebSocket protocol) their
-cold start does not need (decisions.md 98)."""
+cold start does not need (decisions.md 99)."""
 
 from typing import TYPE_CHECKING
 
