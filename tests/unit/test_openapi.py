@@ -133,3 +133,33 @@ def test_openapi_operation_ids_are_unique(committed: dict[str, object]) -> None:
     ids = [op["operationId"] for item in paths.values() for op in item.values()]
     # then each names one operation
     assert len(ids) == len(set(ids)) == len(list(template_routes(TEMPLATE)))
+
+
+def test_a_browser_may_call_every_route_with_every_header_the_document_names(
+    committed: dict[str, object],
+) -> None:
+    # given the HTTP API's CORS configuration, as the local stack and API Gateway read it
+    from devstack.template import Template
+
+    template = Template(TEMPLATE)
+    (api,) = template.http_apis()
+    cors = template.http_cors(api)
+    assert cors is not None
+
+    # when the methods of the template's routes and the headers a player's operations take are
+    # listed (a public operation's header is a server's: Stripe signs its webhooks)
+    methods = {route.method for route in template_routes()}
+    paths = committed["paths"]
+    assert isinstance(paths, dict)
+    headers = {
+        parameter["name"]
+        for operations in paths.values()
+        for operation in operations.values()
+        for parameter in operation.get("parameters", [])
+        if parameter["in"] == "header" and operation.get("security") != []
+    }
+
+    # then a cross-origin request may use each of them (a preflight refused otherwise)
+    allowed_headers = {header.lower() for header in cors.allow_headers}
+    assert methods - set(cors.allow_methods) == set()
+    assert {header.lower() for header in headers} - allowed_headers == set()
