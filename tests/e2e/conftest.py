@@ -31,12 +31,12 @@ class Player:
         self.url = f"{stack.url}?token={stack.player_token(name)}"
         # The id the server knows the player by (the token's subject), once a test reads it.
         self.player_id: str | None = None
-        self.socket: ClientConnection = connect(self.url).__enter__()
+        self.socket: ClientConnection = connect(self.url, max_queue=None).__enter__()
 
     def reconnect(self) -> None:
         """A new connection with the same token; the previous one is closed first."""
         self.socket.close()
-        self.socket = connect(self.url).__enter__()
+        self.socket = connect(self.url, max_queue=None).__enter__()
 
     def send(self, action: str, **fields: Any) -> str:
         request_id = f"{self.name}-{next(self._request_ids)}"
