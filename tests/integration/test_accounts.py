@@ -28,7 +28,7 @@ from yamb_service.progression.wiring import referrals_on
 
 from devstack.stack import LocalStack
 from devstack.template import Template
-from tests.integration.test_template import granted, iam_actions
+from tests.integration.test_template import dynamodb_allowed, iam_actions
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"
@@ -209,8 +209,9 @@ class Accounts:
         return len(self.cognito.list_users(UserPoolId=pool)["Users"])
 
 
-# The account functions, whose DynamoDB calls the tests of this module record (the last test
-# compares them with template.yaml's grants).
+# The account functions, whose DynamoDB calls each test of this module records: after each test,
+# every call is one template.yaml grants (`_calls_within_their_policies`); one test plays the flows
+# that make every kind of call and finds each grant used.
 ACCOUNT_FUNCTIONS = (
     "AccountsFunction",
     "AccountTriggersFunction",
@@ -218,6 +219,7 @@ ACCOUNT_FUNCTIONS = (
     "AuthorizerFunction",
     "HttpAuthorizerFunction",
 )
+# What each function needed in the test running now, as IAM actions on the table or its index.
 DYNAMODB_NEEDS: dict[str, set[tuple[str, str]]] = {name: set() for name in ACCOUNT_FUNCTIONS}
 _running = threading.local()
 
@@ -252,6 +254,26 @@ def accounts() -> Iterator[Accounts]:
             stack._handlers[name] = _recording(name, stack._handlers[name])
             stack.aws.register_function(name, stack._handlers[name])
         yield Accounts(stack)
+
+
+@pytest.fixture(scope="module")
+def grants() -> dict[str, set[tuple[str, str]]]:
+    """What each account function's policy allows on DynamoDB, named as `iam_actions` does."""
+    template = Template(ROOT / "template.yaml")
+    return {name: dynamodb_allowed(template, name) for name in ACCOUNT_FUNCTIONS}
+
+
+@pytest.fixture(autouse=True)
+def _calls_within_their_policies(
+    accounts: Accounts, grants: dict[str, set[tuple[str, str]]]
+) -> Iterator[dict[str, set[tuple[str, str]]]]:
+    """Every DynamoDB call an account function makes in a test is one its policy allows (moto
+    checks no policy); the calls of the test, function by function."""
+    for needs in DYNAMODB_NEEDS.values():
+        needs.clear()
+    yield DYNAMODB_NEEDS
+    refused = {name: needs - grants[name] for name, needs in DYNAMODB_NEEDS.items()}
+    assert not any(refused.values()), f"calls their policies refuse: {refused}"
 
 
 def _unique(prefix: str) -> str:
@@ -933,22 +955,20 @@ def test_register_with_a_referral_code_pays_the_inviter_at_verification(
 
 
 def test_account_functions_dynamodb_calls_are_what_their_policies_allow(
-    accounts: Accounts, request: pytest.FixtureRequest
+    accounts: Accounts,
+    grants: dict[str, set[tuple[str, str]]],
+    _calls_within_their_policies: dict[str, set[tuple[str, str]]],
 ) -> None:
-    # given every DynamoDB call the account functions made in this module's flows (this test
-    # runs last, after all of them), as IAM actions on the table or its index
-    module = request.node.parent
-    selected = [item for item in request.session.items if item.parent is module]
-    if len(selected) < len(list(module.collect())):
-        pytest.skip("compares the calls of the whole module's flows: run the whole module")
-    template = Template(ROOT / "template.yaml")
-    table = template.context.get_att("GameTable", "Arn")
-
-    def resource(needed: str) -> str:
-        return table if needed == "table" else f"{table}/{needed}"
+    # given the flows that between them make every kind of DynamoDB call the account functions
+    # make in this module's tests: a sign-up with a referral code, a deletion that a login
+    # cancels, one that the daily job carries out, and a ban
+    test_register_with_a_referral_code_pays_the_inviter_at_verification(accounts)
+    test_deletion_cancelled_by_any_login(accounts)
+    test_deletion_locks_reminds_then_purges_and_frees_the_names(accounts)
+    test_ban_signs_out_every_device_and_refuses_the_login(accounts)
 
     # then each function's grants are exactly what it needed: nothing refused, nothing spare
+    needs = _calls_within_their_policies
     for function in ACCOUNT_FUNCTIONS:
-        needs = {(action, resource(target)) for action, target in DYNAMODB_NEEDS[function]}
-        assert needs, f"{function} made no DynamoDB call: the recording is broken"
-        assert granted(template, function, "dynamodb") == needs, function
+        assert needs[function], f"{function} made no DynamoDB call: the recording is broken"
+        assert grants[function] == needs[function], function

@@ -31,7 +31,7 @@ from devstack.aws import local_secret_value
 from devstack.stack import LocalStack
 from devstack.template import Template
 from testkit.stripe import FakeStripe, nested, refunded_charge, stripe_event
-from tests.integration.test_template import granted, iam_actions
+from tests.integration.test_template import dynamodb_allowed, granted, iam_actions
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -50,6 +50,8 @@ def _event(name: str) -> dict[str, Any]:
     return dict(json.loads((EVENTS / name).read_text(encoding="utf-8")))
 
 
+# What the payments function needed in the test running now, as IAM actions on the table: after
+# each test, every call is one its policy allows (`_calls_within_its_policy`).
 PAYMENTS_DYNAMODB_NEEDS: set[tuple[str, str]] = set()
 _running = threading.local()
 
@@ -175,6 +177,24 @@ def shop() -> Iterator[Shop]:
         payment_wiring.payment_service.cache_clear()
         yield Shop(stack, fake)
     payment_wiring.payment_service.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def grants() -> set[tuple[str, str]]:
+    """What the payments function's policy allows on DynamoDB, named as `iam_actions` does."""
+    return dynamodb_allowed(Template(ROOT / "template.yaml"), "PaymentsFunction")
+
+
+@pytest.fixture(autouse=True)
+def _calls_within_its_policy(
+    shop: Shop, grants: set[tuple[str, str]]
+) -> Iterator[set[tuple[str, str]]]:
+    """Every DynamoDB call the payments function makes in a test is one its policy allows (moto
+    checks no policy); the calls of the test."""
+    PAYMENTS_DYNAMODB_NEEDS.clear()
+    yield PAYMENTS_DYNAMODB_NEEDS
+    refused = PAYMENTS_DYNAMODB_NEEDS - grants
+    assert not refused, f"calls its policy refuses: {refused}"
 
 
 @pytest.fixture(autouse=True)
@@ -865,24 +885,18 @@ def _spend(player: str, tokens: int) -> Any:
 
 
 def test_payments_function_dynamodb_calls_are_what_its_policy_allows(
-    shop: Shop, request: pytest.FixtureRequest
+    shop: Shop,
+    grants: set[tuple[str, str]],
+    _calls_within_its_policy: set[tuple[str, str]],
 ) -> None:
-    # given every DynamoDB call the payments function made in this module's flows (this test
-    # runs last), as IAM actions on the table
-    module = request.node.parent
-    selected = [item for item in request.session.items if item.parent is module]
-    if len(selected) < len(list(module.collect())):
-        pytest.skip("compares the calls of the whole module's flows: run the whole module")
-    template = Template(ROOT / "template.yaml")
-    table = template.context.get_att("GameTable", "Arn")
-    needs = {
-        (action, table if target == "table" else f"{table}/{target}")
-        for action, target in PAYMENTS_DYNAMODB_NEEDS
-    }
+    # given a paid checkout credited: the flow that makes every kind of DynamoDB call the payments
+    # function makes in this module's tests
+    test_webhook_paid_checkout_credited_once(shop)
 
     # then its grants are exactly what it needed: nothing refused, nothing spare
-    assert needs, "the payments function made no DynamoDB call: the recording is broken"
-    assert granted(template, "PaymentsFunction", "dynamodb") == needs
+    assert _calls_within_its_policy, "the payments function made no DynamoDB call"
+    assert grants == _calls_within_its_policy
+    template = Template(ROOT / "template.yaml")
     # and it may read its two parameters, nothing else of SSM
     parameters = {resource for _, resource in granted(template, "PaymentsFunction", "ssm")}
     assert {action for action, _ in granted(template, "PaymentsFunction", "ssm")} == {
