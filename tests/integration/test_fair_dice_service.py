@@ -68,15 +68,19 @@ def test_seed_is_in_no_frame_and_no_log_line_before_the_end(
     seed = harness.session(game_id).fair.server_seed
     _play_to_end(harness, game_id, {"ana": ANA, "ben": BEN})
 
-    # then no frame before the one that ends it, and no log line, carries the seed
-    frames = [json.dumps(frame) for _, frame in harness.notifier.sent]
-    first_with_seed = next(i for i, text in enumerate(frames) if seed in text)
-    assert all(
-        json.loads(text)["game"]["status"] == "finished"
-        for text in frames[first_with_seed:]
-        if '"game"' in text
+    # then no frame before the first that shows the game finished, and no log line, carries
+    # the seed; that frame and every game frame after it do
+    frames = [frame for _, frame in harness.notifier.sent]
+    texts = [json.dumps(frame) for frame in frames]
+    ending = next(
+        i for i, frame in enumerate(frames) if (frame.get("game") or {}).get("status") == "finished"
     )
-    assert all(seed not in text for text in frames[:first_with_seed])
+    assert all(seed not in text for text in texts[:ending])
+    assert all(
+        seed in text
+        for frame, text in zip(frames[ending:], texts[ending:], strict=True)
+        if frame.get("game")
+    )
     assert seed not in capsys.readouterr().out
     # and the last game frame reveals it, matching the commitment
     fairness = harness.last_game(BEN)["fairness"]
