@@ -302,10 +302,16 @@ def test_hard_on_six_dice_holds_at_most_five() -> None:
     # Given six dice with five sixes after roll 1
     game = _yamb(2, dice=6)
     game.start_turn((6, 6, 6, 6, 6, 1))
-    # When the hard bot chooses; then it writes (five sixes score 80 in Yamb) and never
-    # rerolls holding all six
+    # When the hard bot chooses; then it writes its Yamb now, five sixes for 80
     move = choose(game, "hard")
     assert isinstance(move, WriteMove)
+    assert game.layout.grid.rows[move.row].id == "yamb"
+    assert game.score_of(move.column, move.row) == 80
+    # and in a whole game on six dice it never rerolls holding all six (`apply` checks each
+    # reroll), writing every box
+    game = _yamb(2, dice=6)
+    writes = play(game, ("hard",), seed=6)
+    assert game.finished and len(writes) == game.layout.rows_per_column * len(game.layout.columns)
 
 
 def test_levels_ranked_by_strength_over_seeded_games() -> None:
