@@ -4,7 +4,16 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: test lint typecheck unit chromium browser sam-check iac-check asyncapi-check openapi alarms dev bench clean
+.PHONY: test test-steps venv lint typecheck pytest unit integration e2e browser chromium sam-check \
+	iac-check asyncapi-check openapi alarms dev bench clean
+
+# pytest-xdist: as many workers as cores (`make unit PYTEST_WORKERS=0` runs in one process); a test
+# goes with its file, the browser tests all in one worker (tests/conftest.py).
+PYTEST_WORKERS ?= auto
+PYTEST := $(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=10
+# The coverage `make test` must reach (pytest-cov: shared/yamb, shared/yamb_service, functions,
+# devstack): a few points under what the suite measures; see docs/decisions.md.
+COVERAGE_FLOOR := 90
 
 $(STAMP): pyproject.toml
 	rm -rf $(VENV)
@@ -13,6 +22,8 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev,service,local]'
 	touch $@
 
+venv: $(STAMP)
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -20,17 +31,29 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
-unit: $(STAMP) chromium
-	$(VENV)/bin/pytest
+# Every test (unit, integration, e2e, browser) with the coverage report and its floor, the ten
+# slowest tests at the end.
+pytest: $(STAMP) chromium
+	$(PYTEST) --cov --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR)
+
+# One suite at a time: the rules and models; the service on moto; the local stack over real
+# WebSockets (without the browser); the web client in Chromium against the local stack.
+unit: $(STAMP)
+	$(PYTEST) tests/unit
+
+integration: $(STAMP)
+	$(PYTEST) tests/integration
+
+e2e: $(STAMP)
+	$(PYTEST) tests/e2e --ignore=tests/e2e/browser
+
+browser: $(STAMP) chromium
+	$(PYTEST) tests/e2e/browser
 
 # Debian's Chromium for the browser tests (tests/e2e/browser), installed when missing as root;
 # not root: a note, and those tests skip (under CI=true they fail).
 chromium:
 	scripts/ensure-chromium
-
-# The browser tests alone.
-browser: $(STAMP) chromium
-	$(VENV)/bin/pytest tests/e2e/browser
 
 # `sam validate --lint` and `sam build`, offline, with the SAM CLI in its own virtualenv.
 sam-check:
@@ -56,7 +79,24 @@ openapi: $(STAMP)
 alarms: $(STAMP)
 	$(PY) -m devstack.alarms
 
-test: lint typecheck unit sam-check iac-check asyncapi-check
+# What CI runs (.ci/run): every check, side by side (the SAM CLI's and checkov's virtualenvs are
+# made while the project's is; the tests start once it and Chromium are there), each one's output
+# in one piece when it ends, then how long each took.
+test:
+	@mkdir -p .cache && rm -f .cache/test-times
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory --jobs=8 --output-sync=target --keep-going test-steps; \
+	status=$$?; \
+	echo "make test: $$(( $$(date +%s) - start )) s in all, the steps side by side:"; \
+	cat .cache/test-times; \
+	exit $$status
+
+test-steps: timed-lint timed-typecheck timed-pytest timed-sam-check timed-iac-check \
+	timed-asyncapi-check
+timed-lint timed-typecheck timed-pytest timed-asyncapi-check: timed-venv
+timed-pytest: timed-chromium
+timed-%:
+	@scripts/timed $* $(MAKE) --no-print-directory $*
 
 dev: $(STAMP)
 	$(PY) -m devstack
