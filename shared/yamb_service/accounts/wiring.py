@@ -15,9 +15,6 @@ from yamb_service.common import clock
 from yamb_service.common.config import account_settings
 from yamb_service.common.dynamo import botocore_session, item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
-from yamb_service.edge.notifier import ApiGatewayNotifier
-from yamb_service.game.dynamo import DynamoPlayerRepository
-from yamb_service.game.live_connections import PlayerConnections
 from yamb_service.game.result_dynamo import game_result
 from yamb_service.progression.wiring import pioneer_enrolment, referrals_on
 
@@ -26,6 +23,28 @@ _CONFIG = Config(retries={"mode": "standard", "max_attempts": 4}, connect_timeou
 
 def _now() -> Any:
     return clock.now()
+
+
+class _LazyConnections:
+    """The player's live connection, closed on a sign-out or deletion: the notifier and the
+    game repository behind it (the WebSocket protocol, the game session) are imported and built
+    on the first close, not when the function starts (most calls never close one)."""
+
+    def __init__(self, item: Any, make_client: Callable[[], Any]) -> None:
+        self._item = item
+        self._make_client = make_client
+        self._built: Any = None
+
+    def close(self, player_id: str, *, reason: str) -> None:
+        if self._built is None:
+            from yamb_service.edge.notifier import ApiGatewayNotifier  # noqa: PLC0415 (the protocol)
+            from yamb_service.game.dynamo import DynamoPlayerRepository  # noqa: PLC0415
+            from yamb_service.game.live_connections import PlayerConnections  # noqa: PLC0415
+
+            self._built = PlayerConnections(
+                DynamoPlayerRepository(self._item), ApiGatewayNotifier(self._make_client)
+            )
+        self._built.close(player_id, reason=reason)
 
 
 @cache
@@ -59,9 +78,8 @@ def account_service(
             sender=settings.mail_from,
             template_prefix=settings.mail_template_prefix,
         ),
-        connections=PlayerConnections(
-            DynamoPlayerRepository(item),
-            ApiGatewayNotifier(client("apigatewaymanagementapi", settings.connections_endpoint)),
+        connections=_LazyConnections(
+            item, client("apigatewaymanagementapi", settings.connections_endpoint)
         ),
         wallets=DynamoWalletStore(item),
         now=_now,
