@@ -17,13 +17,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from yamb.progression.errors import ProgressionError
 from yamb.results.periods import Period, week_of
-from yamb.session.results import GameResult, PlayerResult
+
+if TYPE_CHECKING:  # types only: the session's models are not imported at run time (an account
+    # function builds the task service without them)
+    from yamb.session.results import GameResult, PlayerResult
 
 type Group = Literal["engagement", "social", "skill", "breadth", "club"]
 GROUPS: tuple[Group, ...] = get_args(Group.__value__)
@@ -39,11 +42,11 @@ CATALOGUE_FILE = Path(__file__).with_name("catalogue.json")
 # ---------------------------------------------------------------------------- counters
 
 
-def _humans(ended: GameResult) -> list[PlayerResult]:
+def _humans(ended: "GameResult") -> list["PlayerResult"]:
     return [p for p in ended.players if p.bot is None]
 
 
-def counts(ended: GameResult) -> bool:
+def counts(ended: "GameResult") -> bool:
     """Whether the game counts for tasks: two people or more at the table, and no bot."""
     return len(ended.players) >= 2 and len(_humans(ended)) == len(ended.players)
 
@@ -62,11 +65,11 @@ class Counter:
     parameter: Callable[[str], object] | None = None  # checks the part after ':' (if taken)
 
 
-def _facts(player: PlayerResult, name: str) -> int:
+def _facts(player: "PlayerResult", name: str) -> int:
     return int(getattr(player.facts, name)) if player.facts is not None else 0
 
 
-def _won(ended: GameResult, player: PlayerResult) -> bool:
+def _won(ended: "GameResult", player: "PlayerResult") -> bool:
     return player.player_id in ended.winners
 
 
@@ -134,7 +137,7 @@ def _counter(name: str) -> tuple[Counter, str]:
     return counter, parameter
 
 
-def contribution(counter_name: str, ended: GameResult, player: PlayerResult) -> Amount:
+def contribution(counter_name: str, ended: "GameResult", player: "PlayerResult") -> Amount:
     """What the game adds to `counter_name` for `player` (0 or an empty set: nothing)."""
     counter, parameter = _counter(counter_name)
     return counter.measure(ended, player, parameter)

@@ -4,12 +4,13 @@ figure is always the viewer's."""
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
-from yamb.session.results import GameResult
+if TYPE_CHECKING:  # a type only: the session's models are not imported at run time
+    from yamb.session.results import GameResult
 
 type Verdict = Literal["win", "loss", "tie"]
 
@@ -33,7 +34,7 @@ class Side:
     meeting: Meeting
 
 
-def meeting_sides(result: GameResult) -> list[Side]:
+def meeting_sides(result: "GameResult") -> list[Side]:
     """Both players' view of a 1 vs 1 game between two people; none for any other game."""
     players = result.players
     if result.settings.pairs or len(players) != 2 or any(p.bot is not None for p in players):

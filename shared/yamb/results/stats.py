@@ -8,12 +8,15 @@ record is any full sheet, solo and practice too: records are personal (a solo ga
 "training and personal records"). A kind is the grid or column set, the dice and the format."""
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from yamb.results.facts import SheetFacts
-from yamb.session.results import GameResult, PlayerResult
+
+if TYPE_CHECKING:  # types only: the session's models are not imported at run time
+    from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
 
 
@@ -64,12 +67,12 @@ MAX_KINDS = 200
 OTHER_KIND = "other"
 
 
-def against_people(result: GameResult) -> bool:
+def against_people(result: "GameResult") -> bool:
     people = [p for p in result.players if p.bot is None]
     return len(people) >= 2 and len(people) == len(result.players)
 
 
-def counted(stats: PlayerStats, result: GameResult, player: PlayerResult) -> PlayerStats:
+def counted(stats: PlayerStats, result: "GameResult", player: "PlayerResult") -> PlayerStats:
     """The statistics after one more finished game of this player."""
     kind = kind_of(result.settings)
     if kind not in stats.kinds and len(stats.kinds) >= MAX_KINDS - 1:
@@ -94,6 +97,6 @@ def counted(stats: PlayerStats, result: GameResult, player: PlayerResult) -> Pla
     return PlayerStats.model_validate(data)
 
 
-def counted_players(result: GameResult) -> list[PlayerResult]:
+def counted_players(result: "GameResult") -> list["PlayerResult"]:
     """The people of a result: a pair's two players each count their team's sheet."""
     return [p for p in result.players if p.bot is None]

@@ -50,12 +50,10 @@ from yamb_service.accounts.ports import Profiles
 from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import logger, metrics
 from yamb_service.economy.ports import Change, WalletStore
+from yamb_service.results import MAX_FAVORITES
 from yamb_service.results.ports import ResultsStore
 
 ATTEMPTS = 8
-# A follow is one-way and free; the favorites board reads every favorite's row, so they have
-# a bound (decided).
-MAX_FAVORITES = 200
 MEETINGS_PAGE = 20
 # How long a payout waits after closing a period before reading its boards' index (gsi1 is
 # eventually consistent: it follows the table within a second, typically).

@@ -16,6 +16,7 @@ login, or two racing, pay nothing more. Pioneer is given at verification (`enrol
 
 from collections.abc import Callable
 from datetime import UTC, datetime, time, timedelta
+from typing import TYPE_CHECKING
 
 from aws_lambda_powertools.metrics import MetricUnit
 from yamb.accounts.nicknames import MAX_NICKNAME_CHARS
@@ -31,7 +32,6 @@ from yamb.progression.badge_messages import (
 )
 from yamb.progression.badges import BADGE_IDS, BadgeId, GameTally
 from yamb.progression.errors import ProgressionError
-from yamb.session.results import GameResult
 
 from yamb_service.accounts.ports import Profiles
 from yamb_service.common.errors import ServiceBusyError
@@ -43,7 +43,12 @@ from yamb_service.progression.badges.ports import (
     opponent_marker,
     played_marker,
 )
-from yamb_service.results.ports import ResultsStore
+
+if TYPE_CHECKING:  # types only: the session's models and the results' ports are not imported
+    # at run time (an account function enrols a pioneer without them)
+    from yamb.session.results import GameResult
+
+    from yamb_service.results.ports import ResultsStore
 
 # The levels one call pays at most: a login is answered within Cognito's 5 seconds whatever a
 # player has gathered (the rest is paid at the next login or on the badges page).
@@ -65,7 +70,7 @@ class BadgeService:
         accounts: Profiles,
         now: Callable[[], datetime] = _utc_now,
         *,
-        results: ResultsStore,
+        results: "ResultsStore",
         wardrobes: WardrobeStore,
     ) -> None:
         self.store = store
@@ -77,7 +82,7 @@ class BadgeService:
 
     # -------------------------------------------------------------- finished games
 
-    def record_game(self, ended: GameResult) -> None:
+    def record_game(self, ended: "GameResult") -> None:
         """The game's badge counts, for each person of a game that counts (none for solo or
         bot games), once: a repeated or concurrent delivery adds nothing more."""
         recorded = 0

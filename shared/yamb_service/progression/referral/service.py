@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from aws_lambda_powertools.metrics import MetricUnit
 from yamb.accounts.nicknames import MAX_NICKNAME_CHARS
@@ -42,15 +43,19 @@ from yamb.progression.referral import (
 )
 from yamb.progression.referral_messages import InviteeView, ReferralView, ReferrerView
 from yamb.results.periods import Period, week_of
-from yamb.session.results import GameResult
 
 from yamb_service.accounts.ports import Profiles
 from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import logger, metrics
 from yamb_service.economy.ports import Change, WalletStore
 from yamb_service.progression.referral.ports import ReferralStore
-from yamb_service.results.ports import ResultsStore
-from yamb_service.results.service import MAX_FAVORITES
+from yamb_service.results import MAX_FAVORITES
+
+if TYPE_CHECKING:  # types only: the session's models are not imported at run time (an account
+    # function takes a referral without them)
+    from yamb.session.results import GameResult
+
+    from yamb_service.results.ports import ResultsStore
 
 # A race lost (another game's record, a choice at the same moment) is read again this often.
 ATTEMPTS = 5
@@ -87,7 +92,7 @@ class ReferralService:
     def __init__(
         self,
         store: ReferralStore,
-        results: ResultsStore,
+        results: "ResultsStore",
         accounts: Profiles,
         wallets: WalletStore,
         now: Callable[[], datetime] = _utc_now,
@@ -253,7 +258,7 @@ class ReferralService:
 
     # -------------------------------------------------------------- games
 
-    def record_game(self, ended: GameResult) -> None:
+    def record_game(self, ended: "GameResult") -> None:
         """Each referred person of a qualifying game: the week marked played, the referral
         started at the first one. Idempotent: marks are set members, the start is written on
         the version read (a repeat or a race finds it started and only marks)."""
@@ -263,7 +268,7 @@ class ReferralService:
         for player_id in dict.fromkeys(p.player_id for p in ended.players):
             self._count(player_id, ended, week)
 
-    def _count(self, invitee: str, ended: GameResult, week: str) -> None:
+    def _count(self, invitee: str, ended: "GameResult", week: str) -> None:
         for _ in range(ATTEMPTS):
             referral = self.store.referral(invitee)
             if referral is None or not qualifies(ended, referral):

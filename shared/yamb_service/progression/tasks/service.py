@@ -6,6 +6,7 @@ view with its countdown, and claims paid through the wallet under their keys:
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from aws_lambda_powertools.metrics import MetricUnit
 from yamb.progression.errors import ProgressionError
@@ -23,12 +24,14 @@ from yamb.progression.tasks import (
     task_to_claim,
 )
 from yamb.results.periods import Period, week_of
-from yamb.session.results import GameResult
 
 from yamb_service.accounts.ports import Profiles
 from yamb_service.common.observability import logger, metrics
 from yamb_service.economy.ports import Change, WalletStore
 from yamb_service.progression.tasks.ports import TaskStore
+
+if TYPE_CHECKING:  # a type only: the session's models are not imported at run time
+    from yamb.session.results import GameResult
 
 
 def _utc_now() -> datetime:
@@ -80,7 +83,7 @@ class TaskService:
 
     # ------------------------------------------------------------------ progress
 
-    def record_game(self, ended: GameResult) -> int:
+    def record_game(self, ended: "GameResult") -> int:
         """What the game adds to each player's counters of its week, once per player; the
         number of players it counted for now (0: a game that does not count, or a repeat)."""
         if not counts(ended):
