@@ -10,7 +10,6 @@ gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 import html
 from typing import Any
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb.results import periods
 from yamb.results.boards import board
@@ -19,7 +18,9 @@ from yamb.results.messages import BoardView, FavoritesView, HeadToHeadView, Stat
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
 from yamb_service.edge.http_api import (
+    HttpApi,
     Parameter,
+    Response,
     Routes,
     add_common_handlers,
     error_reply,
@@ -30,7 +31,7 @@ from yamb_service.edge.http_api import (
 )
 from yamb_service.results.wiring import results_service
 
-app = APIGatewayHttpResolver()
+app = HttpApi()
 
 routes = Routes(
     app,
@@ -205,4 +206,4 @@ def not_found(error: Exception) -> Response[str]:
 @logger.inject_lambda_context(clear_state=True, correlation_id_path="requestContext.requestId")
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return dict(resolve(app, event, context))
+    return resolve(app, event, context)

@@ -10,7 +10,6 @@ gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 from typing import Any
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb.economy.errors import EconomyError
 from yamb.economy.messages import (
@@ -34,7 +33,9 @@ from yamb_service.common.warmup import collector_after_first_call
 from yamb_service.economy.wiring import economy_service
 from yamb_service.edge.http_api import (
     IDEMPOTENCY_KEY,
+    HttpApi,
     Parameter,
+    Response,
     Routes,
     add_common_handlers,
     body,
@@ -46,7 +47,7 @@ from yamb_service.edge.http_api import (
     resolve,
 )
 
-app = APIGatewayHttpResolver()
+app = HttpApi()
 routes = Routes(
     app,
     statuses={
@@ -212,4 +213,4 @@ add_common_handlers(app)
 @logger.inject_lambda_context(clear_state=True, correlation_id_path="requestContext.requestId")
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return dict(resolve(app, event, context))
+    return resolve(app, event, context)

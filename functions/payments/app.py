@@ -9,7 +9,6 @@ import base64
 from datetime import datetime
 from typing import Annotated, Any
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
@@ -22,7 +21,9 @@ from yamb_service.common.warmup import collector_after_first_call
 from yamb_service.economy.payments.service import WebhookRefusedError
 from yamb_service.economy.payments.wiring import now, payment_service
 from yamb_service.edge.http_api import (
+    HttpApi,
     Parameter,
+    Response,
     Routes,
     add_common_handlers,
     body,
@@ -33,7 +34,7 @@ from yamb_service.edge.http_api import (
     resolve,
 )
 
-app = APIGatewayHttpResolver()
+app = HttpApi()
 routes = Routes(
     app,
     statuses={
@@ -205,4 +206,4 @@ add_common_handlers(app)  # a malformed body, busy, no route; a failure answers 
 @logger.inject_lambda_context(clear_state=True, correlation_id_path="requestContext.requestId")
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return dict(resolve(app, event, context))
+    return resolve(app, event, context)

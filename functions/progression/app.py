@@ -8,17 +8,24 @@ gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 from typing import Any
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb.progression.errors import ProgressionError
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
-from yamb_service.edge.http_api import Routes, add_common_handlers, error_reply, on_error, resolve
+from yamb_service.edge.http_api import (
+    HttpApi,
+    Response,
+    Routes,
+    add_common_handlers,
+    error_reply,
+    on_error,
+    resolve,
+)
 from yamb_service.progression.badges import routes as badge_routes
 from yamb_service.progression.referral import routes as referral_routes
 from yamb_service.progression.tasks import routes as tasks_routes
 
-app = APIGatewayHttpResolver()
+app = HttpApi()
 routes = Routes(
     app,
     statuses={
@@ -56,4 +63,4 @@ add_common_handlers(app)
 @logger.inject_lambda_context(clear_state=True, correlation_id_path="requestContext.requestId")
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return dict(resolve(app, event, context))
+    return resolve(app, event, context)

@@ -532,6 +532,9 @@ def _get(functions: dict[str, Any], path: str, player_id: str) -> tuple[int, Any
     route = "GET /me/badges" if path == "/me/badges" else "GET /players/{nickname}/badges"
     event["routeKey"] = event["requestContext"]["routeKey"] = route
     event["rawPath"] = event["requestContext"]["http"]["path"] = path
+    event.pop("pathParameters", None)
+    if "{nickname}" in route:  # as API Gateway passes the route's parameter
+        event["pathParameters"] = {"nickname": path.split("/")[2]}
     event["requestContext"]["authorizer"]["lambda"]["playerId"] = player_id
     answer = functions["progression"](event, _Context())
     return answer["statusCode"], json.loads(answer["body"])

@@ -1,21 +1,22 @@
-"""The one HTTP edge every HTTP API function uses: its routes, each registered with the resolver
-and recorded as an `Operation` (method, path, request and response models, parameters, whether
-it is public) from which docs/openapi.yaml is generated (devstack/openapi.py); the caller's
-player id from the authorizer's context; the JSON (or form) body parsed into its model; a JSON
-reply, never cached unless said otherwise; the error body (`{"error": {"code", "message",
+"""The one HTTP edge every HTTP API function uses: its routes, each recorded as an `Operation`
+(method, path, request and response models, parameters, whether it is public) from which
+docs/openapi.yaml is generated (devstack/openapi.py) and served by its route key (`HttpApi`); the
+caller's player id from the authorizer's context; the JSON (or form) body parsed into its model;
+a JSON reply, never cached unless said otherwise; the error body (`{"error": {"code", "message",
 "field"}}`), and the refusals every function maps the same way (a malformed body or parameter, a
 busy table, no such route, a failure of ours)."""
 
+import base64
 import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 from urllib.parse import parse_qs
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
-from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
-from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
+from aws_lambda_powertools.utilities.data_classes.api_gateway_proxy_event import (
+    APIGatewayProxyEventV2,
+)
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ValidationError
 from pydantic.alias_generators import to_snake
@@ -27,8 +28,126 @@ from yamb_service.common.observability import logger
 NO_STORE = "no-store"
 """A private answer (a wallet, an account, a link's state are the player's): never cached."""
 
+APPLICATION_JSON = "application/json"
+
 type Method = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
+
+
+class Response[B: (str, bytes)]:
+    """An answer: its status, body (bytes go out base64-encoded) and headers; `content_type` is
+    the Content-Type header unless `headers` names one."""
+
+    def __init__(
+        self,
+        status_code: int,
+        content_type: str | None = None,
+        body: B | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        self.status_code = status_code
+        self.body: B | None = body
+        self.headers = dict(headers) if headers else {}
+        if content_type:
+            self.headers.setdefault("Content-Type", content_type)
+
+    def payload(self) -> dict[str, Any]:
+        """The answer in the HTTP API's payload format 2.0."""
+        body: str | bytes | None = self.body
+        encoded = isinstance(body, bytes)
+        if isinstance(body, bytes):
+            body = base64.b64encode(body).decode()
+        return {
+            "statusCode": self.status_code,
+            "body": body,
+            "isBase64Encoded": encoded,
+            "headers": dict(self.headers),
+            "cookies": [],
+        }
+
+
 type Handler = Callable[..., Response[str]]
+type ErrorHandler = Callable[[Any], Response[str]]
+
+_NOT_FOUND = "not found"  # the not-found handler's key among the error handlers
+# What a path parameter may hold: the characters Powertools' resolver took in a path segment
+# (RFC 3986's unreserved and sub-delimiters, ":", "@", "%", those API Gateway decodes, word
+# characters). Any other (a decoded "#", "?", "/", a quote) answers as an unknown route, as it
+# did; its pattern ended with "$", so a path's last parameter may end with one newline, left out.
+_SEGMENT = re.compile(r"[-._~()'!*:@,;=+&$%<> \[\]{}|^\w]+")
+
+
+def _argument(value: str, last: bool) -> str | None:
+    if _SEGMENT.fullmatch(value):
+        return value
+    if last and value.endswith("\n") and _SEGMENT.fullmatch(value[:-1]):
+        return value[:-1]
+    return None
+
+
+class HttpApi:
+    """A function's HTTP API: each request goes to the handler registered for its route key
+    (``GET /me/wallet``), which API Gateway has matched already, with its path parameters as
+    the handler's arguments (``{taskId}`` as ``task_id``); an error raised goes to the handler
+    registered for its class (or the nearest base class); a route key no handler has, to the
+    not-found handler. `current_event` is the request being answered (one at a time)."""
+
+    current_event: ClassVar[APIGatewayProxyEventV2]
+
+    def __init__(self) -> None:
+        self.handlers: dict[str, Handler] = {}
+        self.last_parameter: dict[str, str] = {}  # a route key's path parameter ending its path
+        self.error_handlers: dict[type[Exception] | str, ErrorHandler] = {}
+
+    def add(self, operation: "Operation", handler: Handler) -> None:
+        key = f"{operation.method} {operation.path}"
+        if key in self.handlers:
+            raise ValueError(f"{key} has a handler already")
+        self.handlers[key] = handler
+        if last := re.search(r"\{(\w+)\}$", operation.path):
+            self.last_parameter[key] = last[1]
+
+    def include(self, other: "HttpApi") -> None:
+        for key, handler in other.handlers.items():
+            if key in self.handlers:
+                raise ValueError(f"{key} has a handler already")
+            self.handlers[key] = handler
+        self.last_parameter.update(other.last_parameter)
+
+    def exception_handler(self, kind: type[Exception]) -> Callable[[ErrorHandler], ErrorHandler]:
+        def register(handler: ErrorHandler) -> ErrorHandler:
+            self.error_handlers[kind] = handler
+            return handler
+
+        return register
+
+    def not_found(self, handler: Callable[[Exception], Response[str]]) -> ErrorHandler:
+        self.error_handlers[_NOT_FOUND] = handler
+        return handler
+
+    def resolve(self, event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        HttpApi.current_event = APIGatewayProxyEventV2(event)
+        key = event.get("routeKey") or ""
+        handler = self.handlers.get(key)
+        last = self.last_parameter.get(key)
+        arguments = {
+            to_snake(name): _argument(value, name == last)
+            for name, value in (event.get("pathParameters") or {}).items()
+        }
+        try:
+            if handler is None or None in arguments.values():
+                return self._not_found().payload()
+            return handler(**arguments).payload()
+        except Exception as error:
+            for kind in type(error).__mro__:
+                if kind in self.error_handlers:
+                    return self.error_handlers[kind](error).payload()
+            raise
+
+    def _not_found(self) -> Response[str]:
+        handler = self.error_handlers.get(_NOT_FOUND)
+        if handler is None:
+            return Response(404, APPLICATION_JSON, '{"statusCode":404,"message":"Not found"}')
+        return handler(LookupError("no such route"))
 
 
 # ---------------------------------------------------------------------- routes
@@ -66,11 +185,6 @@ class Operation:
     statuses: tuple[int, ...] = ()
     name: str = ""
 
-    @property
-    def rule(self) -> str:
-        """The resolver's rule: ``{taskId}`` becomes ``<task_id>``, the handler's argument."""
-        return re.sub(r"\{(\w+)\}", lambda m: f"<{to_snake(m[1])}>", self.path)
-
 
 IDEMPOTENCY_KEY = Parameter(
     "Idempotency-Key",
@@ -82,22 +196,19 @@ IDEMPOTENCY_KEY = Parameter(
 
 @dataclass
 class Routes:
-    """A function's (or a router's) routes: each decorator registers its handler with the
-    resolver and records its `Operation`; `statuses` maps the function's refusal codes to
-    their HTTP status (documented too)."""
+    """A function's (or a part's) routes: each decorator registers its handler with the
+    function's `HttpApi` under its route key and records its `Operation`; `statuses` maps the
+    function's refusal codes to their HTTP status (documented too)."""
 
-    resolver: APIGatewayHttpResolver | APIGatewayHttpRouter
+    resolver: HttpApi
     statuses: Mapping[str, int] = field(default_factory=dict)
     operations: list[Operation] = field(default_factory=list)
 
     def route(self, operation: Operation) -> Callable[[Handler], Handler]:
-        register: Callable[[Handler], Handler] = self.resolver.route(
-            operation.rule, operation.method
-        )
-
         def record(handler: Handler) -> Handler:
             self.operations.append(replace(operation, name=handler.__name__))
-            return register(handler)
+            self.resolver.add(operation, handler)
+            return handler
 
         return record
 
@@ -127,12 +238,8 @@ class Routes:
         return self.route(Operation("DELETE", path, summary, response, **more))
 
     def include(self, other: "Routes") -> None:
-        """A router's routes served by this resolver too."""
-        if not isinstance(self.resolver, APIGatewayHttpResolver) or not isinstance(
-            other.resolver, APIGatewayHttpRouter
-        ):
-            raise TypeError("a resolver includes a router")
-        self.resolver.include_router(other.resolver)
+        """A part's routes served by this function too."""
+        self.resolver.include(other.resolver)
         self.operations.extend(other.operations)
 
 
@@ -190,7 +297,7 @@ def json_reply(status: int, model: BaseModel, cache: str | None = NO_STORE) -> R
     """A JSON answer; never cached unless `cache` says otherwise (None: no Cache-Control)."""
     return Response(
         status_code=status,
-        content_type=content_types.APPLICATION_JSON,
+        content_type=APPLICATION_JSON,
         body=model.model_dump_json(by_alias=True),
         headers={} if cache is None else {"Cache-Control": cache},
     )
@@ -227,10 +334,9 @@ def _failed(error: Exception) -> Response[str]:
 
 
 def on_error[E: Exception](
-    app: APIGatewayHttpResolver, kind: type[E]
+    app: HttpApi, kind: type[E]
 ) -> Callable[[Callable[[E], Response[str]]], Callable[[E], Response[str]]]:
-    """``@on_error(app, EconomyError)``: the function's answer to its own errors (powertools'
-    `exception_handler`, typed: its decorator is not)."""
+    """``@on_error(app, EconomyError)``: the function's answer to its own errors (typed)."""
 
     def register(handler: Callable[[E], Response[str]]) -> Callable[[E], Response[str]]:
         app.exception_handler(kind)(handler)
@@ -239,7 +345,7 @@ def on_error[E: Exception](
     return register
 
 
-def add_common_handlers(app: APIGatewayHttpResolver) -> None:
+def add_common_handlers(app: HttpApi) -> None:
     """The refusals every function answers alike (a function's own errors it maps itself)."""
     app.exception_handler(ValidationError)(_invalid_request)
     app.exception_handler(BadRequestError)(_bad_request)
@@ -248,7 +354,7 @@ def add_common_handlers(app: APIGatewayHttpResolver) -> None:
     app.exception_handler(Exception)(_failed)
 
 
-def resolve(app: APIGatewayHttpResolver, event: dict[str, Any], context: LambdaContext) -> Any:
+def resolve(app: HttpApi, event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     """The request answered, logged with the player the authorizer named (if any)."""
     player = ((event.get("requestContext") or {}).get("authorizer") or {}).get("lambda") or {}
     if "playerId" in player:

@@ -1,14 +1,12 @@
 """The badge routes (E8) of progression's HTTP API (functions/progression): the player's own
 badges (paying what is due, as a login does) and another player's levels."""
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from yamb.progression.badge_messages import BadgesView, PublicBadgesView
 
-from yamb_service.edge.http_api import Routes, json_reply, player_id
+from yamb_service.edge.http_api import HttpApi, Response, Routes, json_reply, player_id
 from yamb_service.progression.wiring import badge_service
 
-router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # powertools leaves it untyped
+router = HttpApi()
 routes = Routes(router)
 
 

@@ -1,8 +1,6 @@
 """The referral routes of progression's HTTP API (functions/progression): the player's code,
 link, referrer and invitees; taking a referrer; choosing an invitee's scheme."""
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from yamb.progression.referral_messages import (
     InviteeView,
     ReferralView,
@@ -11,10 +9,10 @@ from yamb.progression.referral_messages import (
     SchemeRequest,
 )
 
-from yamb_service.edge.http_api import Routes, body, json_reply, player_id
+from yamb_service.edge.http_api import HttpApi, Response, Routes, body, json_reply, player_id
 from yamb_service.progression.wiring import referral_service
 
-router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # powertools leaves it untyped
+router = HttpApi()
 routes = Routes(router)
 
 

@@ -1,13 +1,11 @@
 """The weekly tasks' routes (E6) of progression's HTTP API (functions/progression)."""
 
-from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from yamb.progression.task_messages import ClaimRequest, ClaimView, TasksView
 
-from yamb_service.edge.http_api import Routes, body, json_reply, player_id
+from yamb_service.edge.http_api import HttpApi, Response, Routes, body, json_reply, player_id
 from yamb_service.progression.wiring import task_service
 
-router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # powertools leaves it untyped
+router = HttpApi()
 routes = Routes(router)
 
 
