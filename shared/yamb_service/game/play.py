@@ -20,115 +20,86 @@ from yamb.session import leaving, lobby, scorekeeping, turns
 
 from yamb_service.edge.caller import Caller
 from yamb_service.game.context import GameContext
-from yamb_service.game.writes import mutate
+from yamb_service.game.writes import ActionChange, mutate
+
+type PlayAction = (
+    AddSeed
+    | Announce
+    | CorrectTurn
+    | EnterDice
+    | FinishSheet
+    | Lock
+    | Resign
+    | Roll
+    | Select
+    | Write
+)
+
+
+def _play(
+    ctx: GameContext, caller: Caller, action: PlayAction, now: datetime, change: ActionChange
+) -> None:
+    mutate(ctx, caller, action, action.game_id, change, now)
 
 
 def lock(ctx: GameContext, caller: Caller, action: Lock, now: datetime) -> None:
     player = caller.player_id
-    mutate(
-        ctx,
-        caller,
-        action,
-        action.game_id,
-        lambda s: turns.lock(s, player, action.keep, action.turn),
-        now,
-    )
+    _play(ctx, caller, action, now, lambda s: turns.lock(s, player, action.keep, action.turn))
 
 
 def roll(ctx: GameContext, caller: Caller, action: Roll, now: datetime) -> None:
     player, dice = caller.player_id, ctx.dice
-    mutate(
-        ctx,
-        caller,
-        action,
-        action.game_id,
-        lambda s: turns.roll(s, player, action.keep, action.turn, dice),
-        now,
-    )
+    _play(ctx, caller, action, now, lambda s: turns.roll(s, player, action.keep, action.turn, dice))
 
 
 def announce(ctx: GameContext, caller: Caller, action: Announce, now: datetime) -> None:
-    player = caller.player_id
-    mutate(
-        ctx,
-        caller,
-        action,
-        action.game_id,
-        lambda s: turns.announce(s, player, action.column, action.row, action.turn),
-        now,
-    )
+    player, column, row = caller.player_id, action.column, action.row
+    _play(ctx, caller, action, now, lambda s: turns.announce(s, player, column, row, action.turn))
 
 
 def select(ctx: GameContext, caller: Caller, action: Select, now: datetime) -> None:
-    player = caller.player_id
-    mutate(
-        ctx,
-        caller,
-        action,
-        action.game_id,
-        lambda s: turns.select(s, player, action.column, action.row, action.turn),
-        now,
-    )
+    player, column, row = caller.player_id, action.column, action.row
+    _play(ctx, caller, action, now, lambda s: turns.select(s, player, column, row, action.turn))
 
 
 def write(ctx: GameContext, caller: Caller, action: Write, now: datetime) -> None:
-    player, dice = caller.player_id, ctx.dice
-    mutate(
+    player, dice, column, row = caller.player_id, ctx.dice, action.column, action.row
+    _play(
         ctx,
         caller,
         action,
-        action.game_id,
-        lambda s: turns.write(
-            s, player, action.column, action.row, action.turn, now=now, dice=dice
-        ),
         now,
+        lambda s: turns.write(s, player, column, row, action.turn, now=now, dice=dice),
     )
 
 
 def resign(ctx: GameContext, caller: Caller, action: Resign, now: datetime) -> None:
     player, dice = caller.player_id, ctx.dice
-    mutate(ctx, caller, action, action.game_id, lambda s: leaving.resign(s, player, now, dice), now)
+    _play(ctx, caller, action, now, lambda s: leaving.resign(s, player, now, dice))
 
 
 def finish_sheet(ctx: GameContext, caller: Caller, action: FinishSheet, now: datetime) -> None:
-    player, dice = caller.player_id, ctx.dice
-    mutate(
+    player, dice, accept = caller.player_id, ctx.dice, action.accept
+    _play(
         ctx,
         caller,
         action,
-        action.game_id,
-        lambda s: leaving.answer_finish_offer(s, player, action.accept, now, dice),
         now,
+        lambda s: leaving.answer_finish_offer(s, player, accept, now, dice),
     )
 
 
 def add_seed(ctx: GameContext, caller: Caller, action: AddSeed, now: datetime) -> None:
     player = caller.player_id
-    mutate(
-        ctx, caller, action, action.game_id, lambda s: lobby.add_seed(s, player, action.seed), now
-    )
+    _play(ctx, caller, action, now, lambda s: lobby.add_seed(s, player, action.seed))
 
 
 def enter_dice(ctx: GameContext, caller: Caller, action: EnterDice, now: datetime) -> None:
     player = caller.player_id
-    mutate(
-        ctx,
-        caller,
-        action,
-        action.game_id,
-        lambda s: turns.enter_dice(s, player, action.dice, action.turn),
-        now,
-    )
+    _play(ctx, caller, action, now, lambda s: turns.enter_dice(s, player, action.dice, action.turn))
 
 
 def correct_turn(ctx: GameContext, caller: Caller, action: CorrectTurn, now: datetime) -> None:
-    player = caller.player_id
+    player, line = caller.player_id, action.line
     corrected = action.turn.model_dump(exclude_none=True)
-    mutate(
-        ctx,
-        caller,
-        action,
-        action.game_id,
-        lambda s: scorekeeping.correct(s, player, action.line, corrected, now),
-        now,
-    )
+    _play(ctx, caller, action, now, lambda s: scorekeeping.correct(s, player, line, corrected, now))
