@@ -934,23 +934,28 @@ class Template:
             for logical_id in self.resources_of_type(*types)
         }
 
-    def routes(self, api: str | None = None) -> list[Route]:
-        """The `AWS::ApiGatewayV2::Route`s (of `api` if given), with the function each invokes."""
+    def _v2_routes(self) -> Iterator[tuple[str, dict[str, Any], str | None, dict[str, Any]]]:
+        """Every `AWS::ApiGatewayV2::Route`: its logical id, its properties, its API's logical id
+        and the properties of the integration its `Target` names."""
         integrations = self._physical_to_logical(("AWS::ApiGatewayV2::Integration",))
-        authorizers = self._physical_to_logical(("AWS::ApiGatewayV2::Authorizer",))
         apis = self._physical_to_logical(("AWS::ApiGatewayV2::Api",))
-        http = set(self._v2_http_apis())
-        routes: list[Route] = []
         for logical_id in self.resources_of_type("AWS::ApiGatewayV2::Route"):
             properties = self.properties(logical_id)
-            api_id = apis.get(str(self.resolve(properties.get("ApiId"))))
-            if api_id in http or (api is not None and api_id != api):
-                continue
             target = str(self.resolve(properties.get("Target", "")))
             prefix, _, integration_id = target.partition("/")
             if prefix != "integrations" or integration_id not in integrations:
                 raise TemplateError(f"{logical_id}: Target {target!r} names no integration")
-            integration = self.properties(integrations[integration_id])
+            api_id = apis.get(str(self.resolve(properties.get("ApiId"))))
+            yield logical_id, properties, api_id, self.properties(integrations[integration_id])
+
+    def routes(self, api: str | None = None) -> list[Route]:
+        """The `AWS::ApiGatewayV2::Route`s (of `api` if given), with the function each invokes."""
+        authorizers = self._physical_to_logical(("AWS::ApiGatewayV2::Authorizer",))
+        http = set(self._v2_http_apis().values())
+        routes: list[Route] = []
+        for logical_id, properties, api_id, integration in self._v2_routes():
+            if api_id in http or (api is not None and api_id != api):
+                continue
             authorizer_id = properties.get("AuthorizerId")
             routes.append(
                 Route(
@@ -1054,19 +1059,11 @@ class Template:
     def api_gateway_http_routes(self, api: str | None = None) -> list[HttpApiRoute]:
         """The `AWS::ApiGatewayV2::Route`s of HTTP APIs (`RouteKey`, `Target` an integration of
         the function, `AuthorizationType: CUSTOM` with its `AuthorizerId`)."""
-        apis = self._v2_http_apis()
-        integrations = self._physical_to_logical(("AWS::ApiGatewayV2::Integration",))
+        http = set(self._v2_http_apis().values())
         routes: list[HttpApiRoute] = []
-        for logical_id in self.resources_of_type("AWS::ApiGatewayV2::Route"):
-            properties = self.properties(logical_id)
-            route_api = apis.get(str(self.resolve(properties.get("ApiId"))))
-            if route_api is None or (api is not None and route_api != api):
+        for logical_id, properties, route_api, integration in self._v2_routes():
+            if route_api is None or route_api not in http or (api is not None and route_api != api):
                 continue
-            target = str(self.resolve(properties.get("Target", "")))
-            prefix, _, integration_id = target.partition("/")
-            if prefix != "integrations" or integration_id not in integrations:
-                raise TemplateError(f"{logical_id}: Target {target!r} names no integration")
-            integration = self.properties(integrations[integration_id])
             authorizer: str | None = None
             if str(self.resolve(properties.get("AuthorizationType", "NONE"))) == "CUSTOM":
                 known = self._v2_http_authorizers(route_api)
