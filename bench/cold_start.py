@@ -33,6 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_PLAYER = "4f1c2b7a-0e7d-4c55-9a1e-6a2f3d9b8c01"  # the player of the events/ samples
 AIM_RATIO = 1.5
+FLOOR_NAME = "(stack floor)"
 
 
 def _http(method: str, path: str) -> Callable[[dict[str, Any]], None]:
@@ -85,6 +86,32 @@ import sys, time
 started = time.perf_counter()
 import boto3
 boto3.client("dynamodb", region_name="us-east-1")
+done = time.perf_counter()
+print("{MARK}", (done - started) * 1000, 0.0, "ok")
+"""
+# What every function of this stack pays before its own code (decision 102): boto3's client
+# (pynamodb's), a pydantic model built and validated, Powertools' logger and metrics, a pynamodb
+# model; no request. Timed beside the baseline: the part of each ratio no function can go under.
+FLOOR = f"""
+import time
+started = time.perf_counter()
+import boto3
+from pydantic import BaseModel
+class Model(BaseModel):
+    name: str
+    count: int
+Model(name="floor", count=1)
+from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.utilities.typing import LambdaContext
+Logger(service="floor"); Metrics(namespace="floor", service="floor")
+from pynamodb.attributes import UnicodeAttribute
+from pynamodb.models import Model as Item
+class Row(Item):
+    class Meta:
+        table_name = "floor"
+        region = "us-east-1"
+    pk = UnicodeAttribute(hash_key=True)
+Row._get_connection().connection.client
 done = time.perf_counter()
 print("{MARK}", (done - started) * 1000, 0.0, "ok")
 """
@@ -255,9 +282,13 @@ class _Setup:
             assert module == "app", spec.handler
             self.code[logical_id] = (Path(spec.code_uri).name, handler)
 
-    def run(self, logical_id: str, *, baseline: bool) -> Run:
+    def run(self, logical_id: str, *, baseline: bool, floor: bool = False) -> Run:
+        """One fresh interpreter: the baseline, the stack's floor (FLOOR, in the function's
+        environment) or the function's cold start."""
         if baseline:
             command = [sys.executable, "-c", BASELINE]
+        elif floor:
+            command = [sys.executable, "-c", FLOOR]
         else:
             command = [
                 sys.executable,
@@ -366,15 +397,22 @@ def cold_starts(rounds: int = 7, only: tuple[str, ...] = ()) -> list[ColdStart]:
     runs: dict[str, list[Run]] = {f.logical_id: [] for f in chosen}
     baselines: dict[str, list[Run]] = {f.logical_id: [] for f in chosen}
     compile_project()
+    floors: list[Run] = []
+    floor_baselines: list[Run] = []
     with _setup() as setup:
         for function in chosen:
             setup.run(function.logical_id, baseline=True)
             setup.run(function.logical_id, baseline=False)
         for _ in range(rounds):
+            anyone = chosen[0].logical_id
+            floor_baselines.append(setup.run(anyone, baseline=True))
+            floors.append(setup.run(anyone, baseline=False, floor=True))
             for function in chosen:
                 baselines[function.logical_id].append(setup.run(function.logical_id, baseline=True))
                 runs[function.logical_id].append(setup.run(function.logical_id, baseline=False))
-    return [ColdStart(f.name, runs[f.logical_id], baselines[f.logical_id]) for f in chosen]
+    return [ColdStart(FLOOR_NAME, floors, floor_baselines)] + [
+        ColdStart(f.name, runs[f.logical_id], baselines[f.logical_id]) for f in chosen
+    ]
 
 
 def print_cold_starts(starts: list[ColdStart], rounds: int, indent: str = "  ") -> None:
@@ -385,6 +423,13 @@ def print_cold_starts(starts: list[ColdStart], rounds: int, indent: str = "  ") 
     )
     for start in starts:
         verdict = "met" if start.ratio <= AIM_RATIO else "NOT met"
+        if start.handler == FLOOR_NAME:
+            print(
+                f"{indent}  {start.handler:<16}{start.median_ms:6.0f} ms vs baseline "
+                f"{start.baseline_ms:4.0f} ms: {start.ratio:4.2f}x (boto3, pydantic, Powertools "
+                "and pynamodb loaded, one model each; no request: no function starts faster)"
+            )
+            continue
         outcome = ", ".join(sorted(start.outcomes))
         print(
             f"{indent}  {start.handler:<16}{start.median_ms:6.0f} ms "
