@@ -114,6 +114,7 @@ class FakeStripe(stripe.HTTPClient):
             "payment_status": "paid",
             "payment_intent": "pi_test_" + session_id.removeprefix("cs_test_"),
             "amount_total": int(form["line_items[0][price_data][unit_amount]"]),
+            "currency": form["line_items[0][price_data][currency]"],
             "metadata": nested(form, "metadata"),
         }
 

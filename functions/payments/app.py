@@ -48,6 +48,7 @@ routes = Routes(
         "busy": 503,
         "payment_provider_unavailable": 503,
         "bad_signature": 400,
+        "bad_event": 400,
     },
 )
 _Id = Annotated[str, Field(min_length=1, max_length=128)]
@@ -61,7 +62,9 @@ class _Message(BaseModel):
 
 class CheckoutRequest(_Message):
     offer_id: _Id
-    gift_to: _Id | None = None
+    gift_to: str | None = Field(
+        default=None, max_length=64, description="a gift pack's recipient: their nickname"
+    )
 
 
 class OfferView(_Message):
@@ -112,6 +115,8 @@ class CheckoutView(_Message):
 class ReceivedView(_Message):
     received: bool = True
     handled: str
+    # Why a payment was refused (handled: refused): a code, then words.
+    reason: str | None = None
 
 
 def _raw_body() -> bytes:
@@ -178,8 +183,12 @@ def checkout() -> Response[str]:
 def stripe_webhook() -> Response[str]:
     signature = app.current_event.headers.get("stripe-signature")
     result = payment_service().webhook(_raw_body(), signature, now())
-    logger.info("stripe webhook", event_type=result.event_type, handled=result.handled)
-    return json_reply(200, ReceivedView(handled=result.handled))
+    if result.handled == "refused":
+        # Paid and not credited: an operator refunds it (docs/economy.md).
+        logger.warning("stripe payment refused", event_type=result.event_type, reason=result.reason)
+    else:
+        logger.info("stripe webhook", event_type=result.event_type, handled=result.handled)
+    return json_reply(200, ReceivedView(handled=result.handled, reason=result.reason))
 
 
 # ---------------------------------------------------------------------- errors
@@ -187,8 +196,8 @@ def stripe_webhook() -> Response[str]:
 
 @on_error(app, WebhookRefusedError)
 def webhook_refused(error: WebhookRefusedError) -> Response[str]:
-    logger.warning("stripe webhook refused", reason=str(error))
-    return error_reply(400, "bad_signature", str(error))
+    logger.warning("stripe webhook refused", code=error.code, reason=str(error))
+    return error_reply(400, error.code, str(error))
 
 
 @on_error(app, EconomyError)

@@ -69,6 +69,7 @@ class Shop:
         self.profiles = DynamoAccountStore(self.item, DynamoGameRepository(self.item).result)
         self.dynamodb = stack.aws.client("dynamodb")
         self.table = table[0]
+        self.nicknames: dict[str, str] = {}
 
     def call(
         self,
@@ -123,8 +124,10 @@ class Shop:
         return self.call("POST", "/webhooks/stripe", payload, headers=headers)
 
     def bought(self, player: str, offer_id: str, gift_to: str | None = None) -> dict[str, Any]:
-        """A checkout's session as Stripe would complete it: paid, with our metadata."""
-        status, body = self.checkout(player, offer_id, gift_to)
+        """A checkout's session as Stripe would complete it: paid, with our metadata (`gift_to`:
+        the recipient's player id, named to the route by their nickname)."""
+        named = None if gift_to is None else self.nicknames[gift_to]
+        status, body = self.checkout(player, offer_id, named)
         assert status == 201, body
         return self.fake.paid_session(body["sessionId"])
 
@@ -140,6 +143,7 @@ class Shop:
                 created_at=NOW,
             )
         )
+        self.nicknames[player_id] = nickname
         return player_id
 
     def items(self) -> list[dict[str, Any]]:
@@ -229,20 +233,15 @@ def test_checkout_creates_a_stripe_session_carrying_the_purchase(shop: Shop) -> 
     status, body = shop.checkout(player, "pack-1200")
 
     # then Stripe made a session for its price, whose metadata and PaymentIntent's say who
-    # gets how many tokens; the player gets its page; no token is credited yet
+    # bought which offer (no count of tokens: the catalogue's is credited); the player gets its
+    # page; no token is credited yet
     assert status == 201, body
     assert body["url"].startswith("https://checkout.stripe.test/")
     form = shop.fake.sessions[body["sessionId"]]
     assert form["mode"] == "payment"
     assert form["line_items[0][price_data][unit_amount]"] == "999"
     assert form["line_items[0][price_data][currency]"] == "eur"
-    expected = {
-        "yamb_player": player,
-        "yamb_recipient": player,
-        "yamb_offer": "pack-1200",
-        "yamb_tokens": "1200",
-        "yamb_amount": "999",
-    }
+    expected = {"yamb_player": player, "yamb_recipient": player, "yamb_offer": "pack-1200"}
     assert nested(form, "metadata") == expected
     assert nested(form, "payment_intent_data[metadata]") == expected
     assert form["success_url"].startswith("https://yamb.example/shop?checkout=success")
@@ -396,7 +395,7 @@ def test_webhook_paid_checkout_credited_once(shop: Shop) -> None:
     second = shop.webhook("checkout.session.completed", session)
 
     # then both are answered 200, the tokens are credited once, with the payment's id
-    assert first == (200, {"received": True, "handled": "credited"})
+    assert first == (200, {"received": True, "handled": "credited", "reason": None})
     assert second[0] == 200
     assert shop.balance(player) == (500, 0)
     (entry,) = shop.wallets.entries(player, 10)
@@ -418,7 +417,7 @@ def test_webhook_unpaid_completion_waits_for_the_async_payment(shop: Shop) -> No
     shop.webhook("checkout.session.async_payment_succeeded", session)
 
     # then nothing is credited until it is paid, then once
-    assert unpaid == (200, {"received": True, "handled": "ignored"})
+    assert unpaid == (200, {"received": True, "handled": "ignored", "reason": None})
     assert credited_before == (0, 0)
     assert shop.balance(player) == (500, 0)
 
@@ -462,7 +461,7 @@ def test_webhook_refund_debits_with_debt_when_the_tokens_were_spent(shop: Shop) 
     shop.webhook("charge.refunded", charge)
 
     # then the 500 tokens are debited once: the 200 left, and 300 into the debt
-    assert answer == (200, {"received": True, "handled": "debited"})
+    assert answer == (200, {"received": True, "handled": "debited", "reason": None})
     assert shop.balance(player) == (0, 300)
     refund = shop.wallets.entries(player, 1)[0]
     assert (refund.reason, refund.amount, refund.key) == (
@@ -610,7 +609,7 @@ def test_webhook_dispute_won_gives_the_tokens_back_once(shop: Shop, closing: str
     shop.webhook(closing, _dispute(session, "won"))
 
     # then the 500 tokens are back, once, as the dispute's reversal
-    assert answer == (200, {"received": True, "handled": "credited"})
+    assert answer == (200, {"received": True, "handled": "credited", "reason": None})
     assert shop.balance(player) == (500, 0)
     entry = shop.wallets.entries(player, 1)[0]
     assert (entry.reason, entry.amount, entry.key) == (
@@ -631,7 +630,7 @@ def test_webhook_dispute_lost_keeps_its_debit(shop: Shop) -> None:
     answer = shop.webhook("charge.dispute.closed", _dispute(session, "lost"))
 
     # then nothing changes: the debit stays
-    assert answer == (200, {"received": True, "handled": "ignored"})
+    assert answer == (200, {"received": True, "handled": "ignored", "reason": None})
     assert shop.balance(player) == (0, 0)
     assert len(shop.wallets.entries(player, 10)) == 2
 
@@ -653,7 +652,7 @@ def test_webhook_pending_refund_that_fails_gives_the_tokens_back(shop: Shop) -> 
 
     # then the tokens are back once; the refund's PaymentIntent named the player
     assert debited == (0, 0)
-    assert answer == (200, {"received": True, "handled": "credited"})
+    assert answer == (200, {"received": True, "handled": "credited", "reason": None})
     assert shop.balance(player) == (500, 0)
     reasons = [e.reason for e in shop.wallets.entries(player, 10)]
     assert reasons == ["refund_failed", "refund", "purchase"]
@@ -689,7 +688,7 @@ def test_webhook_refund_update_that_is_no_failure_changes_nothing(shop: Shop) ->
     answer = shop.webhook("charge.refund.updated", refund)
 
     # then it is ignored
-    assert answer == (200, {"received": True, "handled": "ignored"})
+    assert answer == (200, {"received": True, "handled": "ignored", "reason": None})
     assert shop.items() == before
 
 
@@ -705,7 +704,7 @@ def test_webhook_unknown_event_type_answers_200_and_changes_nothing(shop: Shop) 
     ]
 
     # then each is received (no retry) and nothing changed
-    assert answers == [(200, {"received": True, "handled": "ignored"})] * 2
+    assert answers == [(200, {"received": True, "handled": "ignored", "reason": None})] * 2
     assert shop.items() == before
 
 
@@ -729,7 +728,9 @@ def test_webhook_bad_or_missing_signature_answers_400(shop: Shop, signature: str
         signature = WebhookSignature.generate_signature_header(payload, "whsec_someone_else")
     elif signature == "{tampered}":
         signature = WebhookSignature.generate_signature_header(payload, WEBHOOK_SECRET)
-        payload = payload.replace('"500"', '"50000"')
+        tampered = payload.replace('"pack-500"', '"pack-6500"')
+        assert tampered != payload
+        payload = tampered
     before = shop.items()
 
     # when it is delivered
@@ -754,6 +755,113 @@ def test_webhook_replayed_old_event_answers_400(shop: Shop) -> None:
     # then it is refused and nothing is credited
     assert (status, body["error"]["code"]) == (400, "bad_signature")
     assert "tolerance" in body["error"]["message"]
+    assert shop.items() == before
+
+
+@pytest.mark.parametrize("tokens", ["50000", "-500", "0", "many"])
+def test_webhook_credits_the_catalogues_tokens_whatever_the_metadata_says(
+    shop: Shop, tokens: str
+) -> None:
+    # given a paid checkout of the 500 tokens pack (499 cents) whose metadata was changed to
+    # claim another number of tokens (as anyone with access to Stripe's dashboard could)
+    player = shop.player()
+    session = shop.bought(player, "pack-500")
+    session["metadata"] |= {"yamb_tokens": tokens, "yamb_amount": "1"}
+
+    # when Stripe delivers its completion
+    answer = shop.webhook("checkout.session.completed", session)
+
+    # then the catalogue's 500 tokens are credited, never the metadata's number
+    assert answer == (200, {"received": True, "handled": "credited", "reason": None})
+    assert shop.balance(player) == (500, 0)
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"amount_total": 1}, "amount_mismatch"),
+        ({"amount_total": 49900}, "amount_mismatch"),
+        ({"amount_total": "499"}, "amount_mismatch"),
+        ({"amount_total": None}, "amount_mismatch"),
+        ({"currency": "usd"}, "currency_mismatch"),
+        ({"currency": None}, "currency_mismatch"),
+        ({"metadata": {"yamb_offer": "pack-999999"}}, "unknown_offer"),
+        ({"metadata": {"yamb_offer": "promo-welcome-2027"}}, "unknown_offer"),
+        ({"metadata": {"yamb_recipient": "{nobody}"}}, "unknown_player"),
+        ({"metadata": {"yamb_recipient": "{purged}"}}, "unknown_player"),
+    ],
+)
+def test_webhook_refuses_a_payment_the_catalogue_does_not_price(
+    shop: Shop, caplog: pytest.LogCaptureFixture, change: dict[str, Any], reason: str
+) -> None:
+    # given a paid checkout of the 500 tokens pack whose completion says another amount paid,
+    # another currency, an offer the catalogue has not (or a free one), or a recipient without
+    # an account (none, or purged)
+    player = shop.player()
+    session = shop.bought(player, "pack-500")
+    recipients = {"{nobody}": str(uuid.uuid4()), "{purged}": shop.player(AccountStatus.DELETED)}
+    for key, value in change.items():
+        if key == "metadata":
+            session["metadata"] |= {k: recipients.get(v, v) for k, v in value.items()}
+        else:
+            session[key] = value
+    before = shop.items()
+
+    # when Stripe delivers it
+    with caplog.at_level("WARNING"):
+        status, body = shop.webhook("checkout.session.completed", session)
+
+    # then it is received (a retry would be refused again) and refused with its reason, a
+    # warning names it, and nothing changed
+    assert (status, body["handled"]) == (200, "refused")
+    assert body["reason"].startswith(f"{reason}:")
+    assert any(reason in record.getMessage() for record in caplog.records)
+    assert shop.items() == before
+
+
+def test_webhook_refund_of_a_refused_payment_takes_nothing(shop: Shop) -> None:
+    # given a completion refused for its unknown recipient
+    session = shop.bought(shop.player(), "pack-500")
+    nobody = str(uuid.uuid4())
+    session["metadata"] |= {"yamb_recipient": nobody}
+    assert shop.webhook("checkout.session.completed", session)[1]["handled"] == "refused"
+    before = shop.items()
+
+    # when the operator refunds it (the charge's PaymentIntent carries the same metadata)
+    charge = refunded_charge(session, (f"re_{session['id']}", 499))
+    charge["metadata"] = session["metadata"]
+    answer = shop.webhook("charge.refunded", charge)
+
+    # then nothing is debited: no wallet is made for an account that does not exist
+    assert answer[1]["handled"] == "ignored"
+    assert shop.items() == before
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "[1, 2]",
+        '"checkout.session.completed"',
+        "null",
+        "42",
+        '{"type": 7, "data": {"object": {}}}',
+        '{"type": "checkout.session.completed", "data": []}',
+        '{"type": "checkout.session.completed", "data": {"object": "cs_1"}}',
+        '{"type": "checkout.session.completed"}',
+        "{not json",
+    ],
+)
+def test_webhook_signed_body_that_is_no_event_answers_400(shop: Shop, payload: str) -> None:
+    # given a body signed with the webhook's secret that is not a JSON object with a type and a
+    # data object
+    signature = WebhookSignature.generate_signature_header(payload, WEBHOOK_SECRET)
+    before = shop.items()
+
+    # when it is delivered
+    status, body = shop.post_webhook(payload, signature)
+
+    # then it is a bad request, not a failure of ours, and nothing changed
+    assert (status, body["error"]["code"]) == (400, "bad_event")
     assert shop.items() == before
 
 
@@ -783,7 +891,9 @@ def test_gift_pack_credits_the_recipient(shop: Shop) -> None:
     ("recipient", "offer_id", "status", "code"),
     [
         ("{self}", "gift-500", 400, "gift_to_self"),
+        ("{deleting}", "gift-500", 404, "unknown_player"),
         ("{deleted}", "gift-500", 404, "unknown_player"),
+        ("{an id}", "gift-500", 404, "unknown_player"),
         ("{nobody}", "gift-500", 404, "unknown_player"),
         (None, "gift-500", 400, "bad_request"),
         ("{friend}", "pack-500", 400, "bad_request"),
@@ -792,14 +902,17 @@ def test_gift_pack_credits_the_recipient(shop: Shop) -> None:
 def test_gift_pack_refuses_self_a_deleted_account_or_no_recipient(
     shop: Shop, recipient: str | None, offer_id: str, status: int, code: str
 ) -> None:
-    # given a buyer, and a recipient: themselves, a purged account, nobody, none, or a friend
+    # given a buyer, and a recipient named by nickname: themselves, an account being deleted,
+    # a purged one, a nickname no one has, a player id (not a nickname), none, or a friend
     # named for a pack that is not a gift
     buyer = shop.player()
     named = {
-        "{self}": buyer,
-        "{deleted}": shop.player(AccountStatus.DELETED),
-        "{nobody}": str(uuid.uuid4()),
-        "{friend}": shop.player(),
+        "{self}": shop.nicknames[buyer],
+        "{deleting}": shop.nicknames[shop.player(AccountStatus.DELETING)],
+        "{deleted}": shop.nicknames[shop.player(AccountStatus.DELETED)],
+        "{nobody}": f"N{uuid.uuid4().hex[:10]}",
+        "{an id}": shop.player(),
+        "{friend}": shop.nicknames[shop.player()],
     }.get(recipient or "")
     before, asked = shop.items(), len(shop.fake.requests)
 
@@ -854,7 +967,7 @@ def test_local_stack_serves_the_payments_routes_over_http(shop: Shop) -> None:
     assert anonymous[0] == 401
     assert checkout[0] == 201 and checkout[1]["url"]
     assert unsigned[0] == 400
-    assert webhook == (200, {"received": True, "handled": "ignored"})
+    assert webhook == (200, {"received": True, "handled": "ignored", "reason": None})
 
 
 def test_local_stack_checkout_without_the_fake_cannot_reach_stripe(

@@ -118,6 +118,11 @@ def offers_on_sale(now: datetime, catalogue: tuple[Offer, ...] = CATALOGUE) -> l
     return [offer for offer in catalogue if offer.on_sale(now)]
 
 
+def offer_by_id(offer_id: str, catalogue: tuple[Offer, ...] = CATALOGUE) -> Offer | None:
+    """The catalogue's offer of that id, on sale or not (a payment made while it was), or None."""
+    return next((offer for offer in catalogue if offer.offer_id == offer_id), None)
+
+
 def find_offer(offer_id: str, now: datetime, catalogue: tuple[Offer, ...] = CATALOGUE) -> Offer:
     """The offer if it may be bought at `now`; EconomyError unknown_offer, offer_not_started
     or offer_expired (field `offerId`) if not."""

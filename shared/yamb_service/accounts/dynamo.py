@@ -50,6 +50,17 @@ def load_profile(item: ItemModel, player_id: str) -> Profile | None:
     return Profile.model_validate_json(stored.profile)
 
 
+def nickname_owner(item: ItemModel, nickname: str) -> str | None:
+    """The player id holding the nickname (a consistent read), or None."""
+    try:
+        stored = item.get(_nick_key(nickname), _NICK, consistent_read=True)
+    except DoesNotExist:
+        return None
+    except PynamoDBException as error:
+        raise busy_or(error) from error
+    return stored.player_id
+
+
 def _nick_key(nickname: str) -> str:
     return f"NICK#{nickname_key(nickname)}"
 
@@ -208,13 +219,7 @@ class DynamoAccountStore:
         return found
 
     def nickname_owner(self, nickname: str) -> str | None:
-        try:
-            item = self._item.get(_nick_key(nickname), _NICK, consistent_read=True)
-        except DoesNotExist:
-            return None
-        except PynamoDBException as error:
-            raise busy_or(error) from error
-        return item.player_id
+        return nickname_owner(self._item, nickname)
 
     def due(self, status: AccountStatus, before: datetime) -> Iterator[str]:
         assert status in _LISTED, f"{status} accounts are not listed"

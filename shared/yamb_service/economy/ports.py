@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from yamb.accounts.profile import Profile
+from yamb.accounts.profile import AccountStatus, Profile
 from yamb.economy.cosmetics import Kind, Wardrobe
+from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry, Reason, Wallet
 
 from yamb_service.common.ports import TransactionPart
@@ -135,3 +136,20 @@ class Accounts:
 
     profile: Callable[[str], Profile | None]
     nickname_owner: Callable[[str], str | None]
+
+    def recipient(self, buyer: str, nickname: str, *, field: str) -> str:
+        """The player id of the player a gift names by nickname (a player names another by
+        nickname everywhere: premium, token gifts, gift packs). EconomyError unknown_player for
+        a nickname no one holds or an account deleted or being deleted, gift_to_self for the
+        buyer's own; `field` is the request's field the error names."""
+        owner = self.nickname_owner(nickname) if nickname else None
+        profile = self.profile(owner) if owner else None
+        if profile is None or profile.status in _CANNOT_RECEIVE:
+            raise EconomyError("no player has this nickname", code="unknown_player", field=field)
+        if profile.player_id == buyer:
+            raise EconomyError("a gift goes to another player", code="gift_to_self", field=field)
+        return profile.player_id
+
+
+# Accounts deleted, or being deleted (locked until a login cancels it): nothing is given to them.
+_CANNOT_RECEIVE = (AccountStatus.DELETING, AccountStatus.PURGING, AccountStatus.DELETED)

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from aws_lambda_powertools.metrics import MetricUnit
-from yamb.accounts.profile import AccountStatus
 from yamb.economy import cosmetics, premium
 from yamb.economy.cosmetics import Kind, Wardrobe
 from yamb.economy.errors import EconomyError
@@ -68,21 +67,7 @@ class EconomyService:
         return premium.offers(self.wallets.premium_until(player_id), self.now())
 
     def _recipient(self, player_id: str, nickname: str) -> str:
-        owner = self.accounts.nickname_owner(nickname) if nickname else None
-        profile = self.accounts.profile(owner) if owner else None
-        if profile is None or profile.status in (
-            AccountStatus.DELETING,
-            AccountStatus.PURGING,
-            AccountStatus.DELETED,
-        ):
-            raise EconomyError(
-                "no player has this nickname", code="unknown_player", field="nickname"
-            )
-        if profile.player_id == player_id:
-            raise EconomyError(
-                "a gift goes to another player", code="gift_to_self", field="nickname"
-            )
-        return profile.player_id
+        return self.accounts.recipient(player_id, nickname, field="nickname")
 
     def buy_premium(
         self, player_id: str, days: int, key: str, gift_to: str | None = None

@@ -10,20 +10,29 @@ The rules:
   was never taken, whichever event comes first. A key already used answers what it did: an
   event delivered twice (one after the other, or at the same moment: one transaction wins, the
   other finds its key) changes nothing more.
-* **Any order.** Who gets the tokens and how many travel with the payment itself, as metadata we
-  set at checkout on the session and on its PaymentIntent (`yamb_player`, `yamb_recipient`,
-  `yamb_offer`, `yamb_tokens`, `yamb_amount`); no event needs another event's write. A refund
-  or a dispute reads the PaymentIntent's metadata (from the charge, else from Stripe) and
-  debits the recipient with `allow_debt`; when it comes first, the balance goes into debt, and
-  the completion that follows pays that debt back: the net is the same in any order, and a
+* **Any order.** Who gets the tokens and which offer was bought travel with the payment itself,
+  as metadata we set at checkout on the session and on its PaymentIntent (`yamb_player`,
+  `yamb_recipient`, `yamb_offer`); no event needs another event's write. A refund or a dispute
+  reads the PaymentIntent's metadata (from the charge, else from Stripe) and debits the
+  recipient with `allow_debt`; when it comes first, the balance goes into debt, and the
+  completion that follows pays that debt back: the net is the same in any order, and a
   completion delivered again after a refund finds its key and credits nothing more.
+* **The catalogue decides.** How many tokens a payment is worth is the server's own catalogue's
+  answer for the offer id, never a number in the metadata; a completion is credited only when
+  Stripe's `amount_total` and `currency` are the catalogue's price for that offer and its
+  recipient is an account that can receive. Anything else is refused: nothing changes, a
+  warning names the reason, and the answer is 200 (`handled: refused`, with the reason), as a
+  retry would refuse it again (any other status makes Stripe deliver it again for days); an
+  operator refunds such a payment from Stripe's dashboard.
 * **The provider's answers.** A bad or missing signature, or a timestamp outside the tolerance
   (300 s), is WebhookRefusedError (400, nothing changed); an event of a type we do not handle,
   or not about one of our payments, answers 200 with nothing changed (any other status makes
   Stripe retry it for days). A failure of ours (DynamoDB, Stripe unreachable for a lookup)
   raises, the function answers 500 and Stripe delivers again later: the keys make that safe.
+  A signed body that is not a JSON object with a type and a data object is refused too (400).
 """
 
+import json
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -31,12 +40,19 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 import stripe
-from yamb.accounts.profile import AccountStatus, Profile
+from yamb.accounts.profile import AccountStatus
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry, Reason, client_key
-from yamb.economy.offers import CATALOGUE, Offer, check_gift, find_offer, offers_on_sale
+from yamb.economy.offers import (
+    CATALOGUE,
+    Offer,
+    check_gift,
+    find_offer,
+    offer_by_id,
+    offers_on_sale,
+)
 
-from yamb_service.economy.ports import Change, WalletStore
+from yamb_service.economy.ports import Accounts, Change, WalletStore
 
 LOG = logging.getLogger(__name__)
 
@@ -51,11 +67,16 @@ _REFUND_STATUSES = ("succeeded", "pending")
 # Accounts that can no longer receive anything.
 _GONE = (AccountStatus.DELETED, AccountStatus.PURGING)
 
-type Handled = Literal["credited", "debited", "ignored"]
+type Handled = Literal["credited", "debited", "ignored", "refused"]
 
 
 class WebhookRefusedError(Exception):
-    """The webhook is not Stripe's, or is too old: answered 400, nothing changed."""
+    """The webhook is not Stripe's, or is too old (`bad_signature`), or is signed but is no
+    event (`bad_event`): answered 400, nothing changed."""
+
+    def __init__(self, message: str, code: str = "bad_signature") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,48 +95,38 @@ class WebhookResult:
     handled: Handled
     event_type: str
     entries: tuple[LedgerEntry, ...] = ()
+    # Why a payment was refused (`handled == "refused"`): a code, then words.
+    reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class _Payment:
-    """What our metadata on a payment says."""
+    """Whose payment it is (our metadata), and the catalogue's offer it bought (or None: an
+    offer id the catalogue does not have)."""
 
     buyer: str
     recipient: str
     offer_id: str
-    tokens: int
-    amount: int  # what was charged, in the currency's smallest unit
+    offer: Offer | None
 
     def share(self, amount: int) -> int:
-        """The tokens `amount` of the payment bought (a partial refund: rounded down)."""
-        if self.amount <= 0:
+        """The tokens `amount` of the payment bought, at the catalogue's price (a partial
+        refund: rounded down)."""
+        if self.offer is None or self.offer.price_cents <= 0 or amount <= 0:
             return 0
-        return min(self.tokens, self.tokens * amount // self.amount)
+        return min(self.offer.tokens, self.offer.tokens * amount // self.offer.price_cents)
 
 
 def _metadata(buyer: str, recipient: str, offer: Offer) -> dict[str, str]:
-    return {
-        "yamb_player": buyer,
-        "yamb_recipient": recipient,
-        "yamb_offer": offer.offer_id,
-        "yamb_tokens": str(offer.tokens),
-        "yamb_amount": str(offer.price_cents),
-    }
+    # No tokens or amount: what a payment is worth is the catalogue's, looked up by the offer.
+    return {"yamb_player": buyer, "yamb_recipient": recipient, "yamb_offer": offer.offer_id}
 
 
-def _payment(metadata: Any) -> _Payment | None:
-    if not isinstance(metadata, Mapping):
-        return None
-    try:
-        return _Payment(
-            buyer=str(metadata["yamb_player"]),
-            recipient=str(metadata["yamb_recipient"]),
-            offer_id=str(metadata["yamb_offer"]),
-            tokens=int(metadata["yamb_tokens"]),
-            amount=int(metadata["yamb_amount"]),
-        )
-    except (KeyError, ValueError, TypeError):
-        return None
+def _strings(metadata: Mapping[str, Any], *keys: str) -> tuple[str, ...] | None:
+    values = tuple(metadata.get(key) for key in keys)
+    if all(isinstance(value, str) and value for value in values):
+        return values  # type: ignore[return-value]
+    return None
 
 
 def _id(value: Any) -> str | None:
@@ -130,14 +141,14 @@ class PaymentService:
         self,
         *,
         wallets: WalletStore,
-        profiles: Callable[[str], Profile | None],
+        accounts: Accounts,
         client: Callable[[], stripe.StripeClient],
         webhook_secret: Callable[[], str],
         catalogue: tuple[Offer, ...] = CATALOGUE,
         tolerance: int = WEBHOOK_TOLERANCE_SECONDS,
     ) -> None:
         self._wallets = wallets
-        self._profiles = profiles
+        self._accounts = accounts
         # Both on first use: reading /offers needs neither the API key nor the secret.
         self._client = client
         self._webhook_secret = webhook_secret
@@ -162,18 +173,16 @@ class PaymentService:
     ) -> CheckoutResult:
         """A Checkout Session for the offer (its page's URL), or, for a free promotion, its
         tokens credited at once (once per player and promotion: a repeat answers the same
-        credit). EconomyError when the offer cannot be bought; nothing is changed then.
+        credit). `gift_to` names a gift pack's recipient by nickname, as every route that names
+        another player does. EconomyError when the offer cannot be bought; nothing is changed
+        then.
 
         `request_key` (the client's Idempotency-Key) goes to Stripe as its idempotency key: a
         request sent again within the hour gets the same session, not a second one."""
         offer = find_offer(offer_id, now, self._catalogue)
         recipient = check_gift(offer, player_id, gift_to)
-        if recipient != player_id:
-            profile = self._profiles(recipient)
-            if profile is None or profile.status in _GONE:
-                raise EconomyError(
-                    "there is no player with this id", code="unknown_player", field="giftTo"
-                )
+        if gift_to is not None and recipient != player_id:
+            recipient = self._accounts.recipient(player_id, gift_to, field="giftTo")
         if offer.is_free:
             (entry,) = self._wallets.apply(
                 f"promo:{offer.offer_id}:{player_id}",
@@ -244,16 +253,28 @@ class PaymentService:
     def webhook(self, payload: bytes, signature_header: str | None, now: datetime) -> WebhookResult:
         """One delivery of Stripe's webhook: verified with Stripe's SDK, then applied once."""
         try:
-            event = stripe.Webhook.construct_event(
-                payload, signature_header, self._webhook_secret(), tolerance=self._tolerance
+            stripe.WebhookSignature.verify_header(
+                payload.decode("utf-8", "replace"),
+                signature_header or "",
+                self._webhook_secret(),
+                tolerance=self._tolerance,
             )
         except stripe.SignatureVerificationError as error:
             raise WebhookRefusedError(str(error).split(";")[0][:200]) from None
-        except ValueError as error:  # signed, but not JSON
-            raise WebhookRefusedError(f"the body is not an event: {error}") from None
-        event_type = str(event.type)
-        data = event.to_dict()
-        obj = (data.get("data") or {}).get("object") or {}
+        # Signed: then it must be an event, a JSON object with a type and a data object.
+        try:
+            data = json.loads(payload)
+        except ValueError as error:
+            raise WebhookRefusedError(f"the body is not JSON: {error}"[:200], "bad_event") from None
+        inner = data.get("data") if isinstance(data, dict) else None
+        obj = inner.get("object") if isinstance(inner, dict) else None
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            raise WebhookRefusedError(
+                "the body is not an event: a JSON object with a type", "bad_event"
+            )
+        if not isinstance(obj, dict):
+            raise WebhookRefusedError("the event has no data object", "bad_event")
+        event_type = str(data["type"])
         match event_type:
             case "checkout.session.completed" | "checkout.session.async_payment_succeeded":
                 return self._paid(event_type, obj, now)
@@ -269,7 +290,7 @@ class PaymentService:
         return WebhookResult("ignored", event_type)
 
     def _paid(self, event_type: str, session: Mapping[str, Any], now: datetime) -> WebhookResult:
-        payment = _payment(session.get("metadata"))
+        payment = self._payment(session.get("metadata"))
         session_id = _id(session.get("id"))
         if payment is None or session_id is None:
             LOG.warning("checkout session %s has no purchase of ours", session_id)
@@ -277,10 +298,15 @@ class PaymentService:
         if session.get("payment_status") not in _PAID_STATUSES:
             # An asynchronous payment method: async_payment_succeeded follows (same key).
             return WebhookResult("ignored", event_type)
+        refusal = self._refusal(payment, session)
+        if refusal is not None:
+            LOG.warning("checkout session %s refused: %s", session_id, refusal)
+            return WebhookResult("refused", event_type, reason=refusal)
+        assert payment.offer is not None  # _refusal checked it
         detail = _id(session.get("payment_intent")) or session_id
         change = Change(
             payment.recipient,
-            payment.tokens,
+            payment.offer.tokens,
             "purchase",
             counterparty=None if payment.recipient == payment.buyer else payment.buyer,
             detail=detail,
@@ -290,12 +316,12 @@ class PaymentService:
 
     def _refunded(self, event_type: str, charge: Mapping[str, Any], now: datetime) -> WebhookResult:
         payment = self._payment_of(charge)
-        if payment is None:
+        if payment is None or not self._debitable(payment):
             return WebhookResult("ignored", event_type)
         entries: list[LedgerEntry] = []
         for refund in self._refunds_of(charge):
             refund_id = _id(refund.get("id"))
-            tokens = payment.share(int(refund.get("amount") or 0))
+            tokens = payment.share(_int(refund.get("amount")))
             if refund_id is None or refund.get("status") not in _REFUND_STATUSES or tokens < 1:
                 continue
             change = Change(
@@ -313,8 +339,8 @@ class PaymentService:
     ) -> WebhookResult:
         dispute_id = _id(dispute.get("id"))
         payment = self._payment_of(dispute)
-        tokens = 0 if payment is None else payment.share(int(dispute.get("amount") or 0))
-        if payment is None or dispute_id is None or tokens < 1:
+        tokens = 0 if payment is None else payment.share(_int(dispute.get("amount")))
+        if payment is None or dispute_id is None or tokens < 1 or not self._debitable(payment):
             return WebhookResult("ignored", event_type)
         change = Change(
             payment.recipient,
@@ -358,8 +384,8 @@ class PaymentService:
         """The debit of a refund or dispute (`obj`) given back, once (see `_reversed`)."""
         obj_id = _id(obj.get("id"))
         payment = self._payment_of(obj)
-        tokens = 0 if payment is None else payment.share(int(obj.get("amount") or 0))
-        if payment is None or obj_id is None or tokens < 1:
+        tokens = 0 if payment is None else payment.share(_int(obj.get("amount")))
+        if payment is None or obj_id is None or tokens < 1 or not self._debitable(payment):
             return WebhookResult("ignored", event_type)
         detail = _id(obj.get("payment_intent")) or _id(obj.get("charge"))
         debit = Change(payment.recipient, -tokens, kind, allow_debt=True, detail=detail)
@@ -379,12 +405,12 @@ class PaymentService:
     def _payment_of(self, obj: Mapping[str, Any]) -> _Payment | None:
         """Our metadata of the payment a charge or a dispute is about: the object's own, else
         its PaymentIntent's, asked of Stripe (a StripeError raises: Stripe delivers again)."""
-        payment = _payment(obj.get("metadata"))
+        payment = self._payment(obj.get("metadata"))
         if payment is not None:
             return payment
         intent = obj.get("payment_intent")
         if isinstance(intent, Mapping):
-            payment = _payment(intent.get("metadata"))
+            payment = self._payment(intent.get("metadata"))
             if payment is not None:
                 return payment
         intent_id = _id(intent)
@@ -392,10 +418,56 @@ class PaymentService:
             LOG.warning("%s %s has no payment intent: not ours", obj.get("object"), _id(obj))
             return None
         found = self._client().v1.payment_intents.retrieve(intent_id).to_dict()
-        payment = _payment(found.get("metadata"))
+        payment = self._payment(found.get("metadata"))
         if payment is None:
             LOG.warning("payment intent %s has no purchase of ours", intent_id)
         return payment
+
+    def _payment(self, metadata: Any) -> _Payment | None:
+        """Our metadata's buyer, recipient and offer, the offer looked up in the catalogue; None
+        when the metadata is not ours."""
+        if not isinstance(metadata, Mapping):
+            return None
+        found = _strings(metadata, "yamb_player", "yamb_recipient", "yamb_offer")
+        if found is None:
+            return None
+        buyer, recipient, offer_id = found
+        return _Payment(buyer, recipient, offer_id, offer_by_id(offer_id, self._catalogue))
+
+    def _refusal(self, payment: _Payment, session: Mapping[str, Any]) -> str | None:
+        """Why a paid session is not credited, or None: the offer is not the catalogue's, the
+        amount or currency paid is not its price, or the recipient cannot receive."""
+        offer = payment.offer
+        if offer is None or offer.is_free:
+            return f"unknown_offer: no paid offer {payment.offer_id[:40]!r} in the catalogue"
+        paid = session.get("amount_total")
+        currency = session.get("currency")
+        if type(paid) is not int or paid != offer.price_cents:
+            return (
+                f"amount_mismatch: {offer.offer_id} costs {offer.price_cents}, "
+                f"the session says {str(paid)[:20]}"
+            )
+        if not isinstance(currency, str) or currency.lower() != offer.currency:
+            return (
+                f"currency_mismatch: {offer.offer_id} is priced in {offer.currency}, "
+                f"the session says {str(currency)[:10]}"
+            )
+        profile = self._accounts.profile(payment.recipient)
+        if profile is None or profile.status in _GONE:
+            return f"unknown_player: the recipient {payment.recipient[:64]!r} has no account"
+        return None
+
+    def _debitable(self, payment: _Payment) -> bool:
+        """Whether a refund or dispute of the payment may debit its recipient: an offer of the
+        catalogue, and an account that exists (a payment refused for either was never
+        credited; a refund of it takes nothing)."""
+        if payment.offer is None:
+            LOG.warning("payment of unknown offer %r: nothing debited", payment.offer_id[:40])
+            return False
+        if self._accounts.profile(payment.recipient) is None:
+            LOG.warning("payment to unknown player %r: nothing debited", payment.recipient[:64])
+            return False
+        return True
 
     def _refunds_of(self, charge: Mapping[str, Any]) -> list[Mapping[str, Any]]:
         """The charge's refunds: in the event when its API version includes them, else asked
@@ -409,3 +481,8 @@ class PaymentService:
             return []
         listed = self._client().v1.refunds.list({"charge": charge_id, "limit": 100})
         return [refund.to_dict() for refund in listed.auto_paging_iter()]
+
+
+def _int(value: Any) -> int:
+    """An amount Stripe sent (an integer), or 0."""
+    return value if type(value) is int else 0

@@ -12,12 +12,13 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 from yamb.economy.errors import EconomyError
 
-from yamb_service.accounts.dynamo import load_profile
+from yamb_service.accounts.dynamo import load_profile, nickname_owner
 from yamb_service.common import clock
 from yamb_service.common.config import payment_settings
 from yamb_service.common.dynamo import botocore_session, item_model
 from yamb_service.common.errors import ServiceBusyError
 from yamb_service.economy.payments.service import PaymentService
+from yamb_service.economy.ports import Accounts
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 
 _CONFIG = Config(retries={"mode": "standard", "max_attempts": 4}, connect_timeout=2, read_timeout=5)
@@ -94,7 +95,10 @@ def payment_service() -> PaymentService:
 
     return PaymentService(
         wallets=DynamoWalletStore(item),
-        profiles=lambda player_id: load_profile(item, player_id),
+        accounts=Accounts(
+            profile=lambda player_id: load_profile(item, player_id),
+            nickname_owner=lambda nickname: nickname_owner(item, nickname),
+        ),
         client=client,
         webhook_secret=lambda: secrets.get(settings.stripe_webhook_secret_parameter),
     )
