@@ -77,7 +77,8 @@ def leaderboard() -> Response[str]:
 
 @routes.get("/players/{nickname}/statistics", "A player's statistics", StatisticsView)
 def statistics(nickname: str) -> Response[str]:
-    return json_reply(200, results_service().statistics(nickname))
+    viewer = player_id(app.current_event)
+    return json_reply(200, results_service().statistics(nickname, viewer))
 
 
 @routes.get(

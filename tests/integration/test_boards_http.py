@@ -989,6 +989,50 @@ def test_public_page_switched_off_answers_json_as_no_such_player(people: Boards)
     assert hidden.body.replace("ana", "nobody") == unknown.body
 
 
+ABOUT_ANA = Preferences(description="dice at dawn", country="HR", proud_game="g-proud-1")
+
+
+def _about(stats: dict[str, Any]) -> tuple[Any, Any, Any]:
+    return stats["description"], stats["country"], stats["proudGame"]
+
+
+@pytest.mark.parametrize("gone", [hide_page, ask_deletion, ban])
+def test_statistics_hide_the_public_fields_when_the_page_is_not_shown(
+    people: Boards, gone: Any
+) -> None:
+    # given ana wrote about herself, and then switched her public page off, asked for her
+    # account's deletion (its grace period), or was banned
+    people.update(ANA, preferences=ABOUT_ANA)
+    shown = people.call("GET", "/players/ana/statistics", player=BEN).json
+    gone(people)
+    if gone is hide_page:
+        people.update(ANA, preferences=ABOUT_ANA.model_copy(update={"public_page": False}))
+
+    # when ben, signed in, reads her statistics
+    reply = people.call("GET", "/players/ana/statistics", player=BEN)
+
+    # then, while her page was shown, he saw her words; now her statistics are there without
+    # them, as on a player who wrote nothing
+    assert _about(shown) == ("dice at dawn", "HR", "g-proud-1")
+    assert reply.status == 200, reply.body
+    assert _about(reply.json) == ("", None, None)
+    assert "dice at dawn" not in reply.body
+    assert reply.json["nickname"] == "ana"
+
+
+def test_statistics_show_the_player_their_own_public_fields_with_the_page_off(
+    people: Boards,
+) -> None:
+    # given ana wrote about herself and switched her public page off
+    people.update(ANA, preferences=ABOUT_ANA.model_copy(update={"public_page": False}))
+
+    # when she reads her own statistics
+    reply = people.call("GET", "/players/ana/statistics", player=ANA)
+
+    # then she sees what she wrote
+    assert _about(reply.json) == ("dice at dawn", "HR", "g-proud-1")
+
+
 def test_board_no_longer_names_a_purged_player(played: Boards) -> None:
     # given ana's account was purged
     played.purge(ANA)

@@ -67,6 +67,11 @@ _PAYABLE = (AccountStatus.ACTIVE, AccountStatus.DELETING)
 _VISIBLE = (AccountStatus.ACTIVE, AccountStatus.DELETING, AccountStatus.BANNED)
 
 
+def _page_shown(profile: Profile) -> bool:
+    """Whether the player's public page is shown: switched on, and the account active."""
+    return profile.preferences.public_page and profile.status == AccountStatus.ACTIVE
+
+
 def _utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -286,8 +291,17 @@ class ResultsService(_OnResults):
             )
         return profile
 
-    def statistics(self, nickname: str) -> StatisticsView:
-        return self._statistics(self._player(nickname))
+    def statistics(self, nickname: str, viewer: str | None = None) -> StatisticsView:
+        """A player's statistics as `viewer` (a signed-in player; None: anyone else) sees them
+        (R4). What the player wrote about themself (description, country, proud game) is their
+        public page's (R5): another player sees it only while that page is shown (switched on,
+        the account active: not during the deletion's grace period, nor banned); the player
+        themself always sees theirs."""
+        profile = self._player(nickname)
+        view = self._statistics(profile)
+        if viewer == profile.player_id or _page_shown(profile):
+            return view
+        return view.model_copy(update={"description": "", "country": None, "proud_game": None})
 
     def public_page(self, nickname: str) -> StatisticsView:
         """The statistics a visitor sees (R5). A player who hid them, a locked or deleted
@@ -299,7 +313,7 @@ class ResultsService(_OnResults):
             profile = self._player(nickname)
         except ResultsError:
             raise missing from None
-        if not profile.preferences.public_page or profile.status != AccountStatus.ACTIVE:
+        if not _page_shown(profile):
             raise missing
         return self._statistics(profile)
 
