@@ -7,6 +7,8 @@ import gc
 
 gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
+import base64
+import hashlib
 import html
 from typing import Any
 
@@ -49,6 +51,20 @@ _BOARD_PARAMETERS = (
     Parameter("period", "all (default), month, week, a month (2026-12) or an ISO week (2026-W49)"),
     Parameter("kind", "all (default) or favorites"),
 )
+
+
+# The public page's one style sheet, allowed by its hash: the page runs no script and loads
+# nothing (docs/results.md).
+_STYLE = "body{font-family:system-ui;max-width:40rem;margin:3rem auto;padding:0 1rem}"
+_STYLE_HASH = base64.b64encode(hashlib.sha256(_STYLE.encode()).digest()).decode()
+PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        f"default-src 'none'; style-src 'sha256-{_STYLE_HASH}'; base-uri 'none'; "
+        "form-action 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 
 
 def _query(name: str, default: str) -> str:
@@ -126,7 +142,9 @@ def public_page(nickname: str) -> Response[str]:
         return _page(404, "No such page", "This player has no public page.")
     if _wants_page():
         return _page(200, view.nickname, "", _statistics_html(view))
-    return json_reply(200, view)
+    reply = json_reply(200, view)
+    reply.headers.update(PAGE_HEADERS)
+    return reply
 
 
 def _wants_page() -> bool:
@@ -141,15 +159,14 @@ def _page(status: int, title: str, text: str, content: str = "") -> Response[str
     body = (
         "<!doctype html><html lang=en><meta charset=utf-8>"
         '<meta name=viewport content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)} · Yamb</title>"
-        "<body style='font-family:system-ui;max-width:40rem;margin:3rem auto;padding:0 1rem'>"
-        f"<h1>{html.escape(title)}</h1>{paragraph}{content}</body></html>"
+        f"<title>{html.escape(title)} · Yamb</title><style>{_STYLE}</style>"
+        f"<body><h1>{html.escape(title)}</h1>{paragraph}{content}</body></html>"
     )
     return Response(
         status_code=status,
         content_type="text/html; charset=utf-8",
         body=body,
-        headers={"Cache-Control": cache, "Referrer-Policy": "no-referrer"},
+        headers={"Cache-Control": cache} | PAGE_HEADERS,
     )
 
 

@@ -8,6 +8,7 @@ ranked preset-1 game ana won 493 to 334), re-encoded for the other games."""
 import base64
 import copy
 import gc
+import hashlib
 import json
 import re
 import uuid
@@ -1031,6 +1032,43 @@ def test_statistics_show_the_player_their_own_public_fields_with_the_page_off(
 
     # then she sees what she wrote
     assert _about(reply.json) == ("dice at dawn", "HR", "g-proud-1")
+
+
+@pytest.mark.parametrize(
+    ("nickname", "accept", "status"),
+    [("ana", "text/html", 200), ("nobody", "text/html", 404), ("ana", "application/json", 200)],
+)
+def test_public_page_forbids_scripts_and_sniffing(
+    people: Boards, nickname: str, accept: str, status: int
+) -> None:
+    # given ana's page, shown, with words of hers that look like markup
+    people.update(ANA, preferences=Preferences(description="<script>alert(1)</script>"))
+
+    # when a visitor opens her page, a page no one has, or her page as JSON
+    reply = people.call("GET", f"/pages/{nickname}", player=None, accept=accept)
+
+    # then the answer forbids sniffing and sends no referrer, and its policy allows nothing but
+    # the page's own style sheet, by its hash: no script, no inline style, nothing loaded
+    assert reply.status == status
+    assert reply.headers["X-Content-Type-Options"] == "nosniff"
+    assert reply.headers["Referrer-Policy"] == "no-referrer"
+    policy = dict(
+        (part.split()[0], part.split()[1:])
+        for part in reply.headers["Content-Security-Policy"].split(";")
+    )
+    assert policy["default-src"] == ["'none'"]
+    assert policy["frame-ancestors"] == ["'none'"]
+    assert policy["base-uri"] == ["'none'"]
+    assert "script-src" not in policy
+    assert not any("unsafe" in value for values in policy.values() for value in values)
+    if accept == "text/html":
+        assert "<script" not in reply.body and " style=" not in reply.body
+        sheets = re.findall(r"<style>(.*?)</style>", reply.body)
+        hashes = {
+            "'sha256-" + base64.b64encode(hashlib.sha256(sheet.encode()).digest()).decode() + "'"
+            for sheet in sheets
+        }
+        assert sheets and hashes == set(policy["style-src"])
 
 
 def test_board_no_longer_names_a_purged_player(played: Boards) -> None:
