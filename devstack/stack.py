@@ -16,6 +16,7 @@ with a generated ``/config.json`` that tells the page where the stack is, and
 ``POST /_local/token`` to sign a local player in from the page.
 """
 
+import dataclasses
 import hashlib
 import json
 import logging
@@ -281,6 +282,11 @@ class LocalStack:
         self._thread.call(self.web.start(), timeout=10.0)
         # A referral link leads to this web client (its port is known once it listens).
         os.environ["WEB_BASE_URL"] = self.web_url.rstrip("/")
+        # The HTTP API allows the web client's origin (the template's WebUrl when deployed):
+        # here, this web client's, by either name of the loopback.
+        http = self.gateway.http
+        if http.cors is not None:
+            http.cors = dataclasses.replace(http.cors, allow_origins=self.web_origins)
         self._start_streams()
         return self
 
@@ -311,6 +317,13 @@ class LocalStack:
     def web_url(self) -> str:
         """The web client's page, ``http://127.0.0.1:<port>/``."""
         return self.web.url
+
+    @property
+    def web_origins(self) -> tuple[str, ...]:
+        """The origins the web client's pages have: its address, and `localhost`'s."""
+        origin = self.web_url.rstrip("/")
+        port = urllib.parse.urlsplit(origin).port
+        return (origin, f"http://localhost:{port}")
 
     def web_config(self) -> dict[str, Any]:
         """What the web client reads at ``/config.json``: the WebSocket and HTTP APIs, and the

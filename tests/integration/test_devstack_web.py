@@ -433,6 +433,35 @@ def test_local_stack_cognito_answers_a_cross_origin_preflight_and_sign_in(
     assert sign_in.json()["AuthenticationResult"]["IdToken"]
 
 
+def test_local_stack_http_api_allows_its_web_client_and_no_other_origin(
+    stack: LocalStack,
+) -> None:
+    # given the page's origins (by its address and by localhost), and another site's
+    port = stack.web.port
+    origins = [stack.web_url.rstrip("/"), f"http://localhost:{port}", "https://evil.example"]
+
+    # when a browser on each sends the preflight of a call to the HTTP API
+    def preflight(origin: str) -> Any:
+        return request(
+            stack.gateway.http_url,
+            "OPTIONS",
+            "/me",
+            headers={
+                "Origin": origin,
+                "Access-Control-Request-Method": "GET",
+                "Access-Control-Request-Headers": "authorization",
+            },
+        )
+
+    ours, local, evil = (preflight(origin) for origin in origins)
+
+    # then the web client's origin is allowed (the template's WebUrl is not this one), by either
+    # name, and the other site's is not
+    assert ours.headers["access-control-allow-origin"] == origins[0]
+    assert local.headers["access-control-allow-origin"] == origins[1]
+    assert "access-control-allow-origin" not in evil.headers
+
+
 def test_local_stack_describe_and_banner_name_the_web_client(
     stack: LocalStack, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -487,6 +487,50 @@ def test_reserved_concurrency_of_authorizer_and_game_from_parameters(
 
 
 @pytest.mark.parametrize(
+    ("parameters", "origin"),
+    [
+        ({}, "https://yamb.example"),
+        ({"WebUrl": "https://play.example.org"}, "https://play.example.org"),
+    ],
+)
+def test_http_api_cors_allows_the_web_clients_origin_alone(
+    parameters: dict[str, str], origin: str
+) -> None:
+    # given the template deployed with the default web client's address, or another
+    template = Template(TEMPLATE, parameters=parameters)
+
+    # when the HTTP API's CORS configuration is read
+    (api,) = template.http_apis()
+    cors = template.http_cors(api)
+
+    # then the web client's origin is the one origin allowed, never any origin
+    assert cors is not None
+    assert cors.allow_origins == (origin,)
+    assert not cors.allow_credentials
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://yamb.example",
+        "https://play.example.org:8443",
+        "http://yamb.example",
+        "https://yamb.example/",
+        "https://yamb.example/app",
+        "*",
+    ],
+)
+def test_web_url_parameter_is_an_https_origin(url: str) -> None:
+    # given the WebUrl parameter's pattern (CloudFormation refuses a value outside it)
+    pattern = Template(TEMPLATE).body["Parameters"]["WebUrl"]["AllowedPattern"]
+
+    # when a value is checked / then only an https origin without a path passes
+    assert bool(re.fullmatch(pattern, url)) == (
+        url in ("https://yamb.example", "https://play.example.org:8443")
+    )
+
+
+@pytest.mark.parametrize(
     ("mode", "expected"), [({}, "Active"), ({"TracingMode": "PassThrough"}, "PassThrough")]
 )
 def test_tracing_mode_from_a_parameter(mode: dict[str, str], expected: str) -> None:
