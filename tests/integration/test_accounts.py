@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from botocore.client import BaseClient
 from botocore.exceptions import ClientError
+from yamb.session import lobby
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
 from yamb_service.accounts.dynamo import DynamoAccountStore
@@ -669,12 +670,23 @@ def test_nickname_change_is_priced_weekly_and_frees_the_old_name(accounts: Accou
 
 
 def test_deletion_locks_reminds_then_purges_and_frees_the_names(accounts: Accounts) -> None:
-    # given a player who played a game, then asked to delete their account
+    # given a player who played a game, sits at a table under their nickname, then asked to
+    # delete their account
     nickname = _unique("Gone")
     email, token = accounts.player(nickname)
     player_id = accounts.http("GET", "/me", token=token).json["playerId"]
     game_id = _unique("game-")
     _store_result(accounts, game_id, player_id)
+    table = lobby.create(
+        _unique("table-"),
+        player_id,
+        None,
+        GameSettings(),
+        accounts.aws.clock.now(),
+        server_seed="0" * 64,
+        nickname=nickname,
+    )
+    accounts.games.create(table, players={player_id: "seat"}, now=accounts.aws.clock.now())
     asked = accounts.http("DELETE", "/me", token=token)
 
     # then the account is locked at once, and told when it goes
@@ -707,6 +719,9 @@ def test_deletion_locks_reminds_then_purges_and_frees_the_names(accounts: Accoun
     assert accounts.register(nickname, email).status == 201
     result = accounts.games.result(game_id)
     assert result is not None and result.players[0].player_id == player_id
+    # and the table's seat no longer shows the nickname, but the id name
+    (seat,) = accounts.games.load(table.game_id).session.seats
+    assert (seat.player_id, seat.nickname) == (player_id, profile.nickname)
 
 
 def test_deletion_cancelled_by_any_login(accounts: Accounts) -> None:

@@ -92,7 +92,10 @@ class Entry(_Stored):
 
     entrant: str  # a player id, or a pair's two ids joined by "+", sorted
     players: list[str]
-    names: list[str] = Field(default_factory=list)
+    # The players' nicknames as shown, filled when a board is read (from the profiles): never
+    # stored, so that no row keeps a nickname its player changed or had purged. A row stored
+    # before this (with names) still reads.
+    names: list[str] = Field(default_factory=list, exclude=True)
     score: int
     games: list[ScoredGame]
     # When the score reached its value: the earlier of two equal scores shows first.
@@ -192,7 +195,6 @@ def improved(entry: Entry | None, target: Board, contribution: Contribution) -> 
     return Entry(
         entrant=contribution.entrant,
         players=list(contribution.players),
-        names=entry.names if entry is not None else [],
         score=score,
         games=games,
         since=since,

@@ -134,6 +134,12 @@ class LiveConnections(Protocol):
         """Tells the player's live connection why, and closes it (if they have one)."""
 
 
+class PlayedGames(Protocol):
+    def rename_seats(self, player_id: str, nickname: str, now: datetime) -> int:
+        """The player's seats in the games still stored that name them renamed `nickname` (the
+        purge's id name); how many games were written."""
+
+
 class Referrals(Protocol):
     """The referral a registration takes (progression.referral.service.ReferralService)."""
 

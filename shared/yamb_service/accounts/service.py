@@ -36,6 +36,7 @@ from yamb_service.accounts.ports import (
     LiveConnections,
     Mailer,
     NicknameTakenError,
+    PlayedGames,
     Referrals,
     StaleProfileError,
     Tokens,
@@ -81,8 +82,11 @@ class AccountService:
         now: Callable[[], datetime],
         on_verified: Sequence[Callable[[str, datetime], object]] = (),
         referrals: Referrals | None = None,
+        games: PlayedGames | None = None,
     ) -> None:
         self.store = store
+        # The games whose seats keep the nickname (the purge renames them).
+        self.games = games
         self.referrals = referrals
         # What a verification pays (progression: the referrer's reward, Pioneer): each is
         # idempotent, and runs before the profile says verified, so a link used again after a
@@ -433,6 +437,10 @@ class AccountService:
         # Then Cognito (it frees the address; gone already is fine): a crash after it leaves
         # the purge begun, and the next run finishes it.
         self.identity.delete_user(player_id)
+        # Then the games still stored that show the nickname on a seat (before the profile's
+        # write: a crash here leaves the purge begun, and the next run renames what is left).
+        if self.games is not None:
+            self.games.rename_seats(player_id, purged_nickname(player_id), self.now())
         stripped = Profile(
             player_id=player_id,
             nickname=purged_nickname(player_id),

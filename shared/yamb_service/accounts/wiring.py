@@ -2,6 +2,7 @@
 first use (as yamb_service.game.wiring does for the game service): no client is made at import."""
 
 from collections.abc import Callable
+from datetime import datetime
 from functools import cache, partial
 from typing import Any
 
@@ -47,6 +48,29 @@ class _LazyConnections:
         self._built.close(player_id, reason=reason)
 
 
+class _LazySeatNames:
+    """The purge's renaming of the player's seats (yamb_service.game.seat_names): the game's
+    repositories (the game session) are imported and built on the first purge, not when the
+    function starts."""
+
+    def __init__(self, item: Any) -> None:
+        self._item = item
+        self._built: Any = None
+
+    def rename_seats(self, player_id: str, nickname: str, now: datetime) -> int:
+        if self._built is None:
+            from yamb_service.game.dynamo import (  # noqa: PLC0415 (the game session)
+                DynamoGameRepository,
+                DynamoPlayerRepository,
+            )
+            from yamb_service.game.seat_names import SeatNames  # noqa: PLC0415
+
+            self._built = SeatNames(
+                DynamoGameRepository(self._item), DynamoPlayerRepository(self._item)
+            )
+        return int(self._built.rename_seats(player_id, nickname, now))
+
+
 @cache
 def account_service(
     user_pool_id: str | None = None, client_id: str | None = None
@@ -85,4 +109,5 @@ def account_service(
         now=_now,
         on_verified=(pioneer_enrolment(item), referrals.on_verified),
         referrals=referrals,
+        games=_LazySeatNames(item),
     )

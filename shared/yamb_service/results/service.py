@@ -117,13 +117,11 @@ class ResultsRecorder(_OnResults):
 
     def _enter_boards(self, entered: list[Contribution], recorded: Recorded) -> None:
         """Each full sheet on each board it may change: the rows read in one request first."""
-        profiles = self.accounts.profiles(p for c in entered for p in c.players)
         targets = [(c, b) for c in entered for b in boards_for(c)]
         read = self.store.rows_at((b, c.entrant) for c, b in targets)
         for contribution, target in targets:
-            names = [_name(profiles.get(p), p) for p in contribution.players]
             first = read.get((target.key, contribution.entrant))
-            outcome = self._enter(target, contribution, names, first)
+            outcome = self._enter(target, contribution, first)
             if outcome == "written":
                 recorded.rows.append(target.key)
             elif outcome == "closed":
@@ -149,9 +147,7 @@ class ResultsRecorder(_OnResults):
             self.store.pause(attempt)
         raise ServiceBusyError()
 
-    def _enter(
-        self, target: Board, contribution: Contribution, names: list[str], first: Entry | None
-    ) -> str:
+    def _enter(self, target: Board, contribution: Contribution, first: Entry | None) -> str:
         """The contribution on one board: `first` is the row as read with the others; a lost
         race reads it again."""
         before = first
@@ -165,9 +161,7 @@ class ResultsRecorder(_OnResults):
                     for player in contribution.players:
                         self.store.point_to_pair(player, target, before)  # type: ignore[arg-type]
                 return "unchanged"
-            outcome = self.store.write_row(
-                target, before, after.model_copy(update={"names": names})
-            )
+            outcome = self.store.write_row(target, before, after)
             if outcome != "moved":
                 if outcome == "written" and contribution.format == "pairs":
                     for player in contribution.players:
@@ -181,10 +175,6 @@ class ResultsRecorder(_OnResults):
 
 def _holds(entry: Entry | None, contribution: Contribution) -> bool:
     return entry is not None and any(g.game_id == contribution.game.game_id for g in entry.games)
-
-
-def _name(profile: Profile | None, player_id: str) -> str:
-    return profile.nickname if profile is not None else player_id
 
 
 class ResultsService(_OnResults):
@@ -249,11 +239,10 @@ class ResultsService(_OnResults):
             if len(self._names) > MAX_NAMES:
                 self._names.clear()
             found = self.accounts.profiles(missing)
-            kept = {p: n for e in entries for p, n in zip(e.players, e.names, strict=False)}
             for player_id in missing:
-                # No profile (gone for good): the name its rows kept, remembered as well.
+                # No profile (gone for good: a never-verified account dropped): its id.
                 profile = found.get(player_id)
-                name = profile.nickname if profile else kept.get(player_id, player_id)
+                name = profile.nickname if profile else player_id
                 self._names[player_id] = (now + NAMES_SECONDS, name)
         return [
             e.model_copy(update={"names": [self._names[p][1] for p in e.players]}) for e in entries
