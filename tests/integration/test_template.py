@@ -645,14 +645,14 @@ def test_functions_dynamodb_actions_are_the_ones_their_code_calls(template: Temp
         assert all("Statement" in policy for policy in policies), "no SAM policy templates"
     # the authorizers read a profile; the account functions write whole profiles on their
     # version (PutItem), use links up and move reservations (DeleteItem), and only the daily
-    # job lists accounts (the index)
+    # job lists accounts (the index); its purge reads a game's partition (Query) to rename seats
     read, put, delete = "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem"
     account_grants = {
         "AuthorizerFunction": {read},
         "HttpAuthorizerFunction": {read},
         "AccountsFunction": {read, put, delete, "dynamodb:Query"},
         "AccountTriggersFunction": {read, put, "dynamodb:Query"},
-        "AccountJobsFunction": {read, put, delete},
+        "AccountJobsFunction": {read, put, delete, "dynamodb:Query"},
     }
     for function, actions in account_grants.items():
         expected = {(action, table) for action in actions}
