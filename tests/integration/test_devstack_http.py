@@ -1036,13 +1036,19 @@ def test_local_stack_serves_the_templates_http_api_with_its_authorizer(local_sta
     )
     bare = call(gateway, "GET", "/me")
     bad = call(gateway, "GET", "/me", headers=[("Authorization", "bad")])
-    good = call(gateway, "GET", "/me", headers=[("Authorization", "good"), ("Origin", "https://x")])
+    page = local_stack.web_origins[0]
+    good = call(gateway, "GET", "/me", headers=[("Authorization", "good"), ("Origin", page)])
+    other = call(
+        gateway, "GET", "/me", headers=[("Authorization", "good"), ("Origin", "https://x")]
+    )
 
     # then the routes are the template's, their functions named as the template names them
     assert (registered.status, registered.json()) == (201, {"nickname": None})
     assert (bare.status, bad.status, good.status) == (401, 403, 200)
     assert good.json()["authorizer"] == {"lambda": {"playerId": "p-1"}}
-    assert good.header("access-control-allow-origin") == "*"
+    # and CORS allows the stack's own web client's origin, no other (the template's WebUrl)
+    assert good.header("access-control-allow-origin") == page
+    assert other.header("access-control-allow-origin") is None
     # and the mail the function sent through the embedded SES is in the mailbox, with its link
     (mail,) = local_stack.aws.mails(to="ana@example.com")
     verify = f"{local_stack.gateway.http_url}/accounts/verify?token=ana@example.com"
