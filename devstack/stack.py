@@ -259,6 +259,9 @@ class LocalStack:
         self._thread = self.gateway.run_in_thread().start()
         overrides = {
             "CONNECTIONS_ENDPOINT": self._thread.management_endpoint,
+            # The mailed links lead to this HTTP API (on AWS: the API's address, from the
+            # template), never to the Host a request names.
+            "LINK_BASE_URL": self.gateway.http_url,
             # moto serves the key set at its own root, not at the issuer's address.
             "JWKS_URL": f"{self.aws.endpoint_url}/{self.aws.user_pool_id()}/.well-known/jwks.json",
             "POWERTOOLS_METRICS_DISABLED": "true",

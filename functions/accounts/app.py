@@ -16,6 +16,7 @@ from yamb.accounts.links import LinkKind
 from yamb.accounts.messages import (
     AcceptedView,
     AccountView,
+    EmailChangeRequest,
     EmailRequest,
     NicknameRequest,
     PasswordChangeRequest,
@@ -27,6 +28,7 @@ from yamb.accounts.messages import (
 from yamb.accounts.preferences import PreferencesChange
 from yamb.progression.errors import ProgressionError
 from yamb_service.accounts.wiring import account_service
+from yamb_service.common.config import account_settings
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
 from yamb_service.edge.http_api import (
@@ -66,6 +68,9 @@ routes = Routes(
     },
 )
 _ACCEPTED = "if the address belongs to an account that needs it, a mail is on its way"
+# A sign-up's answer, whether the address was free (a new account) or an account's (its owner
+# is told by mail): the same, so that nobody learns whose address it is.
+_SIGNED_UP = "check your mail: the link in it confirms the address"
 
 
 def _wants_page() -> bool:
@@ -91,10 +96,12 @@ def _page(status: int, title: str, text: str, form: str = "") -> Response[str]:
 
 
 def _link_base() -> str:
-    """Where the mailed links lead: back to this API, as the client reached it."""
-    headers = app.current_event.headers
-    scheme = headers.get("x-forwarded-proto") or "https"
-    return f"{scheme}://{app.current_event.request_context.domain_name}"
+    """Where the mailed links lead: this API's configured address (LINK_BASE_URL), never one
+    taken from the request (its Host header is the caller's to choose)."""
+    base = account_settings().link_base_url
+    if not base:
+        raise RuntimeError("LINK_BASE_URL is unset: mailed links would lead nowhere")
+    return base
 
 
 _TOKEN = (Parameter("token", "The mailed link's one-time token."),)
@@ -112,22 +119,23 @@ def _token() -> str:
 
 @routes.post(
     "/accounts",
-    "An account registered (a mail to verify the address is sent)",
-    AccountView,
-    status=201,
+    "A sign-up accepted: a mail to the address confirms it (or, when the address is an"
+    " account's, tells its owner); the answer is the same either way",
+    AcceptedView,
+    status=202,
     request=RegisterRequest,
     public=True,
 )
 def register() -> Response[str]:
     request = body(app.current_event, RegisterRequest, forms=True)
-    profile = account_service().register(
+    account_service().register(
         nickname=request.nickname,
         email=request.email,
         password=request.password,
         link_base=_link_base(),
         referral_code=request.referral_code,
     )
-    return json_reply(201, AccountView.of(profile))
+    return json_reply(202, AcceptedView(message=_SIGNED_UP))
 
 
 @routes.post(
@@ -340,15 +348,18 @@ def change_password() -> Response[str]:
 
 @routes.post(
     "/me/email",
-    "An e-mail change requested (a mail to the new address confirms it)",
+    "An e-mail change requested with the password (a mail to the new address confirms it;"
+    " the old address is told)",
     AccountView,
     status=202,
-    request=EmailRequest,
+    request=EmailChangeRequest,
 )
 def change_email() -> Response[str]:
-    email = body(app.current_event, EmailRequest, forms=True).email
+    request = body(app.current_event, EmailChangeRequest, forms=True)
     player = player_id(app.current_event)
-    profile = account_service().request_email_change(player, email, _link_base())
+    profile = account_service().request_email_change(
+        player, request.email, request.password, _link_base()
+    )
     return json_reply(202, AccountView.of(profile))
 
 

@@ -81,9 +81,13 @@ class Accounts:
         query: str = "",
         accept: str = "application/json",
         form: dict[str, str] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> Reply:
         """The request as the HTTP API passes it: through the authorizer on /me routes."""
         event = _event("http_me.json")
+        event["headers"].update(headers or {})
+        if headers and "host" in headers:  # API Gateway's domainName is the Host header too
+            event["requestContext"]["domainName"] = headers["host"]
         event["routeKey"] = event["requestContext"]["routeKey"] = f"{method} {path}"
         event["rawPath"] = event["requestContext"]["http"]["path"] = path
         event["requestContext"]["http"]["method"] = method
@@ -190,7 +194,7 @@ class Accounts:
         """A verified account; its player id and a fresh token."""
         email = f"{nickname.lower()}-{uuid.uuid4().hex[:6]}@example.com"
         registered = self.register(nickname, email)
-        assert registered.status == 201, registered.body
+        assert registered.status == 202, registered.body
         assert self.follow(email).status == 200
         return email, self.login(email)
 
@@ -290,8 +294,10 @@ def test_register_verify_login_and_read_the_account(accounts: Accounts) -> None:
     registered = accounts.register(nickname, email)
 
     # then the account exists unverified, and Cognito refuses the login until the link
-    assert registered.status == 201
-    assert registered.json["status"] == "unverified"
+    assert registered.status == 202
+    owner = accounts.store.nickname_owner(nickname)
+    profile = None if owner is None else accounts.store.get(owner)
+    assert profile is not None and profile.status == "unverified"
     assert "account_unverified" in accounts.login_refusal(email)
     (mail,) = accounts.mails(email)
     assert nickname in mail["text"] and PASSWORD not in mail["text"] + mail["html"]
@@ -349,12 +355,6 @@ def test_register_verify_login_and_read_the_account(accounts: Accounts) -> None:
             "password",
         ),
         (
-            {"nickname": "{fresh}", "email": "{taken_email}", "password": PASSWORD},
-            409,
-            "email_taken",
-            "email",
-        ),
-        (
             {"nickname": "{fresh}", "email": "{email}", "password": PASSWORD, "admin": True},
             400,
             "bad_request",
@@ -369,13 +369,12 @@ def test_register_bad_input_gets_its_code_and_writes_nothing(
 ) -> None:
     # given an account that holds a nickname and an address
     holder_nickname, holder_email = _unique("Holder"), f"{_unique('holder')}@example.com"
-    assert accounts.register(holder_nickname, holder_email).status == 201
+    assert accounts.register(holder_nickname, holder_email).status == 202
     users = accounts.users()
     values = {
         "taken_other_case": holder_nickname.upper(),
         "fresh": _unique("Fresh"),
         "email": f"{_unique('new')}@example.com",
-        "taken_email": holder_email.upper(),
     }
     if isinstance(body, dict):
         body = {
@@ -414,11 +413,11 @@ def test_register_racing_sign_ups_for_one_nickname_give_one_account(accounts: Ac
     for thread in threads:
         thread.join()
 
-    # then exactly one account exists: one 201, nine nickname_taken, one more Cognito user
-    assert sorted(reply.status for reply in replies) == [201] + [409] * 9
+    # then exactly one account exists: one 202, nine nickname_taken, one more Cognito user
+    assert sorted(reply.status for reply in replies) == [202] + [409] * 9
     assert {reply.code for reply in replies if reply.status == 409} == {"nickname_taken"}
-    winner = next(reply for reply in replies if reply.status == 201).json["playerId"]
-    assert accounts.store.nickname_owner(nickname) == winner
+    winner = accounts.store.nickname_owner(nickname)
+    assert winner is not None and accounts.store.get(winner) is not None
     assert accounts.users() == users + 1
 
 
@@ -555,15 +554,21 @@ def test_email_change_takes_effect_through_the_new_address_only(accounts: Accoun
         (email, "email_unchanged"),
         ("x@", "email_invalid"),
     ):
-        assert accounts.http("POST", "/me/email", {"email": address}, token=token).code == code
+        change = {"email": address, "password": PASSWORD}
+        assert accounts.http("POST", "/me/email", change, token=token).code == code
 
-    # when they ask to move to a new address
-    asked = accounts.http("POST", "/me/email", {"email": new_email}, token=token)
+    # when they ask to move to a new address, with their password
+    asked = accounts.http(
+        "POST", "/me/email", {"email": new_email, "password": PASSWORD}, token=token
+    )
 
-    # then the old address stays the login until the link sent to the new one is followed
+    # then the old address stays the login until the link sent to the new one is followed,
+    # and the old address is told where the account is going
     assert asked.status == 202 and asked.json["pendingEmail"] == new_email
     assert accounts.login(email)
-    assert accounts.mails(email)[-1]["subject"] != accounts.mails(new_email)[-1]["subject"]
+    notice = accounts.mails(email)[-1]
+    assert "is being changed" in notice["subject"] and new_email in notice["text"]
+    assert notice["subject"] != accounts.mails(new_email)[-1]["subject"]
     confirmed = accounts.follow(new_email)
     assert confirmed.status == 200 and confirmed.json["email"] == new_email
     assert accounts.login(new_email)
@@ -650,7 +655,7 @@ def test_nickname_change_is_priced_weekly_and_frees_the_old_name(accounts: Accou
     soon = accounts.http("POST", "/me/nickname", {"nickname": _unique("Again")}, token=token)
     assert (soon.status, soon.code) == (429, "nickname_too_soon")
     taker = accounts.register(old, f"{_unique('taker')}@example.com")
-    assert taker.status == 201
+    assert taker.status == 202
 
     # when 7 days have passed, then the second costs 200 and a third has no tokens for it
     accounts.aws.advance(days=7)
@@ -716,7 +721,7 @@ def test_deletion_locks_reminds_then_purges_and_frees_the_names(accounts: Accoun
     assert profile.email is None and profile.nickname.startswith("#")
     assert profile.preferences.public_page is False
     assert accounts.store.nickname_owner(nickname) is None
-    assert accounts.register(nickname, email).status == 201
+    assert accounts.register(nickname, email).status == 202
     result = accounts.games.result(game_id)
     assert result is not None and result.players[0].player_id == player_id
     # and the table's seat no longer shows the nickname, but the id name
@@ -745,7 +750,9 @@ def test_deletion_cancelled_by_any_login(accounts: Accounts) -> None:
 def test_daily_job_deletes_never_verified_accounts_after_30_days(accounts: Accounts) -> None:
     # given an account never verified
     nickname, email = _unique("Never"), f"{_unique('never')}@example.com"
-    player_id = accounts.register(nickname, email).json["playerId"]
+    assert accounts.register(nickname, email).status == 202
+    player_id = accounts.store.nickname_owner(nickname)
+    assert player_id is not None
 
     # when the job runs on day 29, then on day 30
     accounts.daily(timedelta(days=29))
@@ -756,7 +763,7 @@ def test_daily_job_deletes_never_verified_accounts_after_30_days(accounts: Accou
     assert kept is not None
     assert accounts.store.get(player_id) is None
     assert accounts.store.nickname_owner(nickname) is None
-    assert accounts.register(nickname, email).status == 201
+    assert accounts.register(nickname, email).status == 202
 
 
 # ----------------------------------------------------------------------------- bans, jobs
@@ -805,7 +812,7 @@ def test_register_losing_the_nickname_in_the_transaction_leaves_no_user(
     from yamb_service.accounts.wiring import account_service
 
     nickname = _unique("Taken")
-    assert accounts.register(nickname, f"{_unique('first')}@example.com").status == 201
+    assert accounts.register(nickname, f"{_unique('first')}@example.com").status == 202
     monkeypatch.setattr(account_service().store, "nickname_owner", lambda nickname: None)
     users = accounts.users()
     email = f"{_unique('late')}@example.com"
@@ -817,7 +824,7 @@ def test_register_losing_the_nickname_in_the_transaction_leaves_no_user(
     assert (reply.status, reply.code) == (409, "nickname_taken")
     assert accounts.users() == users
     monkeypatch.undo()
-    assert accounts.register(_unique("Other"), email).status == 201
+    assert accounts.register(_unique("Other"), email).status == 202
 
 
 def test_reset_link_stays_usable_when_its_step_fails(
@@ -906,7 +913,9 @@ def test_purge_begun_cannot_be_cancelled_and_a_cancelled_one_is_not_purged(
 def test_daily_job_with_a_far_offset_now_deletes_nothing_early(accounts: Accounts) -> None:
     # given an account never verified, 29 days and 14 hours old on a clock 14 hours ahead
     nickname, email = _unique("Offset"), f"{_unique('offset')}@example.com"
-    player_id = accounts.register(nickname, email).json["playerId"]
+    assert accounts.register(nickname, email).status == 202
+    player_id = accounts.store.nickname_owner(nickname)
+    assert player_id is not None
     now = (accounts.aws.clock.now() + timedelta(days=29, hours=14)).astimezone(
         timezone(timedelta(hours=14))
     )
@@ -944,9 +953,11 @@ def test_register_reclaims_an_address_a_dead_sign_up_left_behind(
     accounts.aws.advance(minutes=16)
     late = accounts.register(_unique("Late"), email)
 
-    # then the first is refused (it may be a sign-up still under way), the second gets it
-    assert (early.status, early.code) == (409, "email_taken")
-    assert late.status == 201
+    # then the first makes nothing (it may be a sign-up still under way) and mails nobody, though
+    # it is answered as any sign-up is; the second gets the address
+    assert early.status == 202 and early.body == late.body
+    assert len(accounts.mails(email)) == 1
+    assert late.status == 202
     assert accounts.follow(email).json["status"] == "active"
 
 
@@ -965,8 +976,191 @@ def test_register_with_a_referral_code_pays_the_inviter_at_verification(
     verified = accounts.follow(email)
 
     # then eve's account exists and ana got the verification's 25 tokens
-    assert registered.status == 201 and verified.status == 200
+    assert registered.status == 202 and verified.status == 200
     assert accounts.wallets.wallet(ana).balance == 25
+
+
+# ------------------------------------------------------------------------------ mail abuse
+
+
+def test_register_with_a_used_address_answers_alike_and_tells_the_owner(
+    accounts: Accounts,
+) -> None:
+    # given a verified account, and an account whose address is not verified yet
+    owner_email, _ = accounts.player(_unique("Owner"))
+    pending_email = f"{_unique('pending')}@example.com"
+    assert accounts.register(_unique("Pending"), pending_email).status == 202
+    old_path, old_token = accounts.link(pending_email)
+    users = accounts.users()
+
+    # when someone signs up with each address (in another letter case) and with a fresh one
+    fresh_email = f"{_unique('fresh')}@example.com"
+    used = accounts.register(_unique("Thief"), owner_email.upper())
+    unverified = accounts.register(_unique("Again"), pending_email)
+    fresh = accounts.register(_unique("Fresh"), fresh_email)
+
+    # then every answer is the same, and only the fresh address made a user
+    assert {(reply.status, reply.body) for reply in (used, unverified, fresh)} == {
+        (fresh.status, fresh.body)
+    }
+    assert fresh.status == 202
+    assert accounts.users() == users + 1
+
+    # and the verified owner is told someone tried (no link in it); the unverified one gets a
+    # new verification link, which ends the one before
+    told = accounts.mails(owner_email)[-1]
+    assert told["subject"] == "Yamb: someone tried to sign up with your address"
+    assert not told["links"]
+    replaced = accounts.http("POST", old_path, {"token": old_token})
+    assert (replaced.status, replaced.code) == (404, "link_invalid")
+    assert accounts.follow(pending_email).json["status"] == "active"
+
+
+def test_a_new_verification_link_ends_the_old_one(accounts: Accounts) -> None:
+    # given a sign-up whose verification mail was asked for again
+    email = f"{_unique('twice')}@example.com"
+    accounts.register(_unique("Twice"), email)
+    first_path, first_token = accounts.link(email)
+    assert accounts.http("POST", "/accounts/verification", {"email": email}).status == 202
+    _, second_token = accounts.link(email)
+    assert second_token != first_token
+
+    # when the first link is used, then the second
+    first = accounts.http("POST", first_path, {"token": first_token})
+    second = accounts.http("POST", first_path, {"token": second_token})
+
+    # then the first no longer works; the newest does
+    assert (first.status, first.code) == (404, "link_invalid")
+    assert second.status == 200 and second.json["status"] == "active"
+
+
+def test_using_a_reset_link_ends_every_other_one(accounts: Accounts) -> None:
+    # given two reset mails asked one after the other
+    email, _ = accounts.player(_unique("Resets"))
+    accounts.http("POST", "/accounts/password-reset", {"email": email})
+    path, first_token = accounts.link(email)
+    accounts.http("POST", "/accounts/password-reset", {"email": email})
+    _, second_token = accounts.link(email)
+
+    # when the first link is confirmed, then the second, each with its own password
+    first = accounts.http(
+        "POST", f"{path}/confirm", {"token": first_token, "password": "first-choice-1"}
+    )
+    second = accounts.http(
+        "POST", f"{path}/confirm", {"token": second_token, "password": "second-choice-2"}
+    )
+    again = accounts.http(
+        "POST", f"{path}/confirm", {"token": second_token, "password": "third-choice-3"}
+    )
+
+    # then only one of them set a password: the newest, once
+    assert (first.status, first.code) == (404, "link_invalid")
+    assert second.status == 200
+    assert (again.status, again.code) == (404, "link_invalid")
+    assert accounts.login(email, "second-choice-2")
+    assert "NotAuthorized" in accounts.login_refusal(email, "first-choice-1")
+
+
+def test_mail_to_one_address_is_bounded_and_every_answer_is_alike(accounts: Accounts) -> None:
+    # given a verified account (its verification mail was the first of this hour)
+    email, _ = accounts.player(_unique("Flooded"))
+    before = len(accounts.mails(email))
+
+    # when 30 resets and 30 verification mails are asked for it at once, and as many for an
+    # address nobody has
+    requests = [
+        (route, address)
+        for route in ("/accounts/password-reset", "/accounts/verification")
+        for address in (email, f"{_unique('nobody')}@example.com")
+        for _ in range(30)
+    ]
+    replies: list[Reply] = []
+    start = threading.Barrier(len(requests))
+
+    def ask(route: str, address: str) -> None:
+        start.wait()
+        replies.append(accounts.http("POST", route, {"email": address}))
+
+    threads = [threading.Thread(target=ask, args=request) for request in requests]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    # then every answer is the same 202, and the address got two more mails: three this hour
+    assert len(replies) == len(requests)
+    assert {(reply.status, reply.body) for reply in replies} == {(202, replies[0].body)}
+    assert len(accounts.mails(email)) == before + 2
+
+    # and of the two links mailed at once one works (the one stored last)
+    live = [
+        accounts.http("GET", urlparse(link).path, query=urlparse(link).query).status
+        for mail in accounts.mails(email)[before:]
+        for link in mail["links"]
+    ]
+    assert sorted(live) == [200, 404]
+
+    # when an hour has passed, then one more goes
+    accounts.aws.advance(hours=1)
+    accounts.http("POST", "/accounts/password-reset", {"email": email})
+    assert len(accounts.mails(email)) == before + 3
+
+
+def test_mailed_links_lead_to_the_configured_address_whatever_the_host(
+    accounts: Accounts,
+) -> None:
+    # given a request that names another host, as a forged Host header does
+    email, _ = accounts.player(_unique("Hosted"))
+    forged = {"host": "evil.example", "x-forwarded-proto": "http", "x-forwarded-host": "evil"}
+
+    # when it asks for a reset
+    reply = accounts.http("POST", "/accounts/password-reset", {"email": email}, headers=forged)
+
+    # then the mailed link leads to the configured API, not to the host the request named
+    assert reply.status == 202
+    (link,) = accounts.mails(email)[-1]["links"]
+    assert link.startswith(f"{accounts.stack.gateway.http_url}/accounts/password-reset?token=")
+    assert "evil" not in accounts.mails(email)[-1]["text"]
+
+
+def test_email_change_needs_the_password_and_a_reset_ends_it(accounts: Accounts) -> None:
+    # given a player whose ID token someone else holds
+    email, token = accounts.player(_unique("Stolen"))
+    new_email = f"{_unique('thief')}@example.com"
+
+    # when an e-mail change is asked without the password, or with a wrong one
+    missing = accounts.http("POST", "/me/email", {"email": new_email}, token=token)
+    wrong = accounts.http(
+        "POST", "/me/email", {"email": new_email, "password": "guess-1234"}, token=token
+    )
+
+    # then it is refused, nothing is pending and no mail goes to the new address
+    assert (missing.status, missing.code, missing.json["error"]["field"]) == (
+        400,
+        "bad_request",
+        "password",
+    )
+    assert (wrong.status, wrong.code, wrong.json["error"]["field"]) == (
+        403,
+        "password_wrong",
+        "password",
+    )
+    assert accounts.http("GET", "/me", token=token).json["pendingEmail"] is None
+    assert accounts.mails(new_email) == []
+
+    # when a change with the password is asked, and the owner, told, resets the password
+    change = {"email": new_email, "password": PASSWORD}
+    assert accounts.http("POST", "/me/email", change, token=token).status == 202
+    assert "is being changed" in accounts.mails(email)[-1]["subject"]
+    accounts.http("POST", "/accounts/password-reset", {"email": email})
+    path, reset = accounts.link(email)
+    done = accounts.http("POST", f"{path}/confirm", {"token": reset, "password": "mine-again-1"})
+
+    # then the change's link no longer works, and the account keeps its address
+    assert done.status == 200
+    refused = accounts.follow(new_email)
+    assert (refused.status, refused.code) == (404, "link_invalid")
+    assert accounts.login(email, "mine-again-1")
 
 
 def test_account_functions_dynamodb_calls_are_what_their_policies_allow(

@@ -34,6 +34,13 @@ class EmailRequest(_Message):
     email: _Text
 
 
+class EmailChangeRequest(_Message):
+    """A new address, with the password: an ID token alone cannot move the account."""
+
+    email: _Text
+    password: _Password
+
+
 class TokenRequest(_Message):
     """A mailed link's token, posted from its page (verification, e-mail change)."""
 

@@ -4,9 +4,13 @@ this module sees an item, a key or a pynamodb error.
 - a profile: `PLAYER#<id>` / `PROFILE` (the profile as JSON, its version; an unverified or
   deleting one is listed on `gsi1` under `ACCOUNTS#<status>` by when it became so);
 - a nickname's reservation: `NICK#<nickname key>` / `NICK` (the player id);
-- a mailed link: `LINK#<sha-256 of its token>` / `LINK` (expires with the link).
+- a mailed link: `LINK#<player id>` / its kind (one live link a player and kind; expires with
+  the link);
+- the mails sent to an address in a window: `MAILED#<sha-256 of the address>` / the window's
+  length and start (a counter, removed by TTL after the window).
 """
 
+import hashlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -17,9 +21,12 @@ from pynamodb.exceptions import (
     PutError,
     PynamoDBException,
     TransactWriteError,
+    UpdateError,
 )
 from pynamodb.transactions import TransactWrite
-from yamb.accounts.links import Link
+from yamb.accounts.emails import email_key
+from yamb.accounts.links import Link, LinkKind
+from yamb.accounts.mail import MailBound
 from yamb.accounts.nicknames import nickname_key
 from yamb.accounts.profile import AccountStatus, Profile
 
@@ -30,7 +37,7 @@ from yamb_service.common.ports import TransactionPart
 if TYPE_CHECKING:  # the results are read through `results`: the session's models are not needed
     from yamb.session.results import GameResult
 
-_PROFILE, _NICK, _LINK = "PROFILE", "NICK", "LINK"
+_PROFILE, _NICK = "PROFILE", "NICK"
 # The statuses a daily job looks for (yamb_service.accounts.service.AccountService.daily).
 _LISTED = (AccountStatus.UNVERIFIED, AccountStatus.DELETING)
 # A used or expired link is removed by TTL a day after its end (the check is on expires_at).
@@ -65,8 +72,13 @@ def _nick_key(nickname: str) -> str:
     return f"NICK#{nickname_key(nickname)}"
 
 
-def _link_key(digest: str) -> str:
-    return f"LINK#{digest}"
+def _link_key(player_id: str) -> str:
+    return f"LINK#{player_id}"
+
+
+def _mailed_key(address: str) -> str:
+    """The address is not kept: its digest counts as well."""
+    return f"MAILED#{hashlib.sha256(email_key(address).encode()).hexdigest()}"
 
 
 def _listing(profile: Profile) -> tuple[str, datetime] | None:
@@ -229,38 +241,69 @@ class DynamoAccountStore:
 
     # -------------------------------------------------------------- links
 
-    def put_link(self, link: Link) -> None:
+    def _link_item(self, link: Link) -> Any:
         expires = link.expires_at + _LINK_TTL_SLACK
-        self._item(
-            _link_key(link.digest),
-            _LINK,
+        return self._item(
+            _link_key(link.player_id),
+            str(link.kind),
             link=link.model_dump_json(),
             expires_at=int(expires.timestamp()),
-        ).save()
+        )
 
-    def peek_link(self, digest: str) -> Link | None:
+    def put_link(self, link: Link) -> None:
         try:
-            item = self._item.get(_link_key(digest), _LINK, consistent_read=True)
+            self._link_item(link).save()
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+
+    def restore_link(self, link: Link) -> None:
+        try:
+            self._link_item(link).save(condition=self._item.pk.does_not_exist())
+        except PutError as error:
+            if not _lost_race(error):
+                raise busy_or(error) from error
+            # a newer link of the kind was made meanwhile: it is the live one
+
+    def peek_link(self, player_id: str, kind: LinkKind) -> Link | None:
+        try:
+            item = self._item.get(_link_key(player_id), str(kind), consistent_read=True)
         except DoesNotExist:
             return None
+        except PynamoDBException as error:
+            raise busy_or(error) from error
         assert item.link is not None
         return Link.model_validate_json(item.link)
 
-    def take_link(self, digest: str) -> Link | None:
-        connection = self._item._get_connection()
+    def take_link(self, link: Link) -> bool:
         try:
-            answer = connection.delete_item(
-                _link_key(digest),
-                range_key=_LINK,
-                condition=self._item.pk.exists(),
-                return_values="ALL_OLD",
+            self._item(_link_key(link.player_id), str(link.kind)).delete(
+                condition=self._item.link == link.model_dump_json()
             )
         except DeleteError as error:
             if _lost_race(error):
-                return None
+                return False
             raise busy_or(error) from error
-        text = (answer.get("Attributes") or {}).get("link", {}).get("S")
-        return None if text is None else Link.model_validate_json(text)
+        return True
+
+    # -------------------------------------------------------------- mail bound
+
+    def count_mail(self, address: str, bound: MailBound, now: datetime) -> bool:
+        start = bound.window_start(now)
+        seconds = int(bound.window.total_seconds())
+        item = self._item(_mailed_key(address), f"{seconds}#{start.isoformat()}")
+        try:
+            item.update(
+                actions=[
+                    self._item.tally.add(1),
+                    self._item.expires_at.set(int(start.timestamp()) + seconds),
+                ],
+                condition=self._item.tally.does_not_exist() | (self._item.tally < bound.limit),
+            )
+        except UpdateError as error:
+            if _lost_race(error):
+                return False
+            raise busy_or(error) from error
+        return True
 
     # -------------------------------------------------------------- results
 

@@ -8,8 +8,8 @@ from datetime import datetime
 from typing import Protocol
 
 from yamb.accounts.errors import AccountError
-from yamb.accounts.links import Link
-from yamb.accounts.mail import MailKind
+from yamb.accounts.links import Link, LinkKind
+from yamb.accounts.mail import MailBound, MailKind
 from yamb.accounts.profile import AccountStatus, Profile
 
 from yamb_service.common.ports import TransactionPart
@@ -80,12 +80,24 @@ class AccountStore(Protocol):
 
     def nickname_owner(self, nickname: str) -> str | None: ...
     def put_link(self, link: Link) -> None:
-        """Stores the link (again, when the step it allows failed: it stays usable)."""
+        """Stores the link as its player's one live link of its kind: the one before ends."""
 
-    def take_link(self, digest: str) -> Link | None:
-        """Removes the link and returns it (None if there is none): a link works once."""
+    def restore_link(self, link: Link) -> None:
+        """Stores a used link again when the step it allowed failed (it stays usable), unless
+        a newer link of its kind was made meanwhile."""
 
-    def peek_link(self, digest: str) -> Link | None: ...
+    def take_link(self, link: Link) -> bool:
+        """Removes the link if it is still its player's live one of its kind; whether it was
+        (a link works once: of two uses at once, one gets True)."""
+
+    def peek_link(self, player_id: str, kind: LinkKind) -> Link | None:
+        """The player's live link of `kind`, if any."""
+
+    def count_mail(self, address: str, bound: MailBound, now: datetime) -> bool:
+        """Counts one more mail to `address` in `bound`'s window of `now`, unless the window
+        holds `bound.limit` already; whether it was counted (a conditional write: requests at
+        once cannot count past the limit)."""
+
     def due(self, status: AccountStatus, before: datetime) -> Iterator[str]:
         """The ids of accounts in `status` since before `before` (unverified: created;
         deleting: asked), oldest first."""

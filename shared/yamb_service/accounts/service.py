@@ -14,8 +14,16 @@ from urllib.parse import urlencode
 
 from yamb.accounts.emails import check_email, email_key
 from yamb.accounts.errors import AccountError
-from yamb.accounts.links import Link, LinkKind, check_live, digest, new_link
-from yamb.accounts.mail import MailKind, may_send
+from yamb.accounts.links import (
+    Link,
+    LinkKind,
+    check_live,
+    invalid_link,
+    matches,
+    new_link,
+    token_owner,
+)
+from yamb.accounts.mail import ADDRESS_BOUNDS, MailKind, may_send
 from yamb.accounts.nicknames import check_nickname, purged_nickname
 from yamb.accounts.passwords import check_password
 from yamb.accounts.preferences import Preferences, PreferencesChange, apply_change
@@ -50,6 +58,9 @@ LINK_PATHS = {
     LinkKind.RESET: "/accounts/password-reset",
     LinkKind.EMAIL: "/accounts/email-change",
 }
+# The mails anyone can cause to an address, counted against its bound (the links are counted
+# in _mail_link).
+_BOUNDED = frozenset({MailKind.ACCOUNT_EXISTS, MailKind.EMAIL_CHANGE_NOTICE})
 _LINK_MAILS = {
     LinkKind.VERIFY: MailKind.VERIFY_EMAIL,
     LinkKind.RESET: MailKind.RESET_PASSWORD,
@@ -125,9 +136,12 @@ class AccountService:
         password: str,
         link_base: str,
         referral_code: str | None = None,
-    ) -> Profile:
+    ) -> Profile | None:
         """A new unverified account, and its verification mail; with a referral code, the
-        code's owner as its referrer (an unknown code is refused before anything is made)."""
+        code's owner as its referrer (an unknown code is refused before anything is made).
+        An address that is an account's makes nothing: its owner is told by mail (a new
+        verification link if the account is unverified), and None is returned, which the
+        caller answers as it answers a new account (nobody learns whose address it is)."""
         nickname = check_nickname(nickname)
         email = check_email(email)
         check_password(password)
@@ -137,7 +151,11 @@ class AccountService:
             referral_code = None  # a form's empty field: no code
         if referral_code is not None and self.referrals is not None:
             self.referrals.inviter_of(referral_code)
-        player_id = self._create_user(email, password)
+        try:
+            player_id = self._create_user(email, password)
+        except EmailTakenError:
+            self._tell_owner(email, link_base)
+            return None
         profile = Profile(
             player_id=player_id,
             nickname=nickname,
@@ -169,6 +187,24 @@ class AccountService:
         except Exception:
             logger.exception("referrer not taken at registration", player_id=player_id)
 
+    def _tell_owner(self, email: str, link_base: str) -> None:
+        """A sign-up with an account's address: its owner gets a verification link (an
+        unverified account) or a notice that someone tried (any other), within the address's
+        mail bound."""
+        metrics.add_metric(name="SignUpWithTakenAddress", unit=MetricUnit.Count, value=1)
+        owner = self._profile_by_email(email)
+        if owner is None or owner.email is None:
+            return  # a sign-up under way, or a purge: nobody to tell
+        if owner.status == AccountStatus.UNVERIFIED:
+            self._mail_link(owner, LinkKind.VERIFY, link_base)
+        elif owner.status in (AccountStatus.ACTIVE, AccountStatus.DELETING):
+            self.mail(
+                owner,
+                owner.email,
+                MailKind.ACCOUNT_EXISTS,
+                {"nickname": owner.nickname},
+            )
+
     def _create_user(self, email: str, password: str) -> str:
         try:
             return self.identity.create_user(email, password)
@@ -194,8 +230,13 @@ class AccountService:
     def check_link(self, token: str, kind: LinkKind) -> Profile:
         """The account a live link of `kind` is for (the link stays usable: a mail scanner's
         visit does not use it up)."""
-        link = check_live(self.store.peek_link(digest(token)), kind, self.now())
-        return self.profile(link.player_id)
+        return self.profile(self._live_link(token, kind).player_id)
+
+    def _live_link(self, token: str, kind: LinkKind) -> Link:
+        """The player's live link of `kind` whose token this is; link_invalid for a used,
+        replaced or mistyped one, link_expired for an old one."""
+        stored = self.store.peek_link(token_owner(token), kind)
+        return check_live(matches(stored, token), kind, self.now())
 
     def verify(self, token: str) -> Profile:
         with self._using_link(token, LinkKind.VERIFY) as link:
@@ -264,6 +305,9 @@ class AccountService:
         check_password(password)
         with self._using_link(token, LinkKind.RESET) as link:
             self.identity.set_password(link.player_id, password)
+        # A pending e-mail change ends with it (its link then finds no pending address): the
+        # owner warned of a change they did not ask for stops it this way.
+        self._update(link.player_id, lambda p: p.model_copy(update={"pending_email": None}))
         self.sign_out_everywhere(link.player_id, reason="the password was reset")
 
     # ------------------------------------------------------------------ A4 settings
@@ -345,19 +389,33 @@ class AccountService:
         self.sign_out_everywhere(player_id, reason="the password was changed")
         return self.identity.sign_in(profile.email, new)
 
-    def request_email_change(self, player_id: str, email: str, link_base: str) -> Profile:
+    def request_email_change(
+        self, player_id: str, email: str, password: str, link_base: str
+    ) -> Profile:
+        """A link to the new address, once the password is given (a stolen ID token alone
+        cannot move the account), and a notice to the address the account leaves."""
         email = check_email(email)
         profile = self.profile(player_id)
-        if profile.email is not None and email_key(email) == email_key(profile.email):
+        assert profile.email is not None, "an account that can sign in has an address"
+        if not self.identity.check_password(profile.email, password):
+            raise AccountError("the password is not right", code="password_wrong", field="password")
+        if email_key(email) == email_key(profile.email):
             raise AccountError("this is the address already", code="email_unchanged", field="email")
         if self.identity.find(email) is not None:
             raise EmailTakenError
         pending = self._update(player_id, lambda p: p.model_copy(update={"pending_email": email}))
         self._mail_link(pending, LinkKind.EMAIL, link_base, to=email, new_email=email)
+        self.mail(
+            pending,
+            profile.email,
+            MailKind.EMAIL_CHANGE_NOTICE,
+            {"nickname": pending.nickname, "newEmail": email},
+        )
+        logger.info("e-mail change asked", player_id=player_id)
         return pending
 
     def confirm_email_change(self, token: str) -> Profile:
-        link = check_live(self.store.peek_link(digest(token)), LinkKind.EMAIL, self.now())
+        link = self._live_link(token, LinkKind.EMAIL)
         profile = self.profile(link.player_id)
         if link.new_email is None or profile.pending_email != link.new_email:
             raise AccountError(
@@ -553,15 +611,36 @@ class AccountService:
         to: str | None = None,
         new_email: str | None = None,
     ) -> None:
-        token, link = new_link(kind, profile.player_id, self.now(), new_email=new_email)
-        self.store.put_link(link)
+        """A new link of `kind` (the one before it ends) mailed, within the address's bound:
+        beyond it no link is made, so the last one mailed stays the live one."""
         address = to or profile.email
         assert address is not None
+        if not self._within_bound(address):
+            return
+        token, link = new_link(kind, profile.player_id, self.now(), new_email=new_email)
+        self.store.put_link(link)
         url = f"{link_base.rstrip('/')}{LINK_PATHS[kind]}?{urlencode({'token': token})}"
-        self.mail(profile, address, _LINK_MAILS[kind], {"nickname": profile.nickname, "link": url})
+        self._send(profile, address, _LINK_MAILS[kind], {"nickname": profile.nickname, "link": url})
+
+    def _within_bound(self, address: str) -> bool:
+        """Counts a mail to `address` (ADDRESS_BOUNDS); False, and nothing to send, once a
+        window's limit is reached."""
+        now = self.now()
+        for bound in ADDRESS_BOUNDS:
+            if not self.store.count_mail(address, bound, now):
+                metrics.add_metric(name="MailBoundReached", unit=MetricUnit.Count, value=1)
+                logger.warning("mail bound reached", window=str(bound.window))
+                return False
+        return True
 
     def mail(self, profile: Profile, to: str, kind: MailKind, data: dict[str, str]) -> bool:
-        """Sends unless the player switched the mail's group off (A8); whether it went."""
+        """Sends unless the player switched the mail's group off (A8), or mail to `to` reached
+        its bound (ADDRESS_BOUNDS, for the mails anyone can cause); whether it went."""
+        if kind in _BOUNDED and not self._within_bound(to):
+            return False
+        return self._send(profile, to, kind, data)
+
+    def _send(self, profile: Profile, to: str, kind: MailKind, data: dict[str, str]) -> bool:
         if not may_send(profile.preferences, kind):
             metrics.add_metric(name="MailSkipped", unit=MetricUnit.Count, value=1)
             return False
@@ -570,15 +649,16 @@ class AccountService:
 
     @contextmanager
     def _using_link(self, token: str, kind: LinkKind) -> Iterator[Link]:
-        """The live link of `kind` for `token`, used up (a second use finds nothing), and put
-        back if the step it allows fails (the player tries it again)."""
-        key = digest(token)
-        check_live(self.store.peek_link(key), kind, self.now())
-        link = check_live(self.store.take_link(key), kind, self.now())
+        """The live link of `kind` for `token`, used up (a second use, or the use of a link
+        it replaced, finds nothing), and put back if the step it allows fails (the player
+        tries it again)."""
+        link = self._live_link(token, kind)
+        if not self.store.take_link(link):
+            raise invalid_link()
         try:
             yield link
         except BaseException:
-            self.store.put_link(link)
+            self.store.restore_link(link)
             raise
 
 

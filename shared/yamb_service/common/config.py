@@ -69,6 +69,9 @@ class AccountSettings(_EnvironmentSettings):
     mail_from: str
     # The SES templates are `<prefix><MailKind>` (template.yaml).
     mail_template_prefix: str
+    # Where the mailed links lead: the HTTP API's address (stacks/accounts.yaml); only the
+    # accounts function mails links. Never taken from a request.
+    link_base_url: str | None = None
     # The triggers get the pool from Cognito's event: only the others have these.
     user_pool_id: str | None = None
     user_pool_client_id: str | None = None
