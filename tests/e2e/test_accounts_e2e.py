@@ -3,11 +3,14 @@ read the mail in the local mailbox, follow its link, log in with Cognito, play o
 WebSocket; a second login elsewhere replaces the first connection, and a sign-out everywhere
 closes the live one."""
 
+import http.client
 import json
 import re
+import time
 import urllib.error
 import urllib.request
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -80,7 +83,7 @@ def test_account_registered_verified_by_mail_logged_in_then_replaced_and_signed_
     status, account = _request(
         stack, "POST", "/accounts", {"nickname": nickname, "email": email, "password": PASSWORD}
     )
-    assert status == 201 and account["status"] == "unverified"
+    assert status == 202 and "check your mail" in account["message"]
 
     # when they read the mail in the local mailbox, follow its link and press its button
     (mail,) = _mailbox(stack, email)
@@ -127,3 +130,65 @@ def test_account_registered_verified_by_mail_logged_in_then_replaced_and_signed_
             connect(f"{stack.url}?token={token}")
         assert refused.value.response.status_code == 401
     assert _request(stack, "GET", "/me")[0] == 401
+
+
+def test_mail_bound_holds_under_a_flood_of_resets_for_one_address(stack: LocalStack) -> None:
+    # given a verified player (their verification mail is the first of this hour)
+    name = f"flood{uuid.uuid4().hex[:6]}"
+    stack.player_token(name)
+    email = f"{name}@example.com"
+    assert len(_mailbox(stack, email)) == 1
+
+    # when 200 resets come over the HTTP API, paced at 120 a second, from 32 clients at once:
+    # 150 for their address, 50 for an address nobody has
+    nobody = f"nobody{uuid.uuid4().hex[:6]}@example.com"
+    addresses = [email if index % 4 else nobody for index in range(200)]
+    start = time.monotonic()
+
+    def ask(index: int) -> tuple[int, Any]:
+        time.sleep(max(0.0, start + index / 120 - time.monotonic()))
+        return _request(stack, "POST", "/accounts/password-reset", {"email": addresses[index]})
+
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        replies = list(pool.map(ask, range(len(addresses))))
+    rate = len(addresses) / (time.monotonic() - start)
+
+    # then every answer is the same 202, and the mailbox holds two resets more: three this hour
+    assert {json.dumps(reply) for reply in replies} == {json.dumps(replies[0])}
+    assert replies[0][0] == 202
+    mails = _mailbox(stack, email)
+    assert len(mails) == 3, f"{len(mails)} mails at {rate:.0f} requests a second"
+    assert _mailbox(stack, nobody) == []
+    print(f"mail bound: {len(addresses)} resets at {rate:.0f} a second, {len(mails) - 1} mailed")
+
+
+def test_sign_up_with_a_used_address_and_a_forged_host_over_http(stack: LocalStack) -> None:
+    # given a verified player
+    name = f"owner{uuid.uuid4().hex[:6]}"
+    stack.player_token(name)
+    email = f"{name}@example.com"
+
+    # when someone signs up with their address, naming another host, and with a fresh one
+    taken = {"nickname": f"Tk{uuid.uuid4().hex[:6]}", "email": email, "password": PASSWORD}
+    fresh = {**taken, "nickname": f"Fr{uuid.uuid4().hex[:6]}", "email": f"x{name}@example.com"}
+    connection = http.client.HTTPConnection(stack.gateway.host, stack.gateway.port, timeout=10)
+    answers = []
+    for body in (taken, fresh):
+        connection.request(
+            "POST",
+            "/accounts",
+            body=json.dumps(body),
+            headers={"Host": "evil.example", "Content-Type": "application/json"},
+        )
+        response = connection.getresponse()
+        answers.append((response.status, response.read()))
+    connection.close()
+
+    # then both get the same answer; the owner's mailbox says someone tried, and the fresh
+    # address's link leads to the stack's own HTTP API, not to the host the request named
+    assert answers[0] == answers[1] and answers[0][0] == 202
+    told = _mailbox(stack, email)
+    assert any(mail["subject"].startswith("Yamb: someone tried") for mail in told)
+    (mail,) = _mailbox(stack, fresh["email"])
+    (link,) = [url for url in mail["links"] if "/accounts/verify?token=" in url]
+    assert link.startswith(f"{stack.gateway.http_url}/accounts/verify?token=")

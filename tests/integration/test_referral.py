@@ -264,8 +264,9 @@ def test_referral_registration_with_a_code_takes_the_referrer_both_follow(stack:
     web_client = os.environ["WEB_BASE_URL"]  # the local stack's web client
     assert len(code) == 8 and shown["link"] == f"{web_client}/?ref={code}"
     assert shown["referrer"] is None and shown["invitees"] == []
-    assert registered.status == 201, registered.body
-    eve = registered.json["playerId"]
+    assert registered.status == 202, registered.body
+    eve = stack.store.nickname_owner(nickname)
+    assert eve is not None
     referral = stack.referrals.referral(eve)
     assert referral is not None and referral.inviter == ana
     assert ana in stack.results.favorites(eve) and eve in stack.results.favorites(ana)
@@ -309,9 +310,11 @@ def test_referral_registration_with_an_empty_code_is_one_without(stack: Stack) -
     email = f"{_unique('zoe')}@example.com"
 
     # when it is sent / then the account is made, with no referrer
-    registered = stack.register_with(_unique("Zoe"), email, "  ")
-    assert registered.status == 201
-    assert stack.referrals.referral(registered.json["playerId"]) is None
+    nickname = _unique("Zoe")
+    registered = stack.register_with(nickname, email, "  ")
+    assert registered.status == 202
+    zoe = stack.store.nickname_owner(nickname)
+    assert zoe is not None and stack.referrals.referral(zoe) is None
 
 
 def test_referral_own_code_and_a_second_referrer_are_refused(stack: Stack) -> None:
