@@ -363,7 +363,10 @@ def test_referral_verification_pays_25_tokens_once(stack: Stack) -> None:
     # given ana's code, and eve registered with it (not verified yet)
     ana, _, ana_token = stack.verified(_unique("Ana"))
     email = f"{_unique('eve')}@example.com"
-    eve = stack.register_with(_unique("Eve"), email, stack.code_of(ana_token)).json["playerId"]
+    nickname = _unique("Eve")
+    assert stack.register_with(nickname, email, stack.code_of(ana_token)).status == 202
+    eve = stack.store.nickname_owner(nickname)
+    assert eve is not None
     assert stack.balance(ana) == 0
 
     # when eve follows her link, uses it again, and the verification's payment runs again (as

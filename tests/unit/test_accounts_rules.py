@@ -7,8 +7,8 @@ import pytest
 from pydantic import ValidationError
 from yamb.accounts.emails import check_email, email_key
 from yamb.accounts.errors import AccountError
-from yamb.accounts.links import LinkKind, check_live, digest, new_link
-from yamb.accounts.mail import MailKind, may_send
+from yamb.accounts.links import LinkKind, check_live, digest, matches, new_link, token_owner
+from yamb.accounts.mail import ADDRESS_BOUNDS, MailBound, MailKind, may_send
 from yamb.accounts.nicknames import (
     MAX_NICKNAME_CHARS,
     check_nickname,
@@ -150,6 +150,38 @@ def test_link_live_until_its_lifetime_ends() -> None:
     assert _code(check_live, verify, LinkKind.VERIFY, NOW + timedelta(days=7)) == "link_expired"
     assert _code(check_live, reset, LinkKind.VERIFY, NOW) == "link_invalid"
     assert _code(check_live, None, LinkKind.VERIFY, NOW) == "link_invalid"
+
+
+def test_link_token_names_its_player_and_matches_only_its_own_link() -> None:
+    # given two reset links of one player, one after the other
+    first_token, first = new_link(LinkKind.RESET, "player-1", NOW)
+    second_token, second = new_link(LinkKind.RESET, "player-1", NOW)
+
+    # then each token names the player, and matches its own link only (the store keeps the
+    # newest: the first token then finds nothing)
+    assert token_owner(first_token) == token_owner(second_token) == "player-1"
+    assert matches(second, second_token) == second
+    assert matches(second, first_token) is None
+    assert matches(None, first_token) is None
+    assert first.digest != second.digest
+    for mangled in ("", "no-separator", ".secret-only", "player-1."):
+        assert _code(token_owner, mangled) == "link_invalid"
+
+
+def test_mail_bound_windows_are_fixed_and_shared_by_every_request() -> None:
+    # given the hourly bound
+    hourly = MailBound(3, timedelta(hours=1))
+    start = datetime(2026, 12, 4, 16, 0, tzinfo=UTC)
+
+    # then every moment of an hour is in the window of its hour, and the next hour is another
+    assert hourly.window_start(start) == start
+    assert hourly.window_start(start + timedelta(minutes=59, seconds=59)) == start
+    assert hourly.window_start(start + timedelta(hours=1)) == start + timedelta(hours=1)
+    # and an address gets at most 3 such mails an hour, 10 a day
+    assert [(bound.limit, bound.window) for bound in ADDRESS_BOUNDS] == [
+        (3, timedelta(hours=1)),
+        (10, timedelta(days=1)),
+    ]
 
 
 # ----------------------------------------------------------------------------- A4 settings
