@@ -644,13 +644,14 @@ def test_functions_dynamodb_actions_are_the_ones_their_code_calls(template: Temp
         policies = template.properties(function)["Policies"]
         assert all("Statement" in policy for policy in policies), "no SAM policy templates"
     # the authorizers read a profile; the account functions write whole profiles on their
-    # version (PutItem), use links up and move reservations (DeleteItem), and only the daily
-    # job lists accounts (the index); its purge reads a game's partition (Query) to rename seats
+    # version (PutItem), use links up and move reservations (DeleteItem), the accounts function
+    # counts the mails to an address (UpdateItem), and only the daily job lists accounts (the
+    # index); its purge reads a game's partition (Query) to rename seats
     read, put, delete = "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem"
     account_grants = {
         "AuthorizerFunction": {read},
         "HttpAuthorizerFunction": {read},
-        "AccountsFunction": {read, put, delete, "dynamodb:Query"},
+        "AccountsFunction": {read, put, delete, "dynamodb:Query", "dynamodb:UpdateItem"},
         "AccountTriggersFunction": {read, put, "dynamodb:Query"},
         "AccountJobsFunction": {read, put, delete, "dynamodb:Query"},
     }
@@ -1167,3 +1168,42 @@ def test_nested_applications_get_every_parameter_they_declare() -> None:
         # then the root passes exactly what it declares (those without a default at least)
         passed = set(resource["Properties"]["Parameters"])
         assert declared <= passed <= set(nested["Parameters"]), name
+
+
+def test_mail_routes_are_bounded_per_route_and_per_source(body: dict[str, Any]) -> None:
+    # given the routes anyone may call that mail someone, the HTTP API's stage and edge.yaml's
+    # web ACL (in front of the API through CloudFront)
+    mail_routes = {"POST /accounts", "POST /accounts/verification", "POST /accounts/password-reset"}
+    stage = properties(body, "HttpApiStage")
+    route_ids = {
+        logical_id: resource["Properties"]["RouteKey"]
+        for logical_id, resource in body["Resources"].items()
+        if resource.get("Type") == "AWS::ApiGatewayV2::Route"
+    }
+    acl = load_template(ROOT / "edge.yaml")["Resources"]["HttpApiWebAcl"]["Properties"]
+
+    # then each of them is throttled below the default (in all), after its route exists
+    default = stage["DefaultRouteSettings"]["ThrottlingRateLimit"]
+    settings = stage["RouteSettings"]
+    assert mail_routes <= set(settings)
+    for route in mail_routes:
+        assert 0 < settings[route]["ThrottlingRateLimit"] < default
+        assert settings[route]["ThrottlingBurstLimit"] >= settings[route]["ThrottlingRateLimit"]
+    named = {route_ids[logical_id] for logical_id in body["Resources"]["HttpApiStage"]["DependsOn"]}
+    assert mail_routes <= named
+
+    # and the web ACL bounds each source's POSTs to exactly those paths (and the e-mail
+    # change's), before its bound on every request
+    (rule, *others) = sorted(acl["Rules"], key=lambda rule: rule["Priority"])
+    rate = rule["Statement"]["RateBasedStatement"]
+    assert rate["AggregateKeyType"] == "IP" and "Block" in rule["Action"]
+    method, path = rate["ScopeDownStatement"]["AndStatement"]["Statements"]
+    assert method["ByteMatchStatement"]["SearchString"] == "POST"
+    pattern = re.compile(path["RegexMatchStatement"]["RegexString"])
+    for route in (*mail_routes, "POST /me/email"):
+        assert pattern.search(route.split(" ")[1])
+    for other in ("/accounts/verify", "/accounts/password-reset/confirm", "/me", "/boards"):
+        assert not pattern.search(other)
+    assert [other["Statement"]["RateBasedStatement"]["AggregateKeyType"] for other in others] == [
+        "IP"
+    ]
