@@ -16,7 +16,7 @@ front of plain Lambda handlers, served on the gateway's aiohttp port beside the 
   ``$default``). Keys without a value (``cookies``, ``queryStringParameters``, ``pathParameters``,
   ``body``) are absent, as on AWS. The headers AWS adds are added (``x-forwarded-for``,
   ``x-forwarded-port``, ``x-amzn-trace-id``), and ``x-forwarded-proto`` is ``http``: locally there
-  is no TLS, and the functions build links from ``domainName`` and this header;
+  is no TLS (the functions build no link from either: the mailed links lead to LINK_BASE_URL);
 * the route's Lambda authorizer (payload format 2.0) runs first: a missing or empty identity source
   answers 401 ``{"message":"Unauthorized"}`` without calling it; a simple response
   ``{"isAuthorized": false}`` (or a policy that does not allow the route) 403

@@ -496,7 +496,8 @@ def register_over_http(http_url: str, name: str, email: str, password: str) -> b
     """Register a player through the accounts' HTTP API (``POST /accounts``) and use the
     verification link of the newest mail to `email` in the local mailbox (its token posted, as
     its page's button does). False when the API has
-    no such route (404 Not Found); an address already registered (409) is verified again."""
+    no such route (404 Not Found). A sign-up answers 202 whether the address is new or an
+    account's (an unverified account's owner then gets a new link, which is verified here)."""
     nickname = local_nickname(name)
     body = json.dumps({"email": email, "password": password, "nickname": nickname}).encode()
     request = urllib.request.Request(
@@ -512,10 +513,7 @@ def register_over_http(http_url: str, name: str, email: str, password: str) -> b
         detail = error.read()
         if error.code == 404 and b"Not Found" in detail:
             return False
-        answer = _json_or_text(detail)
-        code = (answer.get("error") or {}).get("code") if isinstance(answer, dict) else None
-        if error.code != 409 or code not in (None, "email_taken"):
-            raise LocalCallError(error.code, answer) from None
+        raise LocalCallError(error.code, _json_or_text(detail)) from None
     query = urllib.parse.urlencode({"to": email})
     for mail in _call(f"{http_url}/_local/mail.json?{query}"):
         links = [
