@@ -330,6 +330,35 @@ def test_web_client_registers_and_logs_in_through_the_account_flows(
     assert [i["nickname"] for i in invitees] == [name.replace("-", "")]
 
 
+def test_web_client_sign_up_with_a_used_address_reads_as_any_sign_up(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given a local player's address, and a person who registers with it in the web client
+    owner = unique("owner")
+    web_stack.player_token(owner)
+    email = f"{owner}@example.com"
+    page = new_page()
+    page.goto(web_stack.web_url)
+
+    # when they register with it, then with a fresh address
+    notes = []
+    for address in (email, f"fresh-{owner}@example.com"):
+        page.fill("#register-nickname", unique("Try").replace("-", ""))
+        page.fill("#register-email", address)
+        page.fill("#register-password", "Correct-horse-9")
+        page.click("#register")
+        expect(page.locator("#register-error")).to_contain_text("Check your mail")
+        notes.append(page.locator("#register-error").inner_text())
+        page.evaluate("document.getElementById('register-error').textContent = ''")
+
+    # then the page says the same both times, and the owner is told by mail instead
+    assert notes[0] == notes[1]
+    query = urllib.parse.urlencode({"to": email})
+    with urllib.request.urlopen(f"{web_stack.gateway.http_url}/_local/mail.json?{query}") as answer:
+        subjects = [mail["subject"] for mail in json.load(answer)]
+    assert subjects[0] == "Yamb: someone tried to sign up with your address"
+
+
 def api(stack: LocalStack, method: str, path: str, token: str) -> Any:
     """The stack's HTTP API, signed in with `token`: the answer's JSON."""
     request = urllib.request.Request(
