@@ -54,5 +54,5 @@ class MailBound(NamedTuple):
 # The mails anyone may have sent to an address (a sign-up, a verification or reset link, the
 # "you have an account" notice, an e-mail change's link): three an hour, ten a day. A person
 # who asks again and again gets the same answer and no more mail; a flood against one address
-# sends at most these (decision mailabuse-1).
+# sends at most these (decision 109).
 ADDRESS_BOUNDS = (MailBound(3, timedelta(hours=1)), MailBound(10, timedelta(days=1)))
