@@ -14,7 +14,10 @@ however it is written:
   letter stretched to three or more ("fuuuck"; a doubled letter is a spelling: "cull" is not "cul").
 
 Matching is by whole words, and a phrase entry matches the same words in a row: "Scunthorpe",
-"class", "Dickens" or the French "contre" are no match for the entries inside them.
+"class", "Dickens" or the French "contre" are no match for the entries inside them. The few
+entries of `embedded.txt`, which no ordinary word of the three languages holds, are found inside
+words too: "xfuckx", "FuckYou", "megabitch" (each letter as its entry has it, or stretched:
+"shiitake" does not hold "shit").
 """
 
 import unicodedata
@@ -154,9 +157,9 @@ def _stretches(found: tuple[int, ...], entry: tuple[int, ...]) -> bool:
 class WordList:
     """Entries (words or phrases) matched as whole words in any text; see the module's doc."""
 
-    __slots__ = ("_heads", "_index", "_longest")
+    __slots__ = ("_embedded", "_heads", "_index", "_longest")
 
-    def __init__(self, entries: Iterable[str]) -> None:
+    def __init__(self, entries: Iterable[str], embedded: Iterable[str] = ()) -> None:
         # The squeezed phrase -> the run lengths it must show, and the entry as written.
         self._index: dict[str, list[tuple[tuple[int, ...], str]]] = {}
         self._heads: set[str] = set()
@@ -172,6 +175,14 @@ class WordList:
                     glued.append((entry, ["".join(words)]))
         for entry, words in glued:
             self._add(entry, words)
+        # Entries found inside words: (the squeezed letters, their run lengths, the entry).
+        self._embedded: list[tuple[str, tuple[int, ...], str]] = []
+        for entry in embedded:
+            for form in _forms(entry):
+                words = [word for chunk in _chunks(form) for word in chunk]
+                if len(words) == 1:
+                    squeezed, counts = _runs(words[0])
+                    self._embedded.append((squeezed, counts, entry))
 
     def _add(self, entry: str, words: list[str]) -> None:
         if not words:
@@ -203,7 +214,35 @@ class WordList:
                     stretched = [entry for wanted, entry in known if _stretches(counts, wanted)]
                     if exact or stretched:
                         return (exact or stretched)[0]
+        return self._find_embedded(text)
+
+    def _find_embedded(self, text: str) -> str | None:
+        if not self._embedded:
+            return None
+        for words in _readings(text):
+            for word in words:
+                squeezed, counts = _runs(word)
+                for letters, wanted, entry in self._embedded:
+                    if _holds(squeezed, counts, letters, wanted):
+                        return entry
         return None
+
+
+def _holds(squeezed: str, counts: tuple[int, ...], letters: str, wanted: tuple[int, ...]) -> bool:
+    """Whether a word (its squeezed letters and run lengths) holds an entry's letters with the
+    entry's runs: each as the entry has it, or stretched; a run at either end of the entry may
+    go on outside it ("xxfuck")."""
+    start = squeezed.find(letters)
+    while start >= 0:
+        found = counts[start : start + len(letters)]
+        last = len(letters) - 1
+        if all(
+            seen >= need if index in (0, last) else (seen == need or seen >= max(need, _STRETCHED))
+            for index, (seen, need) in enumerate(zip(found, wanted, strict=True))
+        ):
+            return True
+        start = squeezed.find(letters, start + 1)
+    return False
 
 
 def _join(runs: list[_Runs]) -> _Runs:
@@ -232,9 +271,19 @@ def list_entries(language: str) -> tuple[str, ...]:
 
 
 @cache
+def embedded_entries() -> tuple[str, ...]:
+    """The entries found inside words too (`yamb/wordlists/embedded.txt`)."""
+    data = resources.files("yamb").joinpath("wordlists", "embedded.txt")
+    return tuple(read_entries(data.read_text(encoding="utf-8")))
+
+
+@cache
 def default_list() -> WordList:
     """Every language's entries in one list, built once."""
-    return WordList(entry for language in LANGUAGES for entry in list_entries(language))
+    return WordList(
+        (entry for language in LANGUAGES for entry in list_entries(language)),
+        embedded_entries(),
+    )
 
 
 def find_offence(text: str) -> str | None:

@@ -19,6 +19,7 @@ from yamb.accounts.passwords import check_password
 from yamb.accounts.preferences import Preferences, PreferencesChange, apply_change
 from yamb.accounts.prices import check_change_allowed, nickname_change_price
 from yamb.accounts.profile import AccountStatus, Profile, refusal, reminder_due
+from yamb.confusables import read_mapping, skeleton
 from yamb_service.edge.auth import Identity
 from yamb_service.edge.identity import TokenRefusedError, admit
 
@@ -35,7 +36,10 @@ def _code(call: object, *args: object, **kwargs: object) -> str:
 # ----------------------------------------------------------------------------- nicknames
 
 
-@pytest.mark.parametrize("nickname", ["ana", "Ana_92", "jean-luc", "Đorđe", "ø.k", "X"])
+@pytest.mark.parametrize(
+    "nickname",
+    ["ana", "Ana_92", "jean-luc", "Đorđe", "ø.k", "X", "ScunthorpeFan", "Cocktail", "AssetMgr"],
+)
 def test_nickname_valid_names_are_kept(nickname: str) -> None:
     # when a well-formed nickname is checked, then it is kept as written
     assert check_nickname(f"  {nickname} ") == nickname
@@ -55,6 +59,11 @@ def test_nickname_valid_names_are_kept(nickname: str) -> None:
         ("fuck", "nickname_indecent"),
         ("big_fuck", "nickname_indecent"),
         ("Merde.Alors", "nickname_indecent"),
+        ("FuckYou", "nickname_indecent"),
+        ("xfuckx", "nickname_indecent"),
+        ("BigAss", "nickname_indecent"),
+        ("LaPutain", "nickname_indecent"),
+        ("the_B1tch", "nickname_indecent"),
     ],
 )
 def test_nickname_refused_names_name_the_rule(nickname: str, code: str) -> None:
@@ -68,6 +77,47 @@ def test_nickname_key_ignores_letter_case_and_width() -> None:
     # given one name in three spellings, then they are one nickname
     assert nickname_key("Ana") == nickname_key("ANA") == nickname_key("\uff21\uff4e\uff41")
     assert nickname_key("ana") != nickname_key("anna")
+
+
+@pytest.mark.parametrize(
+    "look_alike",
+    [
+        "\u0430na",  # Cyrillic a first
+        "an\u0430",  # Cyrillic a last
+        "\u0391na",  # Greek capital Alpha
+        "\u0410NA",  # Cyrillic capital A, Latin N, A
+        "\uff41na",  # fullwidth a
+    ],
+)
+def test_nickname_key_is_one_for_look_alike_letters(look_alike: str) -> None:
+    # given a name spelled with letters of another script that look like Latin ones
+    # then it is the same nickname as the Latin one (UTS 39 skeleton of the casefolded name)
+    assert nickname_key(look_alike) == nickname_key("ana")
+
+
+@pytest.mark.parametrize(
+    ("name", "same_as"),
+    [("biIl", "bill"), ("j0hn", "john"), ("rnax", "max"), ("\u0440\u0430ypal", "paypal")],
+)
+def test_nickname_key_counts_letters_and_digits_as_they_look(name: str, same_as: str) -> None:
+    # given a capital I among lowercase letters, a zero for an o, "rn" for "m", Cyrillic er and a
+    # then each is the name it looks like
+    assert nickname_key(name) == nickname_key(same_as)
+
+
+@pytest.mark.parametrize(("name", "other"), [("ana", "anna"), ("ana", "ina"), ("Đorđe", "Dorde")])
+def test_nickname_key_keeps_different_names_apart(name: str, other: str) -> None:
+    # given names that differ in letters people tell apart, then they stay two nicknames
+    assert nickname_key(name) != nickname_key(other)
+
+
+def test_skeleton_follows_uts39_mapping_of_sequences() -> None:
+    # given Unicode's data: a character whose prototype is a sequence, and one with no mapping
+    # then the skeleton is NFD, the mapping, NFD again; default-ignorables are dropped
+    assert skeleton("m") == "rn"
+    assert skeleton("\u00e9") == skeleton("e\u0301")
+    assert skeleton("a\u200bb") == skeleton("ab")
+    assert read_mapping("\ufeff0430 ;\t0061 ;\tMA\t# ( a )\n# a comment\n") == {"\u0430": "a"}
 
 
 def test_nickname_purged_name_cannot_be_registered() -> None:
@@ -219,6 +269,52 @@ def test_preferences_country_null_is_the_yamb_world_flag() -> None:
 )
 def test_preferences_bad_values_are_refused(change: dict[str, object], code: str) -> None:
     assert _code(apply_change, Preferences(), PreferencesChange.model_validate(change)) == code
+
+
+@pytest.mark.parametrize(
+    ("description", "character"),
+    [
+        ("abc\u202edcba", "U+202E"),  # right-to-left override
+        ("abc\u2067dcba\u2069", "U+2067"),  # right-to-left isolate
+        ("ad\u200bmin", "U+200B"),  # zero-width space
+        ("a\u200db", "U+200D"),  # a zero-width joiner between letters
+        ("nice\ufeff", "U+FEFF"),  # zero-width no-break space (a BOM)
+        ("nul\x00here", "U+0000"),
+        ("bell\x07", "U+0007"),
+        ("escape \x1b[31mred", "U+001B"),
+    ],
+)
+def test_description_with_hidden_characters_is_refused_naming_one(
+    description: str, character: str
+) -> None:
+    # given a description holding a bidi control, a zero-width, control or NUL character
+    # when it is set
+    with pytest.raises(AccountError) as refused:
+        apply_change(Preferences(), PreferencesChange(description=description))
+
+    # then it is refused with its own code, naming the character; nothing is dropped silently
+    assert (refused.value.code, refused.value.field) == ("description_characters", "description")
+    assert character in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "family \U0001f468\u200d\U0001f469\u200d\U0001f467 and \U0001f3f3\ufe0f\u200d\U0001f308",
+        "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f Scotland",
+        "\u05e9\u05dc\u05d5\u05dd and \u0645\u0631\u062d\u0628\u0627",  # RTL text as itself
+    ],
+)
+def test_description_keeps_emoji_sequences_and_right_to_left_text(description: str) -> None:
+    # given joined emoji, a region flag and Hebrew and Arabic words / when set / then kept
+    change = PreferencesChange(description=description)
+    assert apply_change(Preferences(), change).description == description
+
+
+def test_description_line_breaks_and_tabs_are_spaces() -> None:
+    # given a description over lines / when set / then one line, its words kept
+    change = PreferencesChange(description="roll\tthe\r\ndice\u2028now")
+    assert apply_change(Preferences(), change).description == "roll the dice now"
 
 
 @pytest.mark.parametrize(

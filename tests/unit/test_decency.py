@@ -4,7 +4,7 @@ and no word flagged for an entry hidden inside it (the Scunthorpe problem)."""
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from yamb.decency import LANGUAGES, WordList, find_offence, list_entries
+from yamb.decency import LANGUAGES, WordList, embedded_entries, find_offence, list_entries
 
 
 def test_word_lists_are_read_from_the_package_for_each_language() -> None:
@@ -136,6 +136,44 @@ def test_find_offence_spelled_out_stretched_or_hidden(text: str, entry: str) -> 
     # given a word spelled letter by letter, cut, stretched or hidden
     # when checked / then the word is found
     assert find_offence(text) == entry
+
+
+@pytest.mark.parametrize(
+    ("text", "entry"),
+    [
+        ("xfuckx", "fuck"),
+        ("FuckYou", "fuck"),
+        ("fuuuckyou", "fuck"),
+        ("x.fuck.x", "fuck"),
+        ("megabitch", "bitch"),
+        ("ShitHead", "shit"),
+        ("ultraasshole", "asshole"),
+        ("sal0pard.connard", "connard"),
+        ("grosputain", "putain"),
+    ],
+)
+def test_find_offence_embedded_entries_inside_words(text: str, entry: str) -> None:
+    # given an entry of embedded.txt glued inside a longer word, in any case
+    # when checked / then it is found
+    assert find_offence(text) == entry
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["shiitake risotto", "push it", "swanky", "a snigger", "salopette", "saltwater", "pussycat"],
+)
+def test_find_offence_embedded_entries_need_their_own_letters(text: str) -> None:
+    # given words that hold an embedded entry's letters only across a doubled letter or a space,
+    # or an entry that stays whole-word because decent words hold it
+    # when checked / then nothing is flagged
+    assert find_offence(text) is None
+
+
+def test_embedded_entries_are_entries_of_the_lists() -> None:
+    # given embedded.txt / then each of its entries is an entry of a language's list
+    entries = {entry for language in LANGUAGES for entry in list_entries(language)}
+    assert set(embedded_entries()) <= entries
+    assert len(embedded_entries()) == 30
 
 
 def test_find_offence_doubled_letter_is_a_spelling_not_emphasis() -> None:

@@ -26,6 +26,7 @@ type AccountErrorCode = Literal[
     "password_weak",
     "password_wrong",
     "description_too_long",
+    "description_characters",
     "description_indecent",
     "country_unknown",
     "game_unknown",

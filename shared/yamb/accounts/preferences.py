@@ -1,5 +1,6 @@
 """A player's settings (A4) and notification switches (A8)."""
 
+import unicodedata
 from typing import Annotated, Literal, Self
 
 from iso3166 import countries_by_alpha2
@@ -71,8 +72,66 @@ def check_country(country: str | None) -> str | None:
     return code
 
 
+# A zero-width joiner is kept between emoji (a family, a rainbow flag); tag characters after the
+# black flag spell a region's flag (Scotland's). Other format characters are refused.
+_ZWJ = "\u200d"
+_BLACK_FLAG = "\U0001f3f4"
+_EMOJI_PARTS = frozenset({"So", "Sk"})
+
+
+def _is_variation_selector(char: str) -> bool:
+    return "\ufe00" <= char <= "\ufe0f"
+
+
+def _emoji_join(text: str, index: int) -> bool:
+    before = text[index - 1] if index else ""
+    after = text[index + 1] if index + 1 < len(text) else ""
+    return (
+        bool(before)
+        and bool(after)
+        and (unicodedata.category(before) in _EMOJI_PARTS or _is_variation_selector(before))
+        and unicodedata.category(after) == "So"
+    )
+
+
+def _flag_tag(text: str, index: int) -> bool:
+    start = index
+    while start and "\U000e0020" <= text[start - 1] <= "\U000e007f":
+        start -= 1
+    return start > 0 and text[start - 1] == _BLACK_FLAG
+
+
+def hidden_character(text: str) -> str | None:
+    """The first character of `text` that is not shown as itself: a control character (NUL
+    too), a bidi override, embedding or isolate, a zero-width or other format character (but a
+    joiner between emoji and a region flag's tags), a lone surrogate."""
+    for index, char in enumerate(text):
+        category = unicodedata.category(char)
+        if category in ("Cc", "Cs"):
+            return char
+        if category != "Cf":
+            continue
+        if "\U000e0020" <= char <= "\U000e007f" and _flag_tag(text, index):
+            continue
+        if char == _ZWJ and _emoji_join(text, index):
+            continue
+        return char
+    return None
+
+
 def check_description(text: str) -> str:
+    # Line breaks and tabs are spaces (the description is one paragraph); what stays hidden
+    # is refused, not dropped: it would change what the player wrote without telling them.
     cleaned = " ".join(text.split())
+    hidden = hidden_character(cleaned)
+    if hidden is not None:
+        name = unicodedata.name(hidden, "a control character")
+        raise AccountError(
+            f"a description cannot hold invisible or control characters: U+{ord(hidden):04X} "
+            f"({name.lower()})",
+            code="description_characters",
+            field="description",
+        )
     if len(cleaned) > MAX_DESCRIPTION_CHARS:
         raise AccountError(
             f"a description is at most {MAX_DESCRIPTION_CHARS} characters (this one has "

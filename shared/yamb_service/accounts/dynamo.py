@@ -3,7 +3,9 @@ this module sees an item, a key or a pynamodb error.
 
 - a profile: `PLAYER#<id>` / `PROFILE` (the profile as JSON, its version; an unverified or
   deleting one is listed on `gsi1` under `ACCOUNTS#<status>` by when it became so);
-- a nickname's reservation: `NICK#<nickname key>` / `NICK` (the player id);
+- a nickname's reservation: `NICK#<nickname key>` / `NICK` (the player id); the key is the UTS 39
+  skeleton (`yamb.accounts.nicknames.nickname_key`); an account reserved before it may still be
+  under its legacy key (NFKC and casefold) until `migrate_reservation` moves it;
 - a mailed link: `LINK#<player id>` / its kind (one live link a player and kind; expires with
   the link);
 - the mails sent to an address in a window: `MAILED#<sha-256 of the address>` / the window's
@@ -27,7 +29,7 @@ from pynamodb.transactions import TransactWrite
 from yamb.accounts.emails import email_key
 from yamb.accounts.links import Link, LinkKind
 from yamb.accounts.mail import MailBound
-from yamb.accounts.nicknames import nickname_key
+from yamb.accounts.nicknames import legacy_nickname_key, nickname_key
 from yamb.accounts.profile import AccountStatus, Profile
 
 from yamb_service.accounts.ports import NicknameTakenError, StaleProfileError
@@ -58,18 +60,26 @@ def load_profile(item: ItemModel, player_id: str) -> Profile | None:
 
 
 def nickname_owner(item: ItemModel, nickname: str) -> str | None:
-    """The player id holding the nickname (a consistent read), or None."""
-    try:
-        stored = item.get(_nick_key(nickname), _NICK, consistent_read=True)
-    except DoesNotExist:
-        return None
-    except PynamoDBException as error:
-        raise busy_or(error) from error
-    return stored.player_id
+    """The player id holding the nickname (a consistent read), or None: under its skeleton's
+    key, else under its legacy key (a reservation made before skeletons, not yet moved)."""
+    keys = dict.fromkeys((_nick_key(nickname), _legacy_nick_key(nickname)))
+    for key in keys:
+        try:
+            stored = item.get(key, _NICK, consistent_read=True)
+        except DoesNotExist:
+            continue
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+        return stored.player_id
+    return None
 
 
 def _nick_key(nickname: str) -> str:
     return f"NICK#{nickname_key(nickname)}"
+
+
+def _legacy_nick_key(nickname: str) -> str:
+    return f"NICK#{legacy_nickname_key(nickname)}"
 
 
 def _link_key(player_id: str) -> str:
@@ -157,7 +167,8 @@ class DynamoAccountStore:
     ) -> Profile:
         """The profile under its new nickname, the reservations moved, and `also` (the price's
         wallet writes) in the same transaction."""
-        same_key = nickname_key(old_nickname) == nickname_key(profile.nickname)
+        held = self._held_key(old_nickname, profile.player_id)
+        same_key = held == _nick_key(profile.nickname)
         try:
             with TransactWrite(connection=self._item._get_connection().connection) as write:
                 add_parts(write, also)
@@ -171,7 +182,7 @@ class DynamoAccountStore:
                         condition=self._item.pk.does_not_exist(),
                     )
                     write.delete(
-                        self._item(_nick_key(old_nickname), _NICK),
+                        self._item(held, _NICK),
                         condition=self._item.player_id == profile.player_id,
                     )
         except TransactWriteError as error:
@@ -193,7 +204,7 @@ class DynamoAccountStore:
                     condition=self._item.version == profile.version,
                 )
                 write.delete(
-                    self._item(_nick_key(release), _NICK),
+                    self._item(self._held_key(release, profile.player_id), _NICK),
                     condition=self._item.player_id == profile.player_id,
                 )
         except TransactWriteError as error:
@@ -209,7 +220,7 @@ class DynamoAccountStore:
                     condition=self._item.version == profile.version,
                 )
                 write.delete(
-                    self._item(_nick_key(profile.nickname), _NICK),
+                    self._item(self._held_key(profile.nickname, profile.player_id), _NICK),
                     condition=self._item.player_id == profile.player_id,
                 )
         except TransactWriteError as error:
@@ -232,6 +243,49 @@ class DynamoAccountStore:
 
     def nickname_owner(self, nickname: str) -> str | None:
         return nickname_owner(self._item, nickname)
+
+    def _owner(self, key: str) -> str | None:
+        try:
+            item = self._item.get(key, _NICK, consistent_read=True)
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+        return item.player_id
+
+    def _held_key(self, nickname: str, player_id: str) -> str:
+        """The key of the player's reservation of `nickname`: its skeleton's, or the legacy one
+        for an account reserved before skeletons and not migrated yet. The release that follows
+        is conditional on the owner, so a reservation moved in between fails it (a lost race)."""
+        key = _nick_key(nickname)
+        legacy = _legacy_nick_key(nickname)
+        if legacy == key or self._owner(key) == player_id:
+            return key
+        return legacy if self._owner(legacy) == player_id else key
+
+    def migrate_reservation(self, nickname: str, player_id: str) -> str:
+        """Moves a reservation made before skeletons to its skeleton's key, in one transaction
+        (scripts/migrate-nicknames). "moved", "current" (nothing to do), or "clash" when the
+        skeleton is another player's (two look-alike names registered before skeletons: the
+        legacy reservation stays, and the clash is for an operator to settle)."""
+        key = _nick_key(nickname)
+        legacy = _legacy_nick_key(nickname)
+        if legacy == key or self._owner(key) == player_id:
+            return "current"
+        if self._owner(legacy) != player_id:
+            return "current"
+        try:
+            with TransactWrite(connection=self._item._get_connection().connection) as write:
+                write.save(
+                    self._item(key, _NICK, player_id=player_id),
+                    condition=self._item.pk.does_not_exist(),
+                )
+                write.delete(self._item(legacy, _NICK), condition=self._item.player_id == player_id)
+        except TransactWriteError as error:
+            if _lost_race(error):
+                return "clash" if self._owner(key) not in (None, player_id) else "current"
+            raise busy_or(error) from error
+        return "moved"
 
     def due(self, status: AccountStatus, before: datetime) -> Iterator[str]:
         assert status in _LISTED, f"{status} accounts are not listed"
@@ -312,3 +366,20 @@ class DynamoAccountStore:
         return result is not None and any(
             player.player_id == player_id for player in result.players
         )
+
+
+def migrate_nicknames(item: ItemModel) -> dict[str, list[str]]:
+    """Every profile's reservation moved to its skeleton's key (scripts/migrate-nicknames, once
+    after the deployment that brought skeletons): a scan of the profiles, then one transaction
+    for each reservation still under its legacy key. The player ids by outcome ("moved",
+    "current", "clash")."""
+    store = DynamoAccountStore(item, lambda _game_id: None)
+    outcomes: dict[str, list[str]] = {"moved": [], "current": [], "clash": []}
+    for stored in item.scan(item.sk == _PROFILE):
+        profile = Profile.model_validate_json(stored.profile or "{}")
+        if profile.status in (AccountStatus.DELETED, AccountStatus.PURGING):
+            continue  # its nickname is an id, released with the purge
+        outcomes[store.migrate_reservation(profile.nickname, profile.player_id)].append(
+            profile.player_id
+        )
+    return outcomes
