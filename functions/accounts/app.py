@@ -25,6 +25,7 @@ from yamb.accounts.messages import (
     TokenRequest,
     TokensView,
 )
+from yamb.accounts.passwords import MIN_PASSWORD_CHARS
 from yamb.accounts.preferences import PreferencesChange
 from yamb.progression.errors import ProgressionError
 from yamb_service.accounts.wiring import account_service
@@ -235,8 +236,9 @@ def reset_page() -> Response[str]:
     form = (
         "<form method=post action='/accounts/password-reset/confirm'>"
         f"<input type=hidden name=token value='{html.escape(token, quote=True)}'>"
-        "<label>New password <input type=password name=password required minlength=8 "
-        "autocomplete=new-password></label> <button>Save</button></form>"
+        "<label>New password <input type=password name=password required "
+        f"minlength={MIN_PASSWORD_CHARS} autocomplete=new-password></label> "
+        "<button>Save</button></form>"
     )
     return _page(200, "Choose a new password", f"For {profile.nickname}.", form)
 
@@ -335,6 +337,8 @@ def change_password() -> Response[str]:
     tokens = account_service().change_password(
         player_id(app.current_event), request.old_password, request.new_password
     )
+    if tokens is None:
+        return json_reply(200, TokensView(sign_in_again=True))
     return json_reply(
         200,
         TokensView(

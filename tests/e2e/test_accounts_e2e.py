@@ -21,7 +21,7 @@ from websockets.sync.client import connect
 
 from devstack.stack import LocalStack
 
-PASSWORD = "dice-and-42"
+PASSWORD = "dice-and-4242"
 
 
 def _request(

@@ -33,7 +33,7 @@ from tests.integration.test_template import dynamodb_allowed, iam_actions
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"
-PASSWORD = "dice-and-42"
+PASSWORD = "dice-and-4242"
 
 
 def _event(name: str) -> dict[str, Any]:
@@ -147,6 +147,19 @@ class Accounts:
             ClientId=self.aws.user_pool_client_id(),
             AuthFlow="USER_PASSWORD_AUTH",
             AuthParameters={"USERNAME": email, "PASSWORD": password},
+        )
+        return str(answer["AuthenticationResult"]["IdToken"])
+
+    def totp_login(self, email: str, password: str, session: str) -> str:
+        """The ID token of a sign-in that answered the authenticator app's challenge (moto
+        takes any code unless MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP is set)."""
+        del password  # verified by the call that opened `session`
+        answer = self.cognito.admin_respond_to_auth_challenge(
+            UserPoolId=self.aws.user_pool_id(),
+            ClientId=self.aws.user_pool_client_id(),
+            ChallengeName="SOFTWARE_TOKEN_MFA",
+            Session=session,
+            ChallengeResponses={"USERNAME": email, "SOFTWARE_TOKEN_MFA_CODE": "123456"},
         )
         return str(answer["AuthenticationResult"]["IdToken"])
 
@@ -484,7 +497,7 @@ def test_password_reset_by_link_signs_out_every_device(accounts: Accounts) -> No
     # then a weak password is refused and the link still works for a good one
     weak = accounts.http("POST", f"{path}/confirm", form={"token": token, "password": "short"})
     assert weak.status == 400 and "password needs" in weak.body
-    new_password = "new-dice-77"
+    new_password = "new-dice-7777"
     done = accounts.http("POST", f"{path}/confirm", form={"token": token, "password": new_password})
     assert done.status == 200
 
@@ -494,7 +507,7 @@ def test_password_reset_by_link_signs_out_every_device(accounts: Accounts) -> No
         assert not accounts.connect_allowed(token_before)
     assert "NotAuthorized" in accounts.login_refusal(email)
     assert accounts.http("GET", "/me", token=accounts.login(email, new_password)).status == 200
-    reused = accounts.http("POST", f"{path}/confirm", {"token": token, "password": "other-pass-1"})
+    reused = accounts.http("POST", f"{path}/confirm", {"token": token, "password": "other-pass-11"})
     assert reused.code == "link_invalid"
 
 
@@ -515,7 +528,7 @@ def test_password_change_keeps_this_device_and_signs_out_the_others(accounts: Ac
     wrong = accounts.http(
         "POST",
         "/me/password",
-        {"oldPassword": "not-it-1", "newPassword": "brand-new-1"},
+        {"oldPassword": "not-it-1", "newPassword": "brand-new-one-1"},
         token=this_device,
     )
     assert (wrong.status, wrong.code) == (403, "password_wrong")
@@ -528,7 +541,7 @@ def test_password_change_keeps_this_device_and_signs_out_the_others(accounts: Ac
     changed = accounts.http(
         "POST",
         "/me/password",
-        {"oldPassword": PASSWORD, "newPassword": "brand-new-1"},
+        {"oldPassword": PASSWORD, "newPassword": "brand-new-one-1"},
         token=this_device,
     )
 
@@ -539,7 +552,57 @@ def test_password_change_keeps_this_device_and_signs_out_the_others(accounts: Ac
     assert accounts.connect_allowed(fresh)
     assert accounts.http("GET", "/me", token=other_device).status == 403
     assert not accounts.connect_allowed(other_device)
-    assert accounts.login(email, "brand-new-1")
+    assert accounts.login(email, "brand-new-one-1")
+
+
+def test_password_change_with_an_authenticator_app_asks_this_device_to_sign_in_again(
+    accounts: Accounts,
+) -> None:
+    # given a player who added an authenticator app (TOTP) to their account
+    email, this_device = accounts.player(_unique("Totp"))
+    signed_in = accounts.cognito.admin_initiate_auth(
+        UserPoolId=accounts.aws.user_pool_id(),
+        ClientId=accounts.aws.user_pool_client_id(),
+        AuthFlow="ADMIN_USER_PASSWORD_AUTH",
+        AuthParameters={"USERNAME": email, "PASSWORD": PASSWORD},
+    )
+    access = signed_in["AuthenticationResult"]["AccessToken"]
+    accounts.cognito.associate_software_token(AccessToken=access)
+    accounts.cognito.verify_software_token(AccessToken=access, UserCode="123456")
+    accounts.cognito.set_user_mfa_preference(
+        AccessToken=access,
+        SoftwareTokenMfaSettings={"Enabled": True, "PreferredMfa": True},
+    )
+
+    # when the password is changed with the right old one
+    changed = accounts.http(
+        "POST",
+        "/me/password",
+        {"oldPassword": PASSWORD, "newPassword": "brand-new-one-1"},
+        token=this_device,
+    )
+
+    # then it is changed, every device signed out, and this one told to sign in again (a
+    # sign-in now needs the app's code, which the server does not have): no tokens
+    assert changed.status == 200
+    assert changed.json["signInAgain"] is True and changed.json["idToken"] is None
+    assert accounts.http("GET", "/me", token=this_device).status == 403
+    again = accounts.cognito.admin_initiate_auth(
+        UserPoolId=accounts.aws.user_pool_id(),
+        ClientId=accounts.aws.user_pool_client_id(),
+        AuthFlow="ADMIN_USER_PASSWORD_AUTH",
+        AuthParameters={"USERNAME": email, "PASSWORD": "brand-new-one-1"},
+    )
+    assert again["ChallengeName"] == "SOFTWARE_TOKEN_MFA"
+
+    # and a wrong old password is still refused, with the app or without
+    wrong = accounts.http(
+        "POST",
+        "/me/password",
+        {"oldPassword": PASSWORD, "newPassword": "other-new-one-2"},
+        token=accounts.totp_login(email, "brand-new-one-1", again["Session"]),
+    )
+    assert (wrong.status, wrong.code) == (403, "password_wrong")
 
 
 def test_email_change_takes_effect_through_the_new_address_only(accounts: Accounts) -> None:
@@ -850,14 +913,14 @@ def test_reset_link_stays_usable_when_its_step_fails(
     monkeypatch.setattr(identity, "set_password", busy_once)
 
     # when the player sends the new password, is told to try again, and does
-    first = accounts.http("POST", f"{path}/confirm", {"token": token, "password": "again-and-9"})
-    second = accounts.http("POST", f"{path}/confirm", {"token": token, "password": "again-and-9"})
+    first = accounts.http("POST", f"{path}/confirm", {"token": token, "password": "again-and-99"})
+    second = accounts.http("POST", f"{path}/confirm", {"token": token, "password": "again-and-99"})
 
     # then the second try works with the same link, and the link is then used up
     assert (first.status, first.code) == (503, "busy")
     assert second.status == 200
-    assert accounts.login(email, "again-and-9")
-    third = accounts.http("POST", f"{path}/confirm", {"token": token, "password": "third-one-9"})
+    assert accounts.login(email, "again-and-99")
+    third = accounts.http("POST", f"{path}/confirm", {"token": token, "password": "third-one-99"})
     assert third.code == "link_invalid"
 
 

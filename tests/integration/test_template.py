@@ -586,11 +586,30 @@ def test_user_pool_closes_every_way_around_the_accounts_api(body: dict[str, Any]
     assert set(pool["LambdaConfig"]) == {"PostAuthentication"}
 
 
+def test_user_pool_offers_totp_enforces_threat_protection_and_takes_no_password_sign_in(
+    body: dict[str, Any],
+) -> None:
+    # given the user pool and its app client
+    pool, client = properties(body, "UserPool"), properties(body, "UserPoolClient")
+
+    # then a player may add an authenticator app (TOTP, no SMS), threat protection blocks
+    # risky sign-ins (its plan is Plus), and players sign in by SRP only: the one password
+    # flow is the admin one, which needs IAM (the accounts function's password check)
+    assert (pool["MfaConfiguration"], pool["EnabledMfas"]) == ("OPTIONAL", ["SOFTWARE_TOKEN_MFA"])
+    assert pool["UserPoolTier"] == "PLUS"
+    assert pool["UserPoolAddOns"] == {"AdvancedSecurityMode": "ENFORCED"}
+    assert sorted(client["ExplicitAuthFlows"]) == [
+        "ALLOW_ADMIN_USER_PASSWORD_AUTH",
+        "ALLOW_REFRESH_TOKEN_AUTH",
+        "ALLOW_USER_SRP_AUTH",
+    ]
+
+
 def test_password_policy_is_the_one_the_accounts_check(body: dict[str, Any]) -> None:
     from yamb.accounts import passwords
 
     policy = properties(body, "UserPool")["Policies"]["PasswordPolicy"]
-    assert policy["MinimumLength"] == passwords.MIN_PASSWORD_CHARS
+    assert policy["MinimumLength"] == passwords.MIN_PASSWORD_CHARS == 12
     assert (policy["RequireLowercase"], policy["RequireNumbers"]) == (True, True)
     assert (policy["RequireUppercase"], policy["RequireSymbols"]) == (False, False)
 
@@ -598,8 +617,8 @@ def test_password_policy_is_the_one_the_accounts_check(body: dict[str, Any]) -> 
 def test_account_functions_may_make_the_cognito_calls_their_code_makes(
     template: Template,
 ) -> None:
-    # given the Cognito operations the identity adapter makes (admin ones need IAM; the
-    # password checks go through the app client, as a player's login does)
+    # given the Cognito operations the identity adapter makes (all admin ones, which need IAM:
+    # the password check too)
     source = (ROOT / "shared" / "yamb_service" / "accounts" / "cognito.py").read_text(
         encoding="utf-8"
     )

@@ -133,7 +133,8 @@ def test_nickname_purged_name_cannot_be_registered() -> None:
 @pytest.mark.parametrize(
     ("password", "needs"),
     [
-        ("short1", "at least 8 characters"),
+        ("short1", "at least 12 characters"),
+        ("eleven-ch1x", "at least 12 characters"),
         ("NOLOWERCASE1", "a lowercase letter"),
         ("nodigitshere", "a digit"),
         (" padded-pass1", "no space at either end"),
@@ -147,7 +148,8 @@ def test_password_weak_ones_say_what_they_lack(password: str, needs: str) -> Non
 
 
 def test_password_strong_enough_is_kept() -> None:
-    assert check_password("dice-and-42") == "dice-and-42"
+    # given twelve characters with a lowercase letter and a digit / then it is kept
+    assert check_password("dice-and-421") == "dice-and-421"
 
 
 def test_email_valid_address_is_normalised() -> None:

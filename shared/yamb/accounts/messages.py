@@ -110,12 +110,14 @@ class AccountView(_Message):
 
 
 class TokensView(_Message):
-    """Fresh tokens for the device that changed the password (the others are signed out)."""
+    """Fresh tokens for the device that changed the password (the others are signed out); for
+    an account with an authenticator app (TOTP) none: `signInAgain`, with the app's code."""
 
-    id_token: str
-    access_token: str
-    refresh_token: str
-    expires_in: int
+    id_token: str | None = None
+    access_token: str | None = None
+    refresh_token: str | None = None
+    expires_in: int | None = None
+    sign_in_again: bool = False
 
 
 class AcceptedView(_Message):

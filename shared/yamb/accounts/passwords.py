@@ -3,7 +3,7 @@ compares them), so that a weak password is refused before anything is written.""
 
 from yamb.accounts.errors import AccountError
 
-MIN_PASSWORD_CHARS = 8
+MIN_PASSWORD_CHARS = 12
 # Cognito's own maximum.
 MAX_PASSWORD_CHARS = 256
 

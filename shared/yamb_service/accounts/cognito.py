@@ -14,6 +14,8 @@ from yamb_service.common.errors import ServiceBusyError
 
 # The custom attribute every token carries: the account's sign-out generation.
 SESSION_ATTRIBUTE = "custom:session"
+# The challenges Cognito asks once the password is verified: the authenticator app's code.
+_MFA = ("SOFTWARE_TOKEN_MFA",)
 _BUSY = frozenset({"TooManyRequestsException", "InternalErrorException", "LimitExceededException"})
 
 
@@ -102,24 +104,33 @@ class CognitoIdentity:
             raise
 
     def _authenticate(self, email: str, password: str) -> dict[str, Any]:
-        answer = self._call(
-            "initiate_auth",
-            ClientId=self._app_client,
-            AuthFlow="USER_PASSWORD_AUTH",
-            AuthParameters={"USERNAME": email, "PASSWORD": password},
+        # The admin flow (IAM only): the app client allows no password flow to the public,
+        # players sign in by SRP. Cognito answers tokens, or the MFA challenge once the password
+        # is verified.
+        return dict(
+            self._call(
+                "admin_initiate_auth",
+                UserPoolId=self._pool,
+                ClientId=self._app_client,
+                AuthFlow="ADMIN_USER_PASSWORD_AUTH",
+                AuthParameters={"USERNAME": email, "PASSWORD": password},
+            )
         )
-        return dict(answer.get("AuthenticationResult") or {})
 
     def check_password(self, email: str, password: str) -> bool:
         try:
-            return bool(self._authenticate(email, password))
+            answer = self._authenticate(email, password)
         except ClientError as error:
             if _code(error) in ("NotAuthorizedException", "UserNotFoundException"):
                 return False
             raise
+        return bool(answer.get("AuthenticationResult")) or answer.get("ChallengeName") in _MFA
 
-    def sign_in(self, email: str, password: str) -> Tokens:
-        result = self._authenticate(email, password)
+    def sign_in(self, email: str, password: str) -> Tokens | None:
+        answer = self._authenticate(email, password)
+        if answer.get("ChallengeName") in _MFA:
+            return None
+        result = answer["AuthenticationResult"]
         return Tokens(
             id_token=result["IdToken"],
             access_token=result["AccessToken"],

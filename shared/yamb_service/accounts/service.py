@@ -374,8 +374,9 @@ class AccountService:
 
     # ------------------------------------------------------------------ A6 changes
 
-    def change_password(self, player_id: str, old: str, new: str) -> Tokens:
-        """The new password, every other device signed out; fresh tokens for this one."""
+    def change_password(self, player_id: str, old: str, new: str) -> Tokens | None:
+        """The new password, every other device signed out; fresh tokens for this one (None for
+        an account with an authenticator app: this device signs in again with its code)."""
         check_password(new, field="newPassword")
         profile = self.profile(player_id)
         assert profile.email is not None, "an account that can sign in has an address"
