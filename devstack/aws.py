@@ -34,8 +34,14 @@ callerContext {awsSdkVersion, clientId}, request, response):
   userAttributes with sub, email and cognito:user_status, newDeviceUsed false, clientMetadata).
   An exception fails the sign-in with UserLambdaValidationException "<Trigger> failed with error
   <message>." (the tokens issued are revoked). An answer that is not an object is
-  InvalidLambdaResponseException. Not run: SRP sign-ins, AdminCreateUser's PreSignUp, and the
-  other triggers.
+  InvalidLambdaResponseException. Not run: AdminCreateUser's PreSignUp and the other triggers;
+* an SRP sign-in (InitiateAuth USER_SRP_AUTH, then RespondToAuthChallenge PASSWORD_VERIFIER) runs
+  PreAuthentication at its first step and PostAuthentication once tokens are issued, as does a
+  sign-in finished by the authenticator app's code (SOFTWARE_TOKEN_MFA).
+
+SRP. moto 5.2.5 answers USER_SRP_AUTH with a random SRP_B and SALT and takes any signature:
+any password signed in. Here the server half is real (devstack.srp, from the user's password,
+which moto keeps): a wrong password is NotAuthorizedException "Incorrect username or password.".
 
 What moto 5.2.5 does with `UsernameAttributes: [email]` (measured), and what is patched here:
 
@@ -73,6 +79,7 @@ wipes that state and puts moto's global configuration back.
 
 from __future__ import annotations
 
+import base64
 import contextvars
 import copy
 import importlib
@@ -93,6 +100,7 @@ import boto3
 from botocore.config import Config
 from botocore.model import ListShape, MapShape, Shape, StructureShape
 
+from devstack import srp
 from devstack.clock import LocalClock
 from devstack.lambda_context import LocalLambdaContext
 from devstack.mail import Mail, MailNote, mails_from_ses
@@ -412,7 +420,28 @@ def _patched_initiate_auth(
     local = _running
     if local is None or pool is None:
         return run()
+    if auth_flow == "USER_SRP_AUTH":
+        return local.start_srp(self, pool, client_id, auth_parameters, run)
     return local.authenticate(pool, client_id, auth_flow, auth_parameters, run)
+
+
+def _patched_respond_to_auth_challenge(
+    self: Any,
+    session: str,
+    client_id: str,
+    challenge_name: str,
+    challenge_responses: dict[str, str],
+) -> Any:
+    def run() -> Any:
+        return _original("respond_to_auth_challenge", "CognitoIdpBackend")(
+            self, session, client_id, challenge_name, challenge_responses
+        )
+
+    pool = next((p for p in self.user_pools.values() if client_id in p.clients), None)
+    local = _running
+    if local is None or pool is None:
+        return run()
+    return local.answer_challenge(pool, client_id, challenge_name, challenge_responses, run)
 
 
 def _patched_admin_initiate_auth(
@@ -505,12 +534,23 @@ _PATCHES = (
     (
         f"{_COGNITO}.models",
         "CognitoIdpBackend",
+        "respond_to_auth_challenge",
+        _patched_respond_to_auth_challenge,
+    ),
+    (
+        f"{_COGNITO}.models",
+        "CognitoIdpBackend",
         "admin_initiate_auth",
         _patched_admin_initiate_auth,
     ),
     *(
         (f"{_COGNITO}.responses", "CognitoIdpResponse", action, _noting_cognito_request(action))
-        for action in ("sign_up", "initiate_auth", "admin_initiate_auth")
+        for action in (
+            "sign_up",
+            "initiate_auth",
+            "admin_initiate_auth",
+            "respond_to_auth_challenge",
+        )
     ),
     ("moto.ses.responses", "EmailResponse", "send_email", _patched_ses_send_email_response),
     ("moto.sesv2.responses", "SESV2Response", "send_email", _patched_sesv2_send_email_response),
@@ -657,6 +697,9 @@ class LocalAws:
         self._function_names: dict[str, str] = {}
         self._mail_notes: dict[str, MailNote] = {}
         self._mail_lock = threading.Lock()
+        # SRP sign-ins between their two steps, by secret block (devstack.srp).
+        self._srp_lock = threading.Lock()
+        self._srp_sessions: dict[str, srp.SrpSession] = {}
         # Players signed up by create_player in a pool whose usernames are e-mails: name → e-mail.
         self._player_emails: dict[str, str] = {}
         self._clients: dict[str, Any] = {}
@@ -1328,6 +1371,104 @@ class LocalAws:
             if hide:
                 raise NotAuthorizedError("Incorrect username or password.") from None
             raise
+        return self._post_authentication(pool, client_id, user, result, metadata)
+
+    def _pre_authentication(self, pool: Any, client_id: str, username: str | None) -> Any:
+        """The user a sign-in names, after PreAuthentication; None for an unknown one (which
+        PreventUserExistenceErrors answers as a wrong password)."""
+        from moto.cognitoidp.exceptions import NotAuthorizedError  # noqa: PLC0415
+
+        client = pool.clients.get(client_id)
+        hide = (
+            client is not None
+            and client.extended_config.get("PreventUserExistenceErrors") == "ENABLED"
+        )
+        user = pool._get_user(username)
+        if user is None and hide:
+            raise NotAuthorizedError("Incorrect username or password.")
+        if user is not None:
+            self.run_cognito_trigger(
+                pool,
+                "PreAuthentication",
+                trigger_source="PreAuthentication_Authentication",
+                user_name=user.username,
+                client_id=client_id,
+                request={
+                    "userAttributes": self._trigger_attributes(user),
+                    "validationData": dict(_request_parameter("ClientMetadata") or {}) or None,
+                },
+                response={},
+            )
+        return user
+
+    def start_srp(
+        self,
+        backend: Any,
+        pool: Any,
+        client_id: str,
+        parameters: Mapping[str, str],
+        run: Callable[[], Any],
+    ) -> Any:
+        """USER_SRP_AUTH with a real server half (devstack.srp): moto's answer (its checks of
+        the user) with SRP_B and SALT made from the user's password, and a secret block of
+        random bytes that is also moto's session for the second step."""
+        user = self._pre_authentication(pool, client_id, parameters.get("USERNAME"))
+        result = run()
+        if user is None:
+            return result
+        challenge = result["ChallengeParameters"]
+        try:
+            session = srp.start(
+                pool.id, challenge["USER_ID_FOR_SRP"], user.password, parameters["SRP_A"]
+            )
+        except ValueError:
+            from moto.cognitoidp.exceptions import NotAuthorizedError  # noqa: PLC0415
+
+            raise NotAuthorizedError("Incorrect username or password.") from None
+        secret_block = base64.standard_b64encode(os.urandom(64)).decode()
+        backend.sessions[secret_block] = backend.sessions.pop(result["Session"])
+        with self._srp_lock:
+            self._srp_sessions[secret_block] = session
+        challenge.update(
+            {"SALT": session.salt, "SRP_B": session.srp_b, "SECRET_BLOCK": secret_block}
+        )
+        result["Session"] = secret_block
+        return result
+
+    def answer_challenge(
+        self,
+        pool: Any,
+        client_id: str,
+        challenge_name: str,
+        responses: Mapping[str, str],
+        run: Callable[[], Any],
+    ) -> Any:
+        """RespondToAuthChallenge: PASSWORD_VERIFIER's signature checked against the SRP session
+        (a wrong password is "Incorrect username or password."), and PostAuthentication once
+        tokens are issued (after SRP, or after the authenticator app's code)."""
+        from moto.cognitoidp.exceptions import NotAuthorizedError  # noqa: PLC0415
+
+        if challenge_name == "PASSWORD_VERIFIER":
+            secret_block = responses.get("PASSWORD_CLAIM_SECRET_BLOCK") or ""
+            with self._srp_lock:
+                session = self._srp_sessions.pop(secret_block, None)
+            if session is None or not srp.signature_matches(
+                session,
+                secret_block,
+                responses.get("TIMESTAMP") or "",
+                responses.get("PASSWORD_CLAIM_SIGNATURE") or "",
+            ):
+                raise NotAuthorizedError("Incorrect username or password.")
+        result = run()
+        user = pool._get_user(responses.get("USERNAME"))
+        if user is None:
+            return result
+        metadata = dict(_request_parameter("ClientMetadata") or {})
+        return self._post_authentication(pool, client_id, user, result, metadata)
+
+    def _post_authentication(
+        self, pool: Any, client_id: str, user: Any, result: Any, metadata: dict[str, Any]
+    ) -> Any:
         tokens = result.get("AuthenticationResult") if isinstance(result, dict) else None
         if not tokens:
             return result  # a challenge: no sign-in yet

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
+from pycognito.aws_srp import AWSSRP
 
 from devstack.aws import LocalAws
 from devstack.mail import render_template
@@ -563,3 +564,100 @@ def test_local_aws_tokens_survive_an_email_change_and_a_sign_out_by_email_revoke
     with pytest.raises(ClientError) as revoked:
         refresh()
     assert revoked.value.response["Error"]["Code"] == "NotAuthorizedException"
+
+
+# ----------------------------------------------------------------------------- SRP sign-ins
+
+
+def _srp_sign_in(aws: LocalAws, email: str, password: str) -> dict[str, Any]:
+    """A sign-in by SRP as a client makes it (pycognito's client half), without a secret."""
+    client = aws.client("cognito-idp")
+    helper = AWSSRP(
+        username=email,
+        password=password,
+        pool_id=aws.user_pool_id(),
+        client_id=aws.user_pool_client_id(),
+        client=client,
+    )
+    first = client.initiate_auth(
+        ClientId=aws.user_pool_client_id(),
+        AuthFlow="USER_SRP_AUTH",
+        AuthParameters=helper.get_auth_params(),
+    )
+    assert first["ChallengeName"] == "PASSWORD_VERIFIER"
+    return dict(
+        client.respond_to_auth_challenge(
+            ClientId=aws.user_pool_client_id(),
+            ChallengeName="PASSWORD_VERIFIER",
+            ChallengeResponses=helper.process_challenge(
+                first["ChallengeParameters"], helper.get_auth_params()
+            ),
+        )
+    )
+
+
+def test_srp_sign_in_with_the_password_gets_tokens_and_runs_the_triggers(
+    aws: LocalAws, trigger: Trigger
+) -> None:
+    # given a confirmed user
+    email = _email()
+    _confirmed(aws, email)
+
+    # when they sign in by SRP with their password
+    answer = _srp_sign_in(aws, email, PASSWORD)
+
+    # then Cognito's tokens come back, and Pre- and PostAuthentication ran for the user
+    assert answer["AuthenticationResult"]["IdToken"]
+    user = _users(aws, email)[0]["Username"]
+    assert [event["userName"] for event in trigger.of("PreAuthentication_Authentication")][-1:] == [
+        user
+    ]
+    assert [event["userName"] for event in trigger.of("PostAuthentication_Authentication")] == [
+        user
+    ]
+
+
+def test_srp_sign_in_with_a_wrong_password_is_refused(aws: LocalAws, trigger: Trigger) -> None:
+    # given a confirmed user
+    email = _email()
+    _confirmed(aws, email)
+
+    # when they sign in by SRP with another password (moto alone takes any)
+    with pytest.raises(ClientError) as refused:
+        _srp_sign_in(aws, email, "Another-password-1")
+
+    # then it is refused as a wrong password is, and no PostAuthentication ran
+    error = refused.value.response["Error"]
+    assert (error["Code"], error["Message"]) == (
+        "NotAuthorizedException",
+        "Incorrect username or password.",
+    )
+    assert trigger.of("PostAuthentication_Authentication") == []
+
+
+def test_srp_signature_replayed_for_a_second_sign_in_is_refused(aws: LocalAws) -> None:
+    # given a finished SRP sign-in's secret block
+    email = _email()
+    _confirmed(aws, email)
+    client = aws.client("cognito-idp")
+    helper = AWSSRP(email, PASSWORD, aws.user_pool_id(), aws.user_pool_client_id(), client=client)
+    first = client.initiate_auth(
+        ClientId=aws.user_pool_client_id(),
+        AuthFlow="USER_SRP_AUTH",
+        AuthParameters=helper.get_auth_params(),
+    )
+    responses = helper.process_challenge(first["ChallengeParameters"], helper.get_auth_params())
+    client.respond_to_auth_challenge(
+        ClientId=aws.user_pool_client_id(),
+        ChallengeName="PASSWORD_VERIFIER",
+        ChallengeResponses=responses,
+    )
+
+    # when the same answer is sent again / then it opens nothing
+    with pytest.raises(ClientError) as refused:
+        client.respond_to_auth_challenge(
+            ClientId=aws.user_pool_client_id(),
+            ChallengeName="PASSWORD_VERIFIER",
+            ChallengeResponses=responses,
+        )
+    assert refused.value.response["Error"]["Code"] == "NotAuthorizedException"
