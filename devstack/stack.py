@@ -337,6 +337,7 @@ class LocalStack:
             "cognito": {
                 "endpoint": self.aws.endpoint_url,
                 "region": self.aws.region,
+                "userPoolId": self.aws.user_pool_id(),
                 "clientId": self.aws.user_pool_client_id(),
             },
             "local": True,

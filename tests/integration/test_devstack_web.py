@@ -335,6 +335,7 @@ def test_local_stack_config_json_says_where_the_stack_is(stack: LocalStack) -> N
         "cognito": {
             "endpoint": stack.aws.endpoint_url,
             "region": "us-east-1",
+            "userPoolId": stack.aws.user_pool_id(),
             "clientId": stack.aws.user_pool_client_id(),
         },
         "local": True,

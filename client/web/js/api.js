@@ -1,5 +1,6 @@
-// The HTTP side: the stack's configuration, signing in (Cognito's own JSON API, as a deployed
-// client calls it), registering through the accounts' HTTP API, and the local stack's shortcut
+// The HTTP side: the stack's configuration, signing in (by SRP with amazon-cognito-identity-js,
+// vendored: the password never leaves the page), an authenticator app (Cognito's JSON API with
+// the access token), registering through the accounts' HTTP API, and the local stack's shortcut
 // for local players.
 
 let config = null;
@@ -20,7 +21,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Cognito's JSON API (InitiateAuth): no SDK needed for a password sign-in. */
+/** Cognito's JSON API (a refresh, the authenticator app's calls). */
 async function cognito(target, body) {
   const { cognito: settings } = await loadConfig();
   const endpoint = settings.endpoint || `https://cognito-idp.${settings.region}.amazonaws.com/`;
@@ -39,25 +40,84 @@ async function cognito(target, body) {
   }
   const data = await answer.json().catch(() => ({}));
   if (!answer.ok) {
-    // A refusal of our PostAuthentication trigger reads "...failed with error <code>: <text>."
-    const text = String(data.message || data.Message || "sign-in refused");
-    const ours = /error ([a-z_]+): (.*)$/.exec(text);
-    if (ours) throw new ApiError(ours[2].replace(/\.$/, ""), { code: ours[1] });
-    throw new ApiError(text, { code: data.__type || null });
+    throw cognitoError(data.message || data.Message, data.__type);
   }
   return data;
 }
 
-export async function logIn(email, password) {
+function cognitoError(message, type) {
+  // A refusal of our PostAuthentication trigger reads "...failed with error <code>: <text>."
+  const text = String(message || "sign-in refused");
+  const ours = /error ([a-z_]+): (.*)$/.exec(text);
+  if (ours) return new ApiError(ours[2].replace(/\.$/, ""), { code: ours[1] });
+  return new ApiError(text, { code: (type || "").split("#").pop() || null });
+}
+
+// The library keeps nothing of its own: the page keeps the tokens (main.js, sessionStorage).
+const noStorage = { setItem() {}, getItem() { return null; }, removeItem() {}, clear() {} };
+
+/**
+ * A2: sign-in by SRP (USER_SRP_AUTH, then PASSWORD_VERIFIER). `askCode` is called when the
+ * account has an authenticator app (SOFTWARE_TOKEN_MFA) and answers its 6-digit code.
+ */
+export async function logIn(email, password, askCode) {
   const { cognito: settings } = await loadConfig();
-  const data = await cognito("InitiateAuth", {
+  const sdk = globalThis.AmazonCognitoIdentity;
+  if (!sdk) throw new ApiError("the sign-in library did not load");
+  const pool = new sdk.CognitoUserPool({
+    UserPoolId: settings.userPoolId,
     ClientId: settings.clientId,
-    AuthFlow: "USER_PASSWORD_AUTH",
-    AuthParameters: { USERNAME: email, PASSWORD: password },
+    endpoint: settings.endpoint || undefined,
+    Storage: noStorage,
   });
-  const result = data.AuthenticationResult || {};
-  if (!result.IdToken) throw new ApiError("the sign-in needs a step this client does not know");
-  return { token: result.IdToken, refreshToken: result.RefreshToken || null };
+  const user = new sdk.CognitoUser({ Username: email, Pool: pool, Storage: noStorage });
+  const details = new sdk.AuthenticationDetails({ Username: email, Password: password });
+  return new Promise((resolve, reject) => {
+    const callbacks = {
+      onSuccess: (session) => resolve({
+        token: session.getIdToken().getJwtToken(),
+        accessToken: session.getAccessToken().getJwtToken(),
+        refreshToken: session.getRefreshToken().getToken() || null,
+      }),
+      onFailure: (error) => reject(error instanceof ApiError ? error : cognitoError(error.message, error.code)),
+      totpRequired: async () => {
+        try {
+          user.sendMFACode(await askCode(), callbacks, "SOFTWARE_TOKEN_MFA");
+        } catch (error) {
+          reject(error);
+        }
+      },
+      mfaRequired: () => reject(new ApiError("the sign-in needs a step this client does not know")),
+      newPasswordRequired: () => reject(new ApiError("the sign-in needs a step this client does not know")),
+    };
+    user.authenticateUser(details, callbacks);
+  });
+}
+
+/** A2: an authenticator app for the account (TOTP): its secret to enter in the app. */
+export async function addAuthenticator(accessToken) {
+  const data = await cognito("AssociateSoftwareToken", { AccessToken: accessToken });
+  return data.SecretCode;
+}
+
+/** The app's first code proves it was set up; from then on a sign-in asks for a code. */
+export async function confirmAuthenticator(accessToken, code) {
+  const data = await cognito("VerifySoftwareToken", {
+    AccessToken: accessToken, UserCode: code, FriendlyDeviceName: "authenticator",
+  });
+  if (data.Status !== "SUCCESS") throw new ApiError("that code is not the app's", { code: "CodeMismatchException" });
+  await cognito("SetUserMFAPreference", {
+    AccessToken: accessToken,
+    SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
+  });
+}
+
+/** The account's sign-in asks for no code any more. */
+export async function removeAuthenticator(accessToken) {
+  await cognito("SetUserMFAPreference", {
+    AccessToken: accessToken,
+    SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false },
+  });
 }
 
 export async function refresh(refreshToken) {
@@ -67,7 +127,7 @@ export async function refresh(refreshToken) {
     AuthFlow: "REFRESH_TOKEN_AUTH",
     AuthParameters: { REFRESH_TOKEN: refreshToken },
   });
-  return data.AuthenticationResult.IdToken;
+  return { token: data.AuthenticationResult.IdToken, accessToken: data.AuthenticationResult.AccessToken };
 }
 
 async function http(method, path, body, token) {

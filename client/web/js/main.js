@@ -193,6 +193,7 @@ function signedOut(reason) {
   store.removeItem("yamb.token");
   store.removeItem("yamb.local");
   store.removeItem("yamb.refresh");
+  store.removeItem("yamb.access");
   show("signin");
   banner("warning", `Signed out: ${reason}`);
 }
@@ -205,7 +206,11 @@ async function freshToken(fresh) {
   const refreshToken = store.getItem("yamb.refresh");
   let next;
   if (local) next = await api.localToken(local);
-  else if (refreshToken) next = await api.refresh(refreshToken);
+  else if (refreshToken) {
+    const renewed = await api.refresh(refreshToken);
+    next = renewed.token;
+    if (renewed.accessToken) store.setItem("yamb.access", renewed.accessToken);
+  }
   else throw new api.ApiError("your sign-in has expired; sign in again", { code: "expired" });
   store.setItem("yamb.token", next);
   return next;
@@ -224,6 +229,63 @@ function start(token) {
   connection.open();
   show("lobby");
   progression.refresh();
+  securityPanel();
+}
+
+// --------------------------------------------------------------------------- authenticator app
+
+/** A2: two-step sign-in with an authenticator app (TOTP), for a player signed in by password. */
+function securityPanel() {
+  const panel = byId("security");
+  const access = store.getItem("yamb.access");
+  panel.hidden = !access;
+  if (!access) return;
+  const error = h("p", { class: "error", id: "totp-error", role: "alert" });
+  const fail = (problem) => { error.textContent = problem.message; };
+  const add = h("button", { type: "button", id: "totp-add", onclick: async () => {
+    error.textContent = "";
+    try {
+      const secret = await api.addAuthenticator(store.getItem("yamb.access"));
+      const email = store.getItem("yamb.nickname") || "player";
+      const uri = `otpauth://totp/Yamb:${encodeURIComponent(email)}?secret=${secret}&issuer=Yamb`;
+      fill(panel, h("h2", {}, "Two-step sign-in"),
+        h("p", { class: "hint" }, "Add this key to your authenticator app, then type the code it shows."),
+        h("p", {}, h("code", { id: "totp-secret" }, secret)),
+        h("p", { class: "hint" }, h("a", { href: uri, id: "totp-link" }, "Open in an authenticator app")),
+        h("form", { id: "totp-form", onsubmit: async (event) => {
+          event.preventDefault();
+          error.textContent = "";
+          try {
+            await api.confirmAuthenticator(store.getItem("yamb.access"), event.target.code.value.trim());
+            fill(panel, h("h2", {}, "Two-step sign-in"),
+              h("p", { id: "totp-on" }, "On: a sign-in now asks for your authenticator app's code."));
+          } catch (problem) {
+            fail(problem);
+          }
+        } },
+          h("label", { class: "field" }, h("span", { class: "label" }, "Code"),
+            h("input", { name: "code", id: "totp-code", inputmode: "numeric", autocomplete: "one-time-code", required: true, pattern: "[0-9]{6}" })),
+          h("button", { type: "submit", id: "totp-confirm" }, "Confirm")),
+        error);
+    } catch (problem) {
+      fail(problem);
+    }
+  } }, "Add an authenticator app");
+  fill(panel, h("h2", {}, "Two-step sign-in"),
+    h("p", { class: "hint" }, "Off: a sign-in asks for your password only."), add, error);
+}
+
+/** The login form's second step: the authenticator app's code, when the account has one. */
+function askCode() {
+  const step = byId("login-code-step");
+  step.hidden = false;
+  byId("login-code").focus();
+  return new Promise((resolve) => {
+    byId("login-code-confirm").onclick = () => {
+      step.hidden = true;
+      resolve(byId("login-code").value.trim());
+    };
+  });
 }
 
 function signOutHere() {
@@ -261,8 +323,9 @@ function signInForms() {
       const form = event.target;
       byId("login-error").textContent = "";
       try {
-        const { token, refreshToken } = await api.logIn(form.email.value.trim(), form.password.value);
+        const { token, refreshToken, accessToken } = await api.logIn(form.email.value.trim(), form.password.value, askCode);
         if (refreshToken) store.setItem("yamb.refresh", refreshToken);
+        if (accessToken) store.setItem("yamb.access", accessToken);
         store.setItem("yamb.nickname", form.email.value.trim());
         start(token);
       } catch (error) {
@@ -272,6 +335,10 @@ function signInForms() {
     h("h2", {}, "Log in"),
     h("label", { class: "field" }, h("span", { class: "label" }, "E-mail"), h("input", { name: "email", id: "login-email", type: "email", required: true, autocomplete: "username" })),
     h("label", { class: "field" }, h("span", { class: "label" }, "Password"), h("input", { name: "password", id: "login-password", type: "password", required: true, autocomplete: "current-password" })),
+    h("div", { id: "login-code-step", hidden: true },
+      h("label", { class: "field" }, h("span", { class: "label" }, "Authenticator app's code"),
+        h("input", { name: "code", id: "login-code", inputmode: "numeric", autocomplete: "one-time-code", pattern: "[0-9]{6}" })),
+      h("button", { type: "button", id: "login-code-confirm" }, "Confirm")),
     note("login-error"),
     h("button", { type: "submit", class: "primary", id: "login" }, "Log in"));
   const register = h("form", { id: "register-form", onsubmit: async (event) => {

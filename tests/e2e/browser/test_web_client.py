@@ -359,6 +359,50 @@ def test_web_client_sign_up_with_a_used_address_reads_as_any_sign_up(
     assert subjects[0] == "Yamb: someone tried to sign up with your address"
 
 
+def test_web_client_signs_in_by_srp_and_adds_an_authenticator_app(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given a registered, verified player who signs in on the page (by SRP: the page posts no
+    # password to Cognito, the embedded Cognito checks the SRP signature)
+    name = unique("totp")
+    email = f"{name}@example.com"
+    page = new_page()
+    page.goto(web_stack.web_url)
+    page.fill("#register-nickname", name.replace("-", ""))
+    page.fill("#register-email", email)
+    page.fill("#register-password", "Correct-horse-9")
+    page.click("#register")
+    expect(page.locator("#register-error")).to_contain_text("Check your mail")
+    page.goto(verification_link(web_stack, email))
+    page.locator("button, input[type=submit]").first.click()
+    page.goto(web_stack.web_url)
+    posted: list[str] = []
+    page.on("request", lambda request: posted.append(request.post_data or ""))
+    page.fill("#login-email", email)
+    page.fill("#login-password", "Correct-horse-9")
+    page.click("#login")
+    expect(page.locator("#lobby")).to_be_visible()
+    assert any("USER_SRP_AUTH" in body for body in posted)
+    assert not any("Correct-horse-9" in body for body in posted)
+
+    # when they add an authenticator app: its key is shown, and its first code confirms it
+    page.click("#totp-add")
+    expect(page.locator("#totp-secret")).not_to_be_empty()
+    page.fill("#totp-code", "123456")  # moto takes any code (its TOTP check is off)
+    page.click("#totp-confirm")
+    expect(page.locator("#totp-on")).to_be_visible()
+
+    # then the next sign-in asks for the app's code after the password, and lets them in
+    page.click("#sign-out")
+    page.fill("#login-email", email)
+    page.fill("#login-password", "Correct-horse-9")
+    page.click("#login")
+    expect(page.locator("#login-code-step")).to_be_visible()
+    page.fill("#login-code", "654321")
+    page.click("#login-code-confirm")
+    expect(page.locator("#lobby")).to_be_visible()
+
+
 def api(stack: LocalStack, method: str, path: str, token: str) -> Any:
     """The stack's HTTP API, signed in with `token`: the answer's JSON."""
     request = urllib.request.Request(
