@@ -39,6 +39,10 @@ callerContext {awsSdkVersion, clientId}, request, response):
   PreAuthentication at its first step and PostAuthentication once tokens are issued, as does a
   sign-in finished by the authenticator app's code (SOFTWARE_TOKEN_MFA).
 
+Flows. moto takes any AuthFlow whatever the app client's ExplicitAuthFlows; here a flow the
+client leaves out is InvalidParameterException "<flow> flow not enabled for this client", as on
+AWS (a client with no ExplicitAuthFlows takes any).
+
 SRP. moto 5.2.5 answers USER_SRP_AUTH with a random SRP_B and SALT and takes any signature:
 any password signed in. Here the server half is real (devstack.srp, from the user's password,
 which moto keeps): a wrong password is NotAuthorizedException "Incorrect username or password.".
@@ -408,6 +412,28 @@ def _attribute_map(value: Any) -> dict[str, str] | None:
 _PASSWORD_FLOWS = ("USER_PASSWORD_AUTH", "ADMIN_USER_PASSWORD_AUTH", "ADMIN_NO_SRP_AUTH")
 
 
+# What ExplicitAuthFlows must hold for each AuthFlow (AWS's names; REFRESH_TOKEN is an alias).
+_FLOW_SWITCHES = {
+    "USER_SRP_AUTH": "ALLOW_USER_SRP_AUTH",
+    "USER_PASSWORD_AUTH": "ALLOW_USER_PASSWORD_AUTH",
+    "REFRESH_TOKEN_AUTH": "ALLOW_REFRESH_TOKEN_AUTH",
+    "REFRESH_TOKEN": "ALLOW_REFRESH_TOKEN_AUTH",
+    "CUSTOM_AUTH": "ALLOW_CUSTOM_AUTH",
+    "ADMIN_USER_PASSWORD_AUTH": "ALLOW_ADMIN_USER_PASSWORD_AUTH",
+}
+
+
+def _check_flow_allowed(pool: Any, client_id: str, auth_flow: str) -> None:
+    """AWS refuses a flow the app client's ExplicitAuthFlows leaves out; moto takes any."""
+    client = pool.clients.get(client_id)
+    allowed = (client.extended_config.get("ExplicitAuthFlows") or []) if client else []
+    switch = _FLOW_SWITCHES.get(auth_flow)
+    if allowed and switch is not None and switch not in allowed:
+        from moto.cognitoidp.exceptions import InvalidParameterException  # noqa: PLC0415
+
+        raise InvalidParameterException(f"{auth_flow} flow not enabled for this client")
+
+
 def _patched_initiate_auth(
     self: Any, client_id: str, auth_flow: str, auth_parameters: dict[str, str]
 ) -> Any:
@@ -420,6 +446,7 @@ def _patched_initiate_auth(
     local = _running
     if local is None or pool is None:
         return run()
+    _check_flow_allowed(pool, client_id, auth_flow)
     if auth_flow == "USER_SRP_AUTH":
         return local.start_srp(self, pool, client_id, auth_parameters, run)
     return local.authenticate(pool, client_id, auth_flow, auth_parameters, run)
@@ -456,6 +483,7 @@ def _patched_admin_initiate_auth(
     local = _running
     if local is None or pool is None or client_id not in pool.clients:
         return run()
+    _check_flow_allowed(pool, client_id, auth_flow)
     return local.authenticate(pool, client_id, auth_flow, auth_parameters, run)
 
 
@@ -1255,17 +1283,16 @@ class LocalAws:
         )
 
     def id_token(self, username: str, password: str, *, client: str | None = None) -> str:
-        """The player's Cognito ID token (USER_PASSWORD_AUTH; its triggers run). `username` may
-        be the name a player was created with by `create_player`."""
-        result = self.client("cognito-idp").initiate_auth(
-            ClientId=self.user_pool_client_id(client),
-            AuthFlow="USER_PASSWORD_AUTH",
-            AuthParameters={
-                "USERNAME": self._player_emails.get(username, username),
-                "PASSWORD": password,
-            },
+        """The player's Cognito ID token, signed in as a client does (by SRP when the app client
+        allows it: devstack.srp.id_token; its triggers run). `username` may be the name a
+        player was created with by `create_player`."""
+        return srp.id_token(
+            self.client("cognito-idp"),
+            self.user_pool_id(),
+            self.user_pool_client_id(client),
+            self._player_emails.get(username, username),
+            password,
         )
-        return str(result["AuthenticationResult"]["IdToken"])
 
     # -------------------------------------------------------------- Cognito triggers
 

@@ -14,8 +14,10 @@ import base64
 import hashlib
 import hmac
 from dataclasses import dataclass
+from typing import Any
 
 from pycognito.aws_srp import (
+    AWSSRP,
     G_HEX,
     N_HEX,
     calculate_u,
@@ -87,3 +89,21 @@ def signature_matches(
     )
     expected = base64.standard_b64encode(hmac.new(key, message, hashlib.sha256).digest())
     return hmac.compare_digest(expected, signature.encode())
+
+
+def id_token(cognito: Any, user_pool_id: str, client_id: str, username: str, password: str) -> str:
+    """A player's ID token as a client gets it: by SRP when the app client allows it (pycognito's
+    client half), else USER_PASSWORD_AUTH (a small template's client may allow only that)."""
+    flows = cognito.describe_user_pool_client(UserPoolId=user_pool_id, ClientId=client_id)[
+        "UserPoolClient"
+    ].get("ExplicitAuthFlows") or ["ALLOW_USER_SRP_AUTH"]
+    if "ALLOW_USER_SRP_AUTH" in flows:
+        helper = AWSSRP(username, password, user_pool_id, client_id, client=cognito)
+        answer = helper.authenticate_user()
+    else:
+        answer = cognito.initiate_auth(
+            ClientId=client_id,
+            AuthFlow="USER_PASSWORD_AUTH",
+            AuthParameters={"USERNAME": username, "PASSWORD": password},
+        )
+    return str(answer["AuthenticationResult"]["IdToken"])

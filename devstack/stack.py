@@ -34,6 +34,7 @@ from typing import Any, Self
 import boto3
 import jwt
 
+from devstack import srp
 from devstack.aws import LocalAws
 from devstack.gateway import GatewayThread, HttpAuthorizer, HttpRoute, LocalGateway, iso8601_utc
 from devstack.streams import StreamPoller
@@ -576,12 +577,8 @@ def local_token(name: str, state_file: Path | None = None) -> str:
     username = email if "email" in (pool.get("UsernameAttributes") or []) else name
 
     def sign_in() -> str:
-        answer = cognito.initiate_auth(
-            ClientId=client_id,
-            AuthFlow="USER_PASSWORD_AUTH",
-            AuthParameters={"USERNAME": username, "PASSWORD": LOCAL_PASSWORD},
-        )
-        return str(answer["AuthenticationResult"]["IdToken"])
+        # By SRP, as the web client signs in (the app client takes no plain password).
+        return srp.id_token(cognito, state["userPoolId"], client_id, username, LOCAL_PASSWORD)
 
     try:
         return sign_in()

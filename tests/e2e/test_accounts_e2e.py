@@ -19,6 +19,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from devstack import srp
 from devstack.stack import LocalStack
 
 PASSWORD = "dice-and-4242"
@@ -57,12 +58,9 @@ def _login(stack: LocalStack, email: str) -> str:
         aws_access_key_id="testing",
         aws_secret_access_key="testing",
     )
-    answer = cognito.initiate_auth(
-        ClientId=stack.aws.user_pool_client_id(),
-        AuthFlow="USER_PASSWORD_AUTH",
-        AuthParameters={"USERNAME": email, "PASSWORD": PASSWORD},
+    return srp.id_token(
+        cognito, stack.aws.user_pool_id(), stack.aws.user_pool_client_id(), email, PASSWORD
     )
-    return str(answer["AuthenticationResult"]["IdToken"])
 
 
 def _frames_until_closed(socket: Any) -> list[dict[str, Any]]:

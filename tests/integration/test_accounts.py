@@ -1,7 +1,7 @@
 """The account flows (A1-A8) on the embedded AWS: the accounts, authorizer, trigger and job
 functions of template.yaml run in-process on moto (Cognito with its triggers, SES with its
 templates, DynamoDB), called with the events API Gateway, Cognito and EventBridge Scheduler
-send. Logins go to Cognito itself (USER_PASSWORD_AUTH), so its triggers run as on AWS."""
+send. Logins go to Cognito itself (by SRP), so its triggers run as on AWS."""
 
 import json
 import re
@@ -143,12 +143,8 @@ class Accounts:
     # -------------------------------------------------------------- Cognito, mail, jobs
 
     def login(self, email: str, password: str = PASSWORD) -> str:
-        answer = self.cognito.initiate_auth(
-            ClientId=self.aws.user_pool_client_id(),
-            AuthFlow="USER_PASSWORD_AUTH",
-            AuthParameters={"USERNAME": email, "PASSWORD": password},
-        )
-        return str(answer["AuthenticationResult"]["IdToken"])
+        """A sign-in as the web client makes it: by SRP (the embedded Cognito checks it)."""
+        return self.aws.id_token(email, password)
 
     def totp_login(self, email: str, password: str, session: str) -> str:
         """The ID token of a sign-in that answered the authenticator app's challenge (moto
@@ -553,6 +549,25 @@ def test_password_change_keeps_this_device_and_signs_out_the_others(accounts: Ac
     assert accounts.http("GET", "/me", token=other_device).status == 403
     assert not accounts.connect_allowed(other_device)
     assert accounts.login(email, "brand-new-one-1")
+
+
+def test_app_client_takes_no_plain_password_from_the_public(accounts: Accounts) -> None:
+    # given a verified player
+    email, _ = accounts.player(_unique("Plain"))
+
+    # when a client posts their password to Cognito's public endpoint (USER_PASSWORD_AUTH)
+    with pytest.raises(ClientError) as refused:
+        accounts.cognito.initiate_auth(
+            ClientId=accounts.aws.user_pool_client_id(),
+            AuthFlow="USER_PASSWORD_AUTH",
+            AuthParameters={"USERNAME": email, "PASSWORD": PASSWORD},
+        )
+
+    # then the app client refuses the flow: only SRP (and the admin flow, with IAM) sign in
+    error = refused.value.response["Error"]
+    assert error["Code"] == "InvalidParameterException"
+    assert "USER_PASSWORD_AUTH flow not enabled" in error["Message"]
+    assert accounts.login(email)
 
 
 def test_password_change_with_an_authenticator_app_asks_this_device_to_sign_in_again(

@@ -48,7 +48,11 @@ TEMPLATE = """
         Type: AWS::Cognito::UserPoolClient
         Properties:
           UserPoolId: !Ref Pool
-          ExplicitAuthFlows: [ALLOW_USER_PASSWORD_AUTH, ALLOW_ADMIN_USER_PASSWORD_AUTH]
+          ExplicitAuthFlows:
+            - ALLOW_USER_PASSWORD_AUTH
+            - ALLOW_ADMIN_USER_PASSWORD_AUTH
+            - ALLOW_USER_SRP_AUTH
+            - ALLOW_REFRESH_TOKEN_AUTH
           PreventUserExistenceErrors: ENABLED
       MailIdentity:
         Type: AWS::SES::EmailIdentity
