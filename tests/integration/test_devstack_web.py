@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pycognito.aws_srp import AWSSRP
 from websockets.sync.client import connect
 
 from devstack import __main__ as cli
@@ -406,10 +407,17 @@ def test_local_stack_cognito_answers_a_cross_origin_preflight_and_sign_in(
             "Access-Control-Request-Headers": "content-type,x-amz-target,x-amz-user-agent",
         },
     )
+    srp = AWSSRP(
+        "web-cors@example.com",
+        LOCAL_PASSWORD,
+        stack.aws.user_pool_id(),
+        stack.aws.user_pool_client_id(),
+        client=stack.aws.client("cognito-idp"),
+    )
     body = {
         "ClientId": stack.aws.user_pool_client_id(),
-        "AuthFlow": "USER_PASSWORD_AUTH",
-        "AuthParameters": {"USERNAME": "web-cors@example.com", "PASSWORD": LOCAL_PASSWORD},
+        "AuthFlow": "USER_SRP_AUTH",
+        "AuthParameters": srp.get_auth_params(),
     }
     sign_in = request(
         endpoint,
@@ -428,10 +436,10 @@ def test_local_stack_cognito_answers_a_cross_origin_preflight_and_sign_in(
     assert "POST" in preflight.headers["access-control-allow-methods"]
     allowed = preflight.headers["access-control-allow-headers"].lower()
     assert "x-amz-target" in allowed and "content-type" in allowed
-    # and the sign-in answers the player's tokens to that origin
+    # and the sign-in (SRP: the page's flow) answers its challenge to that origin
     assert sign_in.status == 200
     assert sign_in.headers["access-control-allow-origin"] in (origin, "*")
-    assert sign_in.json()["AuthenticationResult"]["IdToken"]
+    assert sign_in.json()["ChallengeName"] == "PASSWORD_VERIFIER"
 
 
 def test_local_stack_http_api_allows_its_web_client_and_no_other_origin(
