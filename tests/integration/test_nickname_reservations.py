@@ -67,6 +67,17 @@ def test_rename_of_a_legacy_reservation_moves_it(store: DynamoAccountStore, item
     assert item.count(f"NICK#{legacy_nickname_key('Max')}") == 0
 
 
+def test_owner_of_a_legacy_reservation_is_found_by_its_name(
+    store: DynamoAccountStore, item: Any
+) -> None:
+    # given an account reserved before skeletons under a name whose skeleton differs ("Max")
+    _legacy_account(item, "p-max", "Max")
+
+    # when its name is looked up (a gift, a public page, a sign-up's check) / then it is found
+    assert store.nickname_owner("Max") == "p-max"
+    assert store.nickname_owner("Maxi") is None
+
+
 def test_purge_releases_a_legacy_reservation(store: DynamoAccountStore, item: Any) -> None:
     # given an account reserved before skeletons
     profile = _legacy_account(item, "p-tom", "Tom")
