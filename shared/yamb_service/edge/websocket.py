@@ -12,11 +12,12 @@ from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from yamb.errors import ErrorCode
-from yamb.protocol import ACTION_MODELS, ACTION_NAMES, ClientAction, clip
+from yamb.protocol import ACTION_MODELS, ACTION_NAMES, MAX_FRAME_BYTES, ClientAction, clip
 
 from yamb_service.edge.caller import Caller
 
-# Any action of the protocol is well under 2 KB; API Gateway lets frames up to 32 KB through.
+# Any action of the protocol is well under 2 KB; API Gateway lets frames up to 32 KB through
+# (MAX_FRAME_BYTES), and a refused frame's requestId is looked for in all of what it lets through.
 MAX_ACTION_BYTES = 8 * 1024
 MAX_PROBLEMS_SHOWN = 3
 MAX_ACTION_NAME = 30
@@ -105,8 +106,18 @@ _REQUEST_ID_FIELD = re.compile(r'"requestId"\s*:\s*"([A-Za-z0-9_.:-]{1,64})"')
 
 
 def _request_id_in(text: str) -> str | None:
-    """The requestId of a frame that does not parse, when its text shows a valid one."""
-    found = _REQUEST_ID_FIELD.search(text[:MAX_ACTION_BYTES])
+    """The requestId of a frame refused before it was read (too large, not JSON, beyond the
+    parser), when it shows a valid one anywhere in the 32 KB API Gateway lets through: read as
+    JSON when it is (a large frame is, often), else found in its text."""
+    seen = text[:MAX_FRAME_BYTES]
+    if len(seen) == len(text):
+        try:
+            data = json.loads(seen)
+        except (ValueError, RecursionError):
+            pass
+        else:
+            return echoable(data.get("requestId")) if isinstance(data, dict) else None
+    found = _REQUEST_ID_FIELD.search(seen)
     return found.group(1) if found else None
 
 
