@@ -268,16 +268,23 @@ def is_form(event: APIGatewayProxyEventV2) -> bool:
 
 def body[M: BaseModel](event: APIGatewayProxyEventV2, model: type[M], *, forms: bool = False) -> M:
     """The request's JSON body (or, with `forms`, a form's fields) as `model`; no body is an
-    empty object. Not JSON: `BadRequestError`; fields the model refuses: its ValidationError."""
+    empty object. Not JSON, or JSON beyond what the parser takes (nesting thousands deep,
+    integers over Python's 4,300 digits): `BadRequestError`, as the WebSocket edge refuses
+    such frames; fields the model refuses: its ValidationError."""
     raw = event.decoded_body or ""
     if forms and is_form(event):
         data: Any = {name: values[-1] for name, values in parse_qs(raw).items()}
     else:
         try:
             data = json.loads(raw) if raw else {}
-        except json.JSONDecodeError:
+        except RecursionError:
+            raise BadRequestError("the body is nested too deeply") from None
+        except ValueError:  # JSONDecodeError, and integers beyond the 4,300-digit limit
             raise BadRequestError("the body is not JSON") from None
-    return model.model_validate(data)
+    try:
+        return model.model_validate(data)
+    except RecursionError:
+        raise BadRequestError("the body is nested too deeply") from None
 
 
 def query_int(event: APIGatewayProxyEventV2, name: str) -> int | None:
