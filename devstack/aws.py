@@ -64,6 +64,9 @@ What moto 5.2.5 does with `UsernameAttributes: [email]` (measured), and what is 
 * moto files tokens under the name given at sign-in: after an e-mail change a refresh failed
   with a 500 and GetUser with UserNotFoundException, and a global sign-out under another of the
   user's names revoked nothing. Patched: tokens are filed under the username (the sub).
+* moto stamps each token's `auth_time` with the moment it is made, a refresh's too; Cognito keeps
+  the sign-in's (the one-device rule tells sign-ins apart by it). Patched: the tokens of a
+  sign-in (its origin_jti) carry the moment of that sign-in.
 * PreventUserExistenceErrors is stored but ignored (an unknown user is UserNotFoundException):
   patched, an unknown user is NotAuthorizedException "Incorrect username or password.".
 * ClientMetadata and ValidationData never reach the backend: read by the patches for the
@@ -336,18 +339,57 @@ def _patched_create_refresh_token(self: Any, client_id: str, username: str) -> A
     return token, origin_jti
 
 
-def _patched_create_access_token(self: Any, client_id: str, username: str, origin_jti: str) -> Any:
-    token, expires_in = _original("create_access_token", "CognitoIdpUserPool")(
-        self, client_id, username, origin_jti
+# moto stamps every token's `auth_time` with the moment it is made; Cognito keeps the sign-in's
+# in the tokens a refresh makes (the one-device rule, product A2, tells sign-ins apart by it).
+# Each sign-in's moment is kept by its origin_jti, and given to the tokens made under it.
+_auth_time: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "devstack_auth_time", default=None
+)
+_sign_in_moments: dict[str, int] = {}
+_sign_in_lock = threading.Lock()
+
+
+def _sign_in_moment(origin_jti: str) -> int:
+    with _sign_in_lock:
+        return _sign_in_moments.setdefault(origin_jti, int(time.time()))
+
+
+def _patched_create_jwt(  # noqa: PLR0917 - moto's positional signature
+    self: Any,
+    client_id: str,
+    username: str,
+    token_use: str,
+    expires_in: int = 60 * 60,
+    extra_data: dict[str, Any] | None = None,
+) -> Any:
+    moment = _auth_time.get()
+    if moment is not None:
+        extra_data = {**(extra_data or {}), "auth_time": moment}
+    return _original("create_jwt", "CognitoIdpUserPool")(
+        self, client_id, username, token_use, expires_in, extra_data
     )
+
+
+def _patched_create_access_token(self: Any, client_id: str, username: str, origin_jti: str) -> Any:
+    moment = _auth_time.set(_sign_in_moment(origin_jti))
+    try:
+        token, expires_in = _original("create_access_token", "CognitoIdpUserPool")(
+            self, client_id, username, origin_jti
+        )
+    finally:
+        _auth_time.reset(moment)
     self.access_tokens[token] = (client_id, _canonical(self, username))
     return token, expires_in
 
 
 def _patched_create_id_token(self: Any, client_id: str, username: str, origin_jti: str) -> Any:
-    token, expires_in = _original("create_id_token", "CognitoIdpUserPool")(
-        self, client_id, username, origin_jti
-    )
+    moment = _auth_time.set(_sign_in_moment(origin_jti))
+    try:
+        token, expires_in = _original("create_id_token", "CognitoIdpUserPool")(
+            self, client_id, username, origin_jti
+        )
+    finally:
+        _auth_time.reset(moment)
     self.id_tokens[token] = (client_id, _canonical(self, username))
     return token, expires_in
 
@@ -554,6 +596,7 @@ _PATCHES = (
             ("create_refresh_token", _patched_create_refresh_token),
             ("create_access_token", _patched_create_access_token),
             ("create_id_token", _patched_create_id_token),
+            ("create_jwt", _patched_create_jwt),
             ("sign_out", _patched_sign_out),
         )
     ),

@@ -1,6 +1,8 @@
 """Cognito's PostAuthentication trigger, run once the password is verified: an account that may
 not sign in (not verified yet, banned, purged, unknown) is refused, and Cognito answers the client
-with the refusal's code and message; any other login cancels a pending deletion (A7), then is
+with the refusal's code and message; any other login ends the previous device's session (A2:
+its tokens refused, its connection told `signed_in_elsewhere` and closed), cancels a pending
+deletion (A7), then is
 paid the badge levels reached since the last one (E8; a failure there is logged and counted, and
 the login goes on: what is due is paid at the next login or on the badges page)."""
 
@@ -8,6 +10,7 @@ import gc
 
 gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
+import time
 from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
@@ -32,7 +35,9 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         return event
     service = account_service(event["userPoolId"], event["callerContext"]["clientId"])
     try:
-        service.signed_in(player_id, attributes.get("email"))
+        # The wall clock, as Cognito's tokens' auth_time is (not the service's clock, which the
+        # local stack's tests move forward).
+        service.signed_in(player_id, attributes.get("email"), at=int(time.time()))
     except AccountError as error:
         logger.info("login refused", code=error.code)
         # Cognito puts the message in its answer to the client: the code first.

@@ -566,12 +566,14 @@ class ErrorFrame(Frame):
 class DisconnectedFrame(Frame):
     """Sent to a connection before the server closes it: `replaced` by a newer connection of the
     same player (connecting again would take the seat back from it), `session_expired`, its
-    sign-in token having expired (connect again with a fresh one), or `signed_out`: the account
+    sign-in token having expired (connect again with a fresh one), `signed_out`: the account
     was signed out everywhere (a password reset, a deletion, a ban, or the player's own
-    request), and its token no longer works (sign in again)."""
+    request), and its token no longer works (sign in again), or `signed_in_elsewhere`: the
+    player signed in on another device, which ends this one's session (product A2: its token
+    no longer works; signing in here again ends the other's)."""
 
     type: Literal["disconnected"] = "disconnected"
-    code: Literal["replaced", "session_expired", "signed_out"]
+    code: Literal["replaced", "session_expired", "signed_out", "signed_in_elsewhere"]
     reason: str
 
 

@@ -1,7 +1,7 @@
 """An account's life on the local stack, over real HTTP and WebSockets: register on the HTTP API,
 read the mail in the local mailbox, follow its link, log in with Cognito, play over the
-WebSocket; a second login elsewhere replaces the first connection, and a sign-out everywhere
-closes the live one."""
+WebSocket; a second login elsewhere ends the first device's session (its connection told why and
+closed, its token refused), and a sign-out everywhere closes the live one."""
 
 import http.client
 import json
@@ -16,11 +16,13 @@ from urllib.parse import quote, urlencode
 
 import boto3
 import pytest
+from pycognito.aws_srp import AWSSRP
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
+from yamb_service.edge.identity import SIGN_IN_SKEW_SECONDS
 
 from devstack import srp
-from devstack.stack import LocalStack
+from devstack.stack import LOCAL_PASSWORD, LocalStack
 
 PASSWORD = "dice-and-4242"
 
@@ -50,16 +52,19 @@ def _mailbox(stack: LocalStack, to: str) -> list[dict[str, Any]]:
     return list(mails)
 
 
-def _login(stack: LocalStack, email: str) -> str:
-    cognito = boto3.client(
+def _cognito(stack: LocalStack) -> Any:
+    return boto3.client(
         "cognito-idp",
         endpoint_url=stack.aws.endpoint_url,
         region_name=stack.aws.region,
         aws_access_key_id="testing",
         aws_secret_access_key="testing",
     )
+
+
+def _login(stack: LocalStack, email: str) -> str:
     return srp.id_token(
-        cognito, stack.aws.user_pool_id(), stack.aws.user_pool_client_id(), email, PASSWORD
+        _cognito(stack), stack.aws.user_pool_id(), stack.aws.user_pool_client_id(), email, PASSWORD
     )
 
 
@@ -114,7 +119,7 @@ def test_account_registered_verified_by_mail_logged_in_then_replaced_and_signed_
 
     # then the first connection is told why, and closed
     frames = _frames_until_closed(first)
-    assert frames[-1]["type"] == "disconnected" and frames[-1]["code"] == "replaced"
+    assert frames[-1]["type"] == "disconnected" and frames[-1]["code"] == "signed_in_elsewhere"
 
     # when they sign out everywhere from the HTTP API
     assert _request(stack, "POST", "/me/sign-out", token=second_token)[0] == 200
@@ -190,3 +195,49 @@ def test_sign_up_with_a_used_address_and_a_forged_host_over_http(stack: LocalSta
     (mail,) = _mailbox(stack, fresh["email"])
     (link,) = [url for url in mail["links"] if "/accounts/verify?token=" in url]
     assert link.startswith(f"{stack.gateway.http_url}/accounts/verify?token=")
+
+
+def test_a_new_sign_in_ends_the_previous_devices_session(stack: LocalStack) -> None:
+    # given a player signed in on a phone (with its refresh token), connected
+    name = f"two-devices-{uuid.uuid4().hex[:6]}"
+    stack.player_token(name)
+    cognito = _cognito(stack)
+    signed_in = AWSSRP(
+        f"{name}@example.com",
+        LOCAL_PASSWORD,
+        stack.aws.user_pool_id(),
+        stack.aws.user_pool_client_id(),
+        client=cognito,
+    ).authenticate_user()["AuthenticationResult"]
+    phone_token, refresh_token = signed_in["IdToken"], signed_in["RefreshToken"]
+    with connect(f"{stack.url}?token={phone_token}") as phone:
+        phone.send(json.dumps({"action": "sync", "requestId": "phone-1"}))
+        assert json.loads(phone.recv(timeout=10))["requestId"] == "phone-1"
+
+        # when, a while later, they sign in on a laptop (before it connects)
+        time.sleep(SIGN_IN_SKEW_SECONDS + 1.5)
+        laptop_token = stack.player_token(name)
+
+        # then the phone is told why at once, and closed
+        frames = _frames_until_closed(phone)
+    assert frames[-1]["type"] == "disconnected"
+    assert frames[-1]["code"] == "signed_in_elsewhere"
+    # and the phone's token opens nothing any more: it cannot come back and kick the laptop
+    with pytest.raises(InvalidStatus) as refused:
+        connect(f"{stack.url}?token={phone_token}")
+    assert refused.value.response.status_code == 401
+    assert _request(stack, "GET", "/me", token=phone_token)[0] == 403
+    # nor does a token the phone's sign-in refreshes (it keeps that sign-in's auth_time)
+    refreshed = cognito.initiate_auth(
+        ClientId=stack.aws.user_pool_client_id(),
+        AuthFlow="REFRESH_TOKEN_AUTH",
+        AuthParameters={"REFRESH_TOKEN": refresh_token},
+    )["AuthenticationResult"]["IdToken"]
+    with pytest.raises(InvalidStatus) as refused:
+        connect(f"{stack.url}?token={refreshed}")
+    assert refused.value.response.status_code == 401
+    # and the laptop plays, undisturbed
+    with connect(f"{stack.url}?token={laptop_token}") as laptop:
+        laptop.send(json.dumps({"action": "sync", "requestId": "laptop-1"}))
+        assert json.loads(laptop.recv(timeout=10))["requestId"] == "laptop-1"
+        assert _request(stack, "GET", "/me", token=laptop_token)[0] == 200

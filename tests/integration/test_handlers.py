@@ -820,6 +820,34 @@ def test_authorizer_token_of_the_current_generation_is_allowed(
         authorizer(id_token(keys.private, **{"custom:session": "1"}))
 
 
+def test_authorizers_refuse_a_token_of_a_sign_in_older_than_the_latest(
+    authorizer: Callable[[str | None], Any],
+    functions: Functions,
+    keys: Keys,
+    profiles: dict[str, Profile],
+) -> None:
+    # given ana signed in on a phone, then on a laptop a minute later (the trigger recorded it)
+    now = int(time.time())
+    phone = id_token(keys.private, auth_time=now - 60, iat=now - 60)
+    refreshed = id_token(keys.private, auth_time=now - 60, iat=now - 1)  # same sign-in, later
+    laptop = id_token(keys.private, auth_time=now - 2, iat=now - 2)
+    profiles[SUB] = profiles[SUB].model_copy(update={"signed_in_at": now})
+
+    def http(token: str) -> Any:
+        event = load_event("http_authorizer.json")
+        event["headers"]["authorization"] = f"Bearer {token}"
+        return functions.authorizer.http_handler(event, CONTEXT)
+
+    # then the laptop's token (taken a moment before the trigger ran) opens both APIs
+    assert authorizer(laptop)["principalId"] == SUB
+    assert http(laptop)["isAuthorized"] is True
+    # and the phone's, refreshed or not, opens neither
+    for token in (phone, refreshed):
+        with pytest.raises(Exception, match=r"^Unauthorized$"):
+            authorizer(token)
+        assert http(token) == {"isAuthorized": False}
+
+
 def test_http_authorizer_allows_a_live_token_and_refuses_the_rest(
     authorizer: Callable[[str | None], Any],
     functions: Functions,

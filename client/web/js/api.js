@@ -14,10 +14,11 @@ export async function loadConfig() {
 }
 
 export class ApiError extends Error {
-  constructor(message, { code = null, field = null } = {}) {
+  constructor(message, { code = null, field = null, status = null } = {}) {
     super(message);
     this.code = code;
     this.field = field;
+    this.status = status;
   }
 }
 
@@ -147,7 +148,8 @@ async function http(method, path, body, token) {
   const data = await answer.json().catch(() => ({}));
   if (!answer.ok) {
     const error = data.error || {};
-    throw new ApiError(error.message || `${answer.status} ${answer.statusText}`, error);
+    throw new ApiError(error.message || `${answer.status} ${answer.statusText}`,
+      { ...error, status: answer.status });
   }
   return data;
 }
@@ -170,6 +172,17 @@ export const claimTask = (taskId, week, token) =>
 /** E7: the player's referral code, link and invitees. E8: the badges (paying levels due). */
 export const referral = (token) => http("GET", "/me/referral", undefined, token);
 export const badges = (token) => http("GET", "/me/badges", undefined, token);
+
+/** A2: whether `token` still opens the API (the HTTP authorizer refuses a token of a sign-in
+ * older than the player's latest, or of an account signed out everywhere, with 401 or 403). */
+export async function stillSignedIn(token) {
+  try {
+    await http("GET", "/me", undefined, token);
+    return true;
+  } catch (error) {
+    return !(error.status === 401 || error.status === 403);
+  }
+}
 
 /** The local stack only: a local player's token, made on the spot. */
 export async function localToken(name) {

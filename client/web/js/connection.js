@@ -5,6 +5,7 @@
 
 const ANSWER_TIMEOUT_MS = 10_000;
 const BACKOFF_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000];
+const ENDED_ELSEWHERE = "this sign-in has ended: you signed in on another device, or signed out everywhere";
 
 export class ServerRefusal extends Error {
   constructor(frame) {
@@ -24,7 +25,9 @@ function randomHex(bytes) {
 export class Connection {
   /**
    * url: the WebSocket API; token(fresh): an ID token (fresh: the last one was refused or
-   * expired); on: {frame, status, open, signedOut}.
+   * expired); on: {frame, status, open, signedOut, stillSignedIn(token)}: a handshake refused
+   * even with a fresh token asks whether the sign-in still holds (a sign-in on another device
+   * ends it: A2), and stops retrying when it does not.
    */
   constructor(url, token, on) {
     this.url = url;
@@ -64,6 +67,7 @@ export class Connection {
     }
     this.connecting = false;
     if (this.stopped) return;
+    const fresh = this.needFreshToken;
     this.needFreshToken = false;
     const separator = this.url.includes("?") ? "&" : "?";
     const socket = new WebSocket(`${this.url}${separator}token=${encodeURIComponent(token)}`);
@@ -84,8 +88,17 @@ export class Connection {
       this.socket = null;
       this.failPending();
       if (this.stopped) return;
-      // A handshake refused before it opened is most often a token that expired meanwhile.
+      // A handshake refused before it opened is most often a token that expired meanwhile;
+      // refused with a fresh one, the sign-in itself may have ended (another device signed in).
       if (!opened) this.needFreshToken = true;
+      if (!opened && fresh && this.on.stillSignedIn) {
+        this.on.stillSignedIn(token).then((still) => {
+          if (this.stopped || this.socket !== null) return;
+          if (still) this.retry();
+          else this.disconnected({ code: "signed_in_elsewhere", reason: ENDED_ELSEWHERE });
+        }, () => this.retry());
+        return;
+      }
       this.retry();
     });
   }

@@ -224,7 +224,7 @@ function start(token) {
   fill(byId("who"), h("span", { id: "me" }, store.getItem("yamb.nickname") || store.getItem("yamb.local") || claims.email || state.me),
     " ", h("button", { id: "sign-out", onclick: () => signOutHere() }, "Sign out"));
   connection = new Connection(state.config.webSocketUrl, freshToken, {
-    frame: onFrame, status: onStatus, open: onOpen, signedOut,
+    frame: onFrame, status: onStatus, open: onOpen, signedOut, stillSignedIn: api.stillSignedIn,
   });
   connection.open();
   show("lobby");

@@ -41,6 +41,9 @@ class Profile(BaseModel):
     # Every token carries the generation it was issued in (Cognito's custom:session); a
     # sign-out everywhere moves it on, and older tokens stop working at once.
     session: int = 0
+    # When the latest sign-in happened (Unix seconds, on Cognito's clock, as its tokens'
+    # `auth_time`): one device at a time (product A2), tokens of an earlier sign-in are refused.
+    signed_in_at: int = 0
     preferences: Preferences = Preferences()
     nickname_changes: int = 0
     nickname_changed_at: datetime | None = None

@@ -5,7 +5,7 @@ mailer; tests hand in fakes or run the real ones on moto."""
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Literal, Protocol
 
 from yamb.accounts.errors import AccountError
 from yamb.accounts.links import Link, LinkKind
@@ -146,8 +146,15 @@ class Mailer(Protocol):
 
 
 class LiveConnections(Protocol):
-    def close(self, player_id: str, *, reason: str) -> None:
-        """Tells the player's live connection why, and closes it (if they have one)."""
+    def close(
+        self,
+        player_id: str,
+        *,
+        reason: str,
+        code: Literal["signed_out", "signed_in_elsewhere"] = "signed_out",
+    ) -> None:
+        """Tells the player's live connection why (`code`, the disconnected frame's), and
+        closes it (if they have one)."""
 
 
 class PlayedGames(Protocol):

@@ -66,6 +66,8 @@ _LINK_MAILS = {
     LinkKind.RESET: MailKind.RESET_PASSWORD,
     LinkKind.EMAIL: MailKind.CHANGE_EMAIL,
 }
+# What the previous device of a player who signs in again is told (A2).
+SIGNED_IN_ELSEWHERE = "you signed in on another device: sign in here again to play here"
 # A profile read and written again when another request changed it meanwhile.
 SAVE_ATTEMPTS = 5
 # A Cognito user this old with no profile is what a sign-up that died half-way left: its
@@ -254,17 +256,26 @@ class AccountService:
 
     # ------------------------------------------------------------------ A2, A6 signing out
 
-    def signed_in(self, player_id: str, email: str | None) -> None:
+    def signed_in(self, player_id: str, email: str | None, *, at: int = 0) -> None:
         """Cognito's PostAuthentication, once the password is verified: an unverified, banned,
         purged or unknown account may not sign in (the AccountError says why); any other login
-        cancels a pending deletion, and the profile's copy of the address follows Cognito's
-        (`email`, the one just used)."""
+        ends the previous device's session (A2: the sign-in's moment `at`, Unix seconds on the
+        clock of the tokens' `auth_time`, is recorded first, so the authorizers refuse tokens of
+        earlier sign-ins; then the live connection is told and closed), cancels a pending
+        deletion, and the profile's copy of the address follows Cognito's (`email`, the one
+        just used)."""
         profile = self.store.get(player_id)
         if profile is None or profile.status != AccountStatus.DELETING:
             problem = refusal(profile)
             if problem is not None:
                 raise problem
         assert profile is not None
+        if at > profile.signed_in_at:
+            profile = self._update(
+                player_id,
+                lambda p: p.model_copy(update={"signed_in_at": max(p.signed_in_at, at)}),
+            )
+        self.connections.close(player_id, reason=SIGNED_IN_ELSEWHERE, code="signed_in_elsewhere")
         if email is not None and profile.email != email and profile.pending_email == email:
             self._update(
                 player_id,

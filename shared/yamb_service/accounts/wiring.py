@@ -4,7 +4,7 @@ first use (as yamb_service.game.wiring does for the game service): no client is 
 from collections.abc import Callable
 from datetime import datetime
 from functools import cache, partial
-from typing import Any
+from typing import Any, Literal
 
 from botocore.config import Config
 
@@ -36,7 +36,13 @@ class _LazyConnections:
         self._make_client = make_client
         self._built: Any = None
 
-    def close(self, player_id: str, *, reason: str) -> None:
+    def close(
+        self,
+        player_id: str,
+        *,
+        reason: str,
+        code: Literal["signed_out", "signed_in_elsewhere"] = "signed_out",
+    ) -> None:
         if self._built is None:
             from yamb_service.edge.notifier import ApiGatewayNotifier  # noqa: PLC0415 (the protocol)
             from yamb_service.game.dynamo import DynamoPlayerRepository  # noqa: PLC0415
@@ -45,7 +51,7 @@ class _LazyConnections:
             self._built = PlayerConnections(
                 DynamoPlayerRepository(self._item), ApiGatewayNotifier(self._make_client)
             )
-        self._built.close(player_id, reason=reason)
+        self._built.close(player_id, reason=reason, code=code)
 
 
 class _LazySeatNames:

@@ -28,6 +28,9 @@ class Identity:
     expires_at: int
     # The account's sign-out generation the token was issued in (Cognito's custom:session).
     session: int = 0
+    # When the sign-in the token comes from happened (Unix seconds: Cognito's `auth_time`,
+    # which a refreshed token keeps).
+    auth_time: int = 0
 
 
 class TokenVerifier:
@@ -59,9 +62,14 @@ class TokenVerifier:
             session = int(claims.get("custom:session", 0))
         except (TypeError, ValueError):
             raise InvalidTokenError("the token's session is not a number") from None
+        try:
+            auth_time = int(claims.get("auth_time", claims["iat"]))
+        except (TypeError, ValueError):
+            raise InvalidTokenError("the token's auth_time is not a number") from None
         return Identity(
             player_id=claims["sub"],
             nickname=claims.get("cognito:username", claims["sub"]),
             expires_at=int(claims["exp"]),
             session=session,
+            auth_time=auth_time,
         )

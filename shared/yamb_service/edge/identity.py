@@ -1,7 +1,8 @@
 """Who a token speaks for, for both authorizers ($connect and the HTTP API): a valid Cognito ID
 token (yamb_service.edge.auth) of an account that may play, issued in its current sign-out
-generation. The profile is read on every handshake and request (no cache), so a signed-out,
-locked or banned account's token stops at once."""
+generation, from its latest sign-in (one device at a time, product A2). The profile is read on
+every handshake and request (no cache), so a signed-out, locked or banned account's token, or
+one of a device signed in again elsewhere, stops at once."""
 
 from collections.abc import Callable
 from dataclasses import replace
@@ -10,6 +11,11 @@ from yamb.accounts.errors import AccountError
 from yamb.accounts.profile import Profile, refusal
 
 from yamb_service.edge.auth import Identity, TokenVerifier
+
+# How much earlier than the recorded sign-in (the PostAuthentication trigger's clock) a token's
+# `auth_time` (Cognito's, taken before the trigger ran: a cold start, a retry) may be and still
+# be of that sign-in. A sign-in less than this after the previous one leaves both valid.
+SIGN_IN_SKEW_SECONDS = 5
 
 
 class TokenRefusedError(Exception):
@@ -30,6 +36,10 @@ def admit(identity: Identity, profile: Profile | None) -> Identity:
     if identity.session != profile.session:
         raise TokenRefusedError(
             "signed_out", "the account was signed out since this token was issued"
+        )
+    if identity.auth_time + SIGN_IN_SKEW_SECONDS < profile.signed_in_at:
+        raise TokenRefusedError(
+            "signed_in_elsewhere", "the player signed in on another device since this token"
         )
     return replace(identity, nickname=profile.nickname)
 

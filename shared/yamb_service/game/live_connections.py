@@ -1,5 +1,7 @@
 """The one live connection of a player (A2), as the account service closes it."""
 
+from typing import Literal
+
 from yamb.protocol import DisconnectedFrame
 
 from yamb_service.edge.notifier import Notifier
@@ -11,10 +13,16 @@ class PlayerConnections:
         self._players = players
         self._notifier = notifier
 
-    def close(self, player_id: str, *, reason: str) -> None:
+    def close(
+        self,
+        player_id: str,
+        *,
+        reason: str,
+        code: Literal["signed_out", "signed_in_elsewhere"] = "signed_out",
+    ) -> None:
         connection_id = self._players.get(player_id).connection_id
         if connection_id is None:
             return
         # Its $disconnect then runs as for any closed connection (presence, seat away).
-        if self._notifier.send(connection_id, DisconnectedFrame(code="signed_out", reason=reason)):
+        if self._notifier.send(connection_id, DisconnectedFrame(code=code, reason=reason)):
             self._notifier.close(connection_id)

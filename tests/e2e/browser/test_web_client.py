@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from devstack.stack import VERIFY_PATH, LocalStack
+from devstack.stack import LOCAL_PASSWORD, VERIFY_PATH, LocalStack
 
 NewPage = Callable[..., Page]
 NAMES = itertools.count(1)
@@ -506,3 +506,29 @@ def test_web_client_simultaneous_game_shows_each_players_progress(
     for page in (ana, ben):
         expect(page.locator("#turn-who")).to_have_text("Your turn")
         expect(page.locator(".progress", has_text="1/26")).to_have_count(2)
+
+
+def test_web_client_signed_in_elsewhere_is_told_why_and_does_not_reconnect(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given a player logged in with their password on one device, connected
+    name = unique("two-devices")
+    web_stack.player_token(name)
+    page = new_page()
+    page.goto(web_stack.web_url)
+    page.fill("#login-email", f"{name}@example.com")
+    page.fill("#login-password", LOCAL_PASSWORD)
+    page.click("#login")
+    expect(page.locator("#no-games, .game-row").first).to_be_visible()
+    handshakes: list[str] = []
+    page.on("websocket", lambda socket: handshakes.append(socket.url))
+
+    # when they sign in on another device
+    web_stack.player_token(name)
+
+    # then this page says why, shows the sign-in, and does not connect again
+    expect(page.locator("#banner")).to_contain_text("signed in on another device")
+    expect(page.locator("#signin")).to_be_visible()
+    page.wait_for_timeout(3_000)
+    assert handshakes == []
+    expect(page.locator("#signin")).to_be_visible()
