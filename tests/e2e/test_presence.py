@@ -1,8 +1,13 @@
 """End to end over real WebSockets: a lost connection, the return countdown, coming back in time
 and not coming back (rules.md 8)."""
 
+import json
 from datetime import datetime, timedelta
 from typing import Any
+
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+from yamb_service.game.presence import HANDSHAKE_LIMIT
 
 from devstack.stack import LocalStack
 
@@ -158,3 +163,46 @@ def test_presence_player_who_never_returns_loses_and_is_blocked(
     # then they are refused: joining is blocked for a while
     assert error["requestId"] == request_id
     assert error["code"] == "cooldown"
+
+
+def _game_frames_until_quiet(player: Any, quiet: float = 1.5) -> list[dict[str, Any]]:
+    """The game frames `player` gets until none comes for `quiet` seconds."""
+    games = []
+    while True:
+        try:
+            frame = json.loads(player.socket.recv(timeout=quiet))
+        except TimeoutError:
+            return games
+        if frame.get("type") == "game":
+            games.append(frame["game"])
+
+
+def test_presence_flapping_player_is_refused_past_the_handshake_limit(
+    stack: LocalStack, players: Any
+) -> None:
+    # given a started two-player game, the first player's connection closed, and the stack's
+    # clock at the start of a handshake window
+    ana, ben, _ = _started_table(players, "ana-flaps", "ben-sees-it", TWO_UNLIMITED)
+    ana.close()
+    ben.game_until(lambda g: not _seat(g, ana.player_id)["present"])
+    window = HANDSHAKE_LIMIT.window_seconds
+    stack.aws.advance(seconds=window - stack.aws.clock.now().timestamp() % window + 0.1)
+    before = ben.answer(ben.send("sync"))["game"]["version"]
+
+    # when the first player's device connects and closes 50 times in a row
+    answers = []
+    for _ in range(50):
+        try:
+            with connect(ana.url):
+                answers.append(200)
+        except InvalidStatus as refused:
+            answers.append(refused.response.status_code)
+
+    # then the handshakes up to the player's limit are accepted, the rest refused with 429
+    limit = HANDSHAKE_LIMIT.handshakes
+    assert answers == [200] * limit + [429] * (50 - limit)
+    # and the refused ones cost the other seat nothing: no frame, no version
+    frames = _game_frames_until_quiet(ben)
+    after = ben.answer(ben.send("sync"))["game"]["version"]
+    assert len(frames) <= 2 * limit
+    assert after - before <= 2 * limit

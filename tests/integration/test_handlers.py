@@ -30,6 +30,7 @@ from yamb_service.edge.identity import PlayerTokens
 from yamb_service.edge.websocket import parse_action, parse_event
 from yamb_service.game import wiring
 from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
+from yamb_service.game.presence import HANDSHAKE_LIMIT
 
 from testkit.auth import StaticKeys
 
@@ -351,6 +352,32 @@ def test_connect_handler_new_connection_closes_old_one(stack: Stack) -> None:
     assert stack.connections.to(ANA)[-1]["type"] == "disconnected"
     assert stack.connections.deleted == [ANA.connection_id]
     assert stack.players.get("ana").connection_id == newer.connection_id
+
+
+def test_connect_handler_refuses_handshakes_past_the_players_limit(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a moment early in a handshake window, and ana seated at a running game
+    moment = datetime(2026, 12, 4, 12, 0, 5, tzinfo=UTC)
+    monkeypatch.setattr(clock, "clock", lambda: moment)
+    game_id = stack.running_game()  # her first handshake of the window
+    limit = HANDSHAKE_LIMIT.handshakes
+
+    # when her device connects again and again within the minute
+    accepted = [stack.connect(Player("ana", f"conn-ana-{n}")) for n in range(limit - 1)]
+    version = stack.games.load(game_id).session.version
+    refused = [stack.connect(Player("ana", f"conn-ana-late-{n}")) for n in range(5)]
+
+    # then the handshakes up to the limit are accepted, and every one past it is refused with
+    # 429, binding nothing and writing nothing to the game
+    assert accepted == [{"statusCode": 200}] * (limit - 1)
+    assert refused == [{"statusCode": 429}] * 5
+    assert stack.players.get("ana").connection_id == f"conn-ana-{limit - 2}"
+    assert stack.games.load(game_id).session.version == version
+    # and in the next window she connects again
+    moment += timedelta(seconds=HANDSHAKE_LIMIT.window_seconds)
+    assert stack.connect(Player("ana", "conn-ana-next"))["statusCode"] == 200
+    assert stack.players.get("ana").connection_id == "conn-ana-next"
 
 
 def test_disconnect_handler_freezes_clock_and_starts_return_wake(stack: Stack) -> None:

@@ -99,6 +99,9 @@ class TableItem(Model):
     # A player.
     connection_id = UnicodeAttribute(null=True)
     connected_at = NumberAttribute(null=True)  # when connection_id was bound (Unix seconds)
+    # The player's handshakes in the window that began at handshake_window (Unix seconds).
+    handshake_window = NumberAttribute(null=True)
+    handshakes = NumberAttribute(null=True)
     game_id = UnicodeAttribute(null=True)
     seated_in = UnicodeAttribute(null=True)
     cooldown_day = UnicodeAttribute(null=True)

@@ -45,6 +45,8 @@ from yamb_service.game.ports import (
     DiceChunk,
     GameExistsError,
     GameNotFoundError,
+    HandshakeLimit,
+    HandshakeLimitError,
     LaneToken,
     LoadedGame,
     PlayerRecord,
@@ -510,14 +512,45 @@ class DynamoPlayerRepository:
         return _player_record(player_id, answer.get("Attributes") or {})
 
     @busy_when_transient
-    def bind_connection(self, player_id: str, connection_id: str, now: datetime) -> PlayerRecord:
+    def bind_connection(
+        self,
+        player_id: str,
+        connection_id: str,
+        now: datetime,
+        *,
+        limit: HandshakeLimit | None = None,
+    ) -> PlayerRecord:
         """Makes this the player's one live connection, in one write with no read; the record
-        as it was before (with the connection this one replaces)."""
+        as it was before (with the connection this one replaces). With `limit`, the write also
+        counts the handshake in its window, on the condition that the window is the current one
+        and not full; the first handshake of a window starts it (a second write, on the
+        condition that the stored window is an older one); when neither condition holds, the
+        window is full: HandshakeLimitError, and nothing is written."""
         item = self._item
-        return self._update_returning_old(
-            player_id,
-            [item.connection_id.set(connection_id), item.connected_at.set(now.timestamp())],
+        bind: list[Action] = [
+            item.connection_id.set(connection_id),
+            item.connected_at.set(now.timestamp()),
+        ]
+        if limit is None:
+            return self._update_returning_old(player_id, bind)
+        window = limit.window(now)
+        counted: tuple[list[Action], Condition] = (
+            [*bind, item.handshakes.add(1)],
+            (item.handshake_window == window) & (item.handshakes < limit.handshakes),
         )
+        started: tuple[list[Action], Condition] = (
+            [*bind, item.handshake_window.set(window), item.handshakes.set(1)],
+            item.handshake_window.does_not_exist() | (item.handshake_window < window),
+        )
+        # Counted in the current window; else its first; else counted in the window another
+        # handshake started meanwhile; else the window is full.
+        for actions, condition in (counted, started, counted):
+            try:
+                return self._update_returning_old(player_id, actions, condition)
+            except UpdateError as error:
+                if error.cause_response_code != "ConditionalCheckFailedException":
+                    raise
+        raise HandshakeLimitError(limit.handshakes, limit.window_seconds)
 
     @busy_when_transient
     def unbind_connection(

@@ -28,6 +28,30 @@ class StaleGameError(YambError):
     code: ErrorCode = "conflict"
 
 
+class HandshakeLimitError(YambError):
+    """The player opened too many connections in the current window: this one is refused."""
+
+    code: ErrorCode = "slow_down"
+
+    def __init__(self, limit: int, window_seconds: int) -> None:
+        super().__init__(f"at most {limit} connections in {window_seconds} s: try again later")
+        self.limit = limit
+        self.window_seconds = window_seconds
+
+
+@dataclass(frozen=True, slots=True)
+class HandshakeLimit:
+    """At most `handshakes` connections a player opens in each window of `window_seconds`
+    (windows are fixed: they begin at multiples of `window_seconds`)."""
+
+    handshakes: int
+    window_seconds: int
+
+    def window(self, now: datetime) -> int:
+        second = int(now.timestamp())
+        return second - second % self.window_seconds
+
+
 class GameExistsError(Exception):
     """A game with this id exists already (a repeated create)."""
 
@@ -138,8 +162,17 @@ class GameRepository(Protocol):
 
 class PlayerRepository(Protocol):
     def get(self, player_id: str) -> PlayerRecord: ...
-    def bind_connection(self, player_id: str, connection_id: str, now: datetime) -> PlayerRecord:
-        """Makes this the player's one live connection, bound at `now`; the record before."""
+    def bind_connection(
+        self,
+        player_id: str,
+        connection_id: str,
+        now: datetime,
+        *,
+        limit: HandshakeLimit | None = None,
+    ) -> PlayerRecord:
+        """Makes this the player's one live connection, bound at `now`; the record before.
+        With `limit`, the handshake is counted in its window, and one past the limit is not
+        bound: HandshakeLimitError."""
         ...
 
     def unbind_connection(

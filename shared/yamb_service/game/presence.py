@@ -10,13 +10,22 @@ from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.edge.caller import Caller
 from yamb_service.game.broadcasting import PRESENCE_ATTEMPTS, away, broadcast, changes
 from yamb_service.game.context import GameContext
-from yamb_service.game.ports import GameNotFoundError, StaleGameError
+from yamb_service.game.ports import GameNotFoundError, HandshakeLimit, StaleGameError
+
+# A player opens at most this many connections a minute (issue 27: 200 handshakes in a row were
+# all accepted, each a write of the game for the others to see): a client that reconnects with
+# backoff uses a few; the one past the limit is refused (HandshakeLimitError: $connect answers
+# 429) and nothing is written.
+HANDSHAKE_LIMIT = HandshakeLimit(handshakes=20, window_seconds=60)
 
 
 def connect(ctx: GameContext, caller: Caller) -> None:
     """A new connection replaces the player's previous one, which is told why and closed;
-    a player back in a running game returns to it, to the turn as they left it."""
-    before = ctx.players.bind_connection(caller.player_id, caller.connection_id, ctx.now())
+    a player back in a running game returns to it, to the turn as they left it. A player past
+    the handshake limit is refused (HandshakeLimitError) before anything is written."""
+    before = ctx.players.bind_connection(
+        caller.player_id, caller.connection_id, ctx.now(), limit=HANDSHAKE_LIMIT
+    )
     replaced = before.connection_id
     if replaced is not None and replaced != caller.connection_id:
         ctx.notifier.send(
