@@ -48,4 +48,8 @@ def make_service(  # noqa: PLR0917 - the service's collaborators
         now=clock,
         # Tests act much faster than people: the limit has tests of its own.
         throttle=ConnectionThrottle(burst=1_000_000, per_second=1_000_000),
+        # The harness's time is simulated and nobody comes back while a $disconnect waits: a
+        # closed connection's seat is away at once, as if its grace had passed (the grace has
+        # tests of its own, over the real functions and sockets).
+        away_grace=lambda: None,
     )

@@ -7,7 +7,7 @@ from typing import Any
 
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
-from yamb_service.game.presence import HANDSHAKE_LIMIT
+from yamb_service.game.presence import AWAY_GRACE_SECONDS, HANDSHAKE_LIMIT
 
 from devstack.stack import LocalStack
 
@@ -201,8 +201,36 @@ def test_presence_flapping_player_is_refused_past_the_handshake_limit(
     # then the handshakes up to the player's limit are accepted, the rest refused with 429
     limit = HANDSHAKE_LIMIT.handshakes
     assert answers == [200] * limit + [429] * (50 - limit)
-    # and the refused ones cost the other seat nothing: no frame, no version
-    frames = _game_frames_until_quiet(ben)
+    # and the flapping cost the other seat two frames and two versions: back at the first
+    # connection, away after the last close (every other close was followed by a connect
+    # within the grace, which relinked the seat unseen)
+    frames = _game_frames_until_quiet(ben, quiet=AWAY_GRACE_SECONDS + 1.5)
     after = ben.answer(ben.send("sync"))["game"]["version"]
-    assert len(frames) <= 2 * limit
-    assert after - before <= 2 * limit
+    assert [_seat(g, ana.player_id)["present"] for g in frames] == [True, False]
+    assert after == before + 2
+
+
+def test_presence_player_back_within_the_grace_costs_the_table_nothing(
+    stack: LocalStack, players: Any
+) -> None:
+    # given a started two-player game, the first player in turn
+    ana, ben, game = _started_table(players, "ana-blinks", "ben-unaware", TWO_WITH_CLOCK)
+    game_id = game["gameId"]
+
+    # when her connection drops and she is back at once
+    ana.reconnect()
+    synced = ana.answer(ana.send("sync"))["game"]
+
+    # then the other player got no frame, the game no version, and she is present, in turn
+    frames = _game_frames_until_quiet(ben, quiet=AWAY_GRACE_SECONDS + 1.5)
+    assert [g for g in frames if g["version"] > game["version"]] == []
+    assert synced["version"] == game["version"]
+    assert _seat(synced, ana.player_id)["present"]
+    # and the game reaches her new connection: she plays, and sees the other's turn
+    cell = synced["turn"]["legal"][0]
+    ana.act("write", gameId=game_id, column=cell["column"], row=cell["row"])
+    ben.act("roll", gameId=game_id, keep=[])
+    seen = ana.game_until(
+        lambda g: g["turn"]["playerId"] == ben.player_id and g["turn"]["roll"] == 2
+    )
+    assert seen["version"] == game["version"] + 2

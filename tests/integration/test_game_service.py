@@ -1053,20 +1053,49 @@ def test_disconnect_arriving_after_the_reconnect_changes_nothing(harness: Any) -
     game_id = harness.running_game(ANA, BEN)
     harness.service.players.unbind_connection("ana", ANA.connection_id)
     harness.connect(Caller("ana", "conn-ana-2"))
-    version = harness.session(game_id).version
+    closed: list[bool] = []
 
     def stale_disconnect(session: Any) -> Effects | None:
-        closed = presence.disconnect(session, "ana", ANA.connection_id, harness.clock())
-        return Effects() if closed else None
+        closed.append(presence.disconnect(session, "ana", ANA.connection_id, harness.clock()))
+        return Effects() if closed[-1] else None
 
     # when the stale disconnect is applied to the game
-    harness.service.writer.apply(game_id, stale_disconnect, harness.clock())
+    applied = harness.service.writer.apply(game_id, stale_disconnect, harness.clock())
 
-    # then the seat bound to the newer connection stays present
+    # then it changes nothing: the seat bound to the newer connection stays present (a write
+    # there may be the timers' own, which the reconnect, relinking the seat without a version,
+    # left to the next write)
     session = harness.session(game_id)
+    assert closed == [False] and not applied.changed
     assert session.seats[0].present
     assert session.seats[0].connection_id == "conn-ana-2"
-    assert session.version == version
+
+
+def test_relinked_seat_refuses_a_write_loaded_before_it_and_is_folded_into_the_next(
+    harness: Any,
+) -> None:
+    # given a running game, loaded by a writer, then ana's seat relinked to a new connection
+    # (she came back before her away was written)
+    game_id = harness.running_game(ANA, BEN)
+    games = harness.service.games
+    stale = games.load(game_id)
+    assert games.relink(games.load(game_id), "ana", "conn-ana-2")
+
+    # when the writer saves what it loaded before the relink
+    # then it loses the race (its body holds the old connection), and the game keeps the new one
+    with pytest.raises(StaleGameError):
+        games.save(stale.session, watchers=stale.watchers, links=stale.links, now=harness.clock())
+    fresh = games.load(game_id)
+    assert fresh.session.seats[0].connection_id == "conn-ana-2"
+    assert fresh.session.version == stale.session.version
+
+    # and a write on the fresh load folds the link into the game's body
+    games.save(fresh.session, watchers=fresh.watchers, links=fresh.links, now=harness.clock())
+    folded = games.load(game_id)
+    assert folded.links is None
+    assert folded.session.seats[0].connection_id == "conn-ana-2"
+    # and a relink on a load older than that write is refused
+    assert not games.relink(fresh, "ana", "conn-ana-3")
 
 
 @pytest.mark.parametrize(("used_s", "resumed_ms"), [(20, 40_000), (58, 5_000)])

@@ -125,6 +125,9 @@ class TableItem(Model):
     # A spectator: whose own turn it follows.
     follows = UnicodeAttribute(null=True)
     watchers = NumberAttribute(null=True)  # on a game: spectators who came (LoadedGame.watchers)
+    # On a game: seats whose present player came back on a new connection before their away
+    # was written (JSON {player id: connection id}), relinked without a version (LoadedGame.links)
+    seat_links = UnicodeAttribute(null=True)
     blocked_until = NumberAttribute(null=True)
     # Results (yamb_service.results.dynamo): how many board rows hold one score, a player's
     # statistics as JSON, a head-to-head's counts (the viewer's side).

@@ -3,6 +3,8 @@
 The two call each other (marking a seat away is a write its table is told of), so they live
 together."""
 
+from datetime import datetime
+
 from yamb.protocol import ClientAction
 from yamb.session import presence
 from yamb.session.effects import Effects
@@ -50,9 +52,10 @@ def broadcast(
             logger.exception("a gone seat was not marked away", player_id=caller.player_id)
 
 
-def away(ctx: GameContext, game_id: str, caller: Caller) -> None:
-    """The caller's connection is gone: their seat is away if it still holds it."""
-    now = ctx.now()
+def away(ctx: GameContext, game_id: str, caller: Caller, *, at: datetime | None = None) -> None:
+    """The caller's connection is gone (since `at`, else now): their seat is away if it still
+    holds it."""
+    now = ctx.now() if at is None else at
     try:
         applied = ctx.writer.apply(
             game_id,

@@ -23,3 +23,4 @@ class GameContext(Protocol):
     writer: GameWriter
     delivery: Delivery
     now: Callable[[], datetime]
+    away_grace: Callable[[], None]

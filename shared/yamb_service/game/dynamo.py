@@ -8,6 +8,7 @@ Open games are listed on the index `gsi1` under `OPEN#waiting` and `OPEN#running
 first. A game's body is its session as zlib-compressed JSON.
 """
 
+import json
 import zlib
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
@@ -124,7 +125,7 @@ class DynamoGameRepository:
     def load(self, game_id: str) -> LoadedGame:
         """The game, its spectators and its lane's token, in one consistent query of the
         game's partition."""
-        session, lane, spectators, watchers = None, None, [], 0
+        session, lane, spectators, watchers, links = None, None, [], 0, None
         follows: dict[str, str] = {}
         for item in self._item.query(
             _game_key(game_id), self._item.sk.between(_GAME, _LANE), consistent_read=True
@@ -132,6 +133,11 @@ class DynamoGameRepository:
             if item.sk == _GAME and item.body is not None:
                 session = decode_body(item.body)
                 watchers = int(item.watchers or 0)
+                links = item.seat_links
+                for player_id, connection_id in json.loads(links or "{}").items():
+                    seat = session.seat_of(player_id)
+                    if seat is not None:
+                        session.seats[seat].connection_id = connection_id
             elif item.sk.startswith(_SPECTATOR) and item.connection_id is not None:
                 spectators.append(item.connection_id)
                 if item.follows is not None:
@@ -140,7 +146,32 @@ class DynamoGameRepository:
                 lane = LaneToken(lane=int(item.lane), token=item.token)
         if session is None:
             raise GameNotFoundError(f"no game {game_id}")
-        return LoadedGame(session, lane, spectators, follows, watchers)
+        return LoadedGame(session, lane, spectators, follows, watchers, links)
+
+    @busy_when_transient
+    def relink(self, loaded: LoadedGame, player_id: str, connection_id: str) -> bool:
+        """One UpdateItem of `seat_links`, on the version and the links as loaded: no new
+        version, so no write loaded before it is refused for it but one that would carry the
+        old connection in its body (conditioned on the links: it loads again)."""
+        session = loaded.session
+        links = {**json.loads(loaded.links or "{}"), player_id: connection_id}
+        item = self._item
+        condition = item.version == session.version
+        condition &= (
+            item.seat_links == loaded.links
+            if loaded.links is not None
+            else item.seat_links.does_not_exist()
+        )
+        try:
+            item(_game_key(session.game_id), _GAME).update(
+                actions=[item.seat_links.set(json.dumps(links, sort_keys=True))],
+                condition=condition,
+            )
+        except UpdateError as error:
+            if error.cause_response_code == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
 
     @busy_when_transient
     def watch(
@@ -237,6 +268,7 @@ class DynamoGameRepository:
         ended: GameResult | None = None,
         dice_chunk: DiceChunk | None = None,
         watchers: int = 0,
+        links: str | None = None,
         now: datetime,
     ) -> None:
         """Writes the session if nobody wrote since it was read: one conditional write on the
@@ -252,6 +284,11 @@ class DynamoGameRepository:
         # Nor did a spectator come: the broadcast after this write reaches every spectator.
         condition &= (
             self._item.watchers == watchers if watchers else self._item.watchers.does_not_exist()
+        )
+        # Nor was a seat relinked: the body written holds the connections as loaded (and the
+        # relinked ones, folded in; the item written has no seat_links).
+        condition &= (
+            self._item.seat_links == links if links else self._item.seat_links.does_not_exist()
         )
         extra = [self._result_item(result)] if result is not None else []
         if ended is not None:

@@ -104,6 +104,9 @@ class LoadedGame:
     # How many times a spectator came, as counted on the game item: a write conditioned on it
     # fails when one came after this load, so no broadcast misses a spectator it raced.
     watchers: int = 0
+    # The seats relinked to a new connection since the last write, as stored (already applied
+    # to `session`): a write conditioned on it fails when one is relinked after this load.
+    links: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,8 +145,14 @@ class GameRepository(Protocol):
         ended: GameResult | None = None,
         dice_chunk: DiceChunk | None = None,
         watchers: int = 0,
+        links: str | None = None,
         now: datetime,
     ) -> None: ...
+    def relink(self, loaded: LoadedGame, player_id: str, connection_id: str) -> bool:
+        """The player's seat takes `connection_id` without a new version (nothing the table
+        sees changes), if the game is still as `loaded`; False when it changed meanwhile."""
+        ...
+
     def archived_record(self, game_id: str) -> ArchivedRecord:
         """The turns of the game's record moved out of the game item, and its replay header."""
         ...

@@ -1,5 +1,12 @@
 """Connections: a new one replaces the player's previous one and takes their seat back; a
-closed one leaves the seat away (yamb.session.presence decides what that means for the game)."""
+closed one leaves the seat away (yamb.session.presence decides what that means for the game).
+
+Flapping costs the table nothing (issue 27): a closed connection's seat is marked away only
+after AWAY_GRACE_SECONDS, and a player back on a new connection while their seat is still
+present only relinks the seat (no new version, no frame: nothing the others see changed), so
+the away, which then finds the seat on another connection, writes nothing either."""
+
+import time
 
 from yamb.protocol import DisconnectedFrame
 from yamb.session import presence
@@ -17,6 +24,9 @@ from yamb_service.game.ports import GameNotFoundError, HandshakeLimit, StaleGame
 # backoff uses a few; the one past the limit is refused (HandshakeLimitError: $connect answers
 # 429) and nothing is written.
 HANDSHAKE_LIMIT = HandshakeLimit(handshakes=20, window_seconds=60)
+# How long a closed connection's seat stays present, for its player to come back unseen. The
+# away is written as of the moment the connection closed (the turn clock froze then).
+AWAY_GRACE_SECONDS = 2.0
 
 
 def connect(ctx: GameContext, caller: Caller) -> None:
@@ -45,6 +55,9 @@ def rejoin(
     """The caller's seat takes this connection (and is back, if it was away). A handshake
     never fails for it: if the game keeps changing under it, the client's `sync` does it."""
     now = ctx.now()
+    relinked = _relinked(ctx, game_id, caller)
+    if relinked is not None:
+        return relinked
     try:
         applied = ctx.writer.apply(
             game_id,
@@ -63,11 +76,41 @@ def rejoin(
     return applied.session
 
 
+def _relinked(ctx: GameContext, game_id: str, caller: Caller) -> GameSession | None:
+    """The game with the caller's seat on this connection, when the seat is still present
+    (its away not written yet) so that only its connection changes: relinked without a
+    version or a frame. None: the seat is away, or gone, or the game changed meanwhile (the
+    write path does it then)."""
+    try:
+        loaded = ctx.games.load(game_id)
+    except GameNotFoundError:
+        return None
+    session = loaded.session
+    seat = session.seat_of(caller.player_id)
+    if seat is None or not session.in_play:
+        return None
+    held = session.seats[seat]
+    if held.left or not held.present or held.connection_id == caller.connection_id:
+        return None
+    if not ctx.games.relink(loaded, caller.player_id, caller.connection_id):
+        return None
+    held.connection_id = caller.connection_id
+    metrics.add_metric(name="SeatRelinked", unit=MetricUnit.Count, value=1)
+    return session
+
+
+def wait_away_grace() -> None:
+    time.sleep(AWAY_GRACE_SECONDS)
+
+
 def disconnect(ctx: GameContext, caller: Caller) -> None:
+    """The seat is away if its player is not back on another connection within the grace."""
+    closed_at = ctx.now()
     before = ctx.players.unbind_connection(caller.player_id, caller.connection_id)
     if before is None or before.game_id is None:
         return  # a newer connection took over, or the player is in no game
-    away(ctx, before.game_id, caller)
+    ctx.away_grace()
+    away(ctx, before.game_id, caller, at=closed_at)
 
 
 def needs_rejoin(session: GameSession, caller: Caller) -> bool:

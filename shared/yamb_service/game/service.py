@@ -123,8 +123,12 @@ class GameService:
         throttle: ConnectionThrottle,
         wall_time: Callable[[], float] = time.time,
         wardrobes: Wardrobes | None = None,
+        away_grace: Callable[[], None] = presence.wait_away_grace,
     ) -> None:
         self.throttle = throttle
+        # Waits, in a closed connection's $disconnect, for its player to come back unseen
+        # (presence.AWAY_GRACE_SECONDS of real time).
+        self.away_grace = away_grace
         # What a player shows at the table (E5), read when they sit down.
         self.wardrobes: Wardrobes = wardrobes or NoWardrobes()
         # A sign-in expires on the wall clock, as the authorizer that checked it measures it;

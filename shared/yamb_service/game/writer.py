@@ -151,7 +151,7 @@ class GameWriter:
             effects = effects or Effects()
             self._before_write(session, timer_plan)
             try:
-                self._write(session, effects, now, watchers=loaded.watchers)
+                self._write(session, effects, now, watchers=loaded.watchers, links=loaded.links)
             except StaleGameError:
                 metrics.add_metric(name="WriteConflict", unit=MetricUnit.Count, value=1)
                 self._stop_unwritten_wakes(game_id, timer_plan)
@@ -176,7 +176,13 @@ class GameWriter:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _write(
-        self, session: GameSession, effects: Effects, now: datetime, *, watchers: int
+        self,
+        session: GameSession,
+        effects: Effects,
+        now: datetime,
+        *,
+        watchers: int,
+        links: str | None = None,
     ) -> None:
         ending = effects.ended or effects.result_changed
         result = result_of(session) if ending and records_result(session) else None
@@ -199,6 +205,7 @@ class GameWriter:
             ended=ended,
             dice_chunk=dice_chunk,
             watchers=watchers,
+            links=links,
             now=now,
         )
 
