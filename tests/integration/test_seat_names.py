@@ -108,3 +108,18 @@ def test_rename_seats_skips_a_game_gone_and_a_player_without_games(table: str, i
     # when their seats are renamed / then nothing is written and nothing fails
     assert SeatNames(games, players).rename_seats("ana", "#0123456789ab", NOW) == 0
     assert SeatNames(games, players).rename_seats("nobody", "#0123456789ab", NOW) == 0
+
+
+def test_rename_seats_renames_a_game_whose_seat_was_relinked(table: str, item: Any) -> None:
+    # given ana and ben at a table, ben's seat relinked to a new connection (no new version)
+    games, players = DynamoGameRepository(item), DynamoPlayerRepository(item)
+    _table(games, "t-5", {"ana": "Ana", "ben": "Ben"})
+    assert games.relink(games.load("t-5"), "ben", "conn-ben-2")
+
+    # when ana's seats are renamed
+    written = SeatNames(games, players).rename_seats("ana", "#0123456789ab", NOW)
+
+    # then her seat is renamed, and ben's seat keeps its new connection
+    assert written == 1
+    assert _names(games, "t-5") == {"ana": "#0123456789ab", "ben": "Ben"}
+    assert games.load("t-5").session.seats[1].connection_id == "conn-ben-2"

@@ -47,7 +47,7 @@ class SeatNames:
             for seat in seats:
                 seat.nickname = nickname
             try:
-                self._games.save(session, watchers=loaded.watchers, now=now)
+                self._games.save(session, watchers=loaded.watchers, links=loaded.links, now=now)
             except StaleGameError:
                 continue
             return 1
