@@ -389,12 +389,20 @@ class LocalStack:
         from yamb_service.common.dynamo import item_model  # noqa: PLC0415
         from yamb_service.game.dynamo import DynamoPlayerRepository  # noqa: PLC0415
 
-        claims = jwt.decode(self.player_token(name), options={"verify_signature": False})
+        # Not a sign-in when the player exists: a new sign-in would end their live session (A2).
+        try:
+            user = self.aws.client("cognito-idp").admin_get_user(
+                UserPoolId=self.aws.user_pool_id(), Username=f"{name}@example.com"
+            )
+            subject = next(a["Value"] for a in user["UserAttributes"] if a["Name"] == "sub")
+        except Exception:  # not created yet: a sign-in creates them
+            token = self.player_token(name)
+            subject = jwt.decode(token, options={"verify_signature": False})["sub"]
         until = self.aws.clock.now() + timedelta(days=days)
         table = item_model(
             self.aws.physical_ids["GameTable"], self.aws.region, self.aws.endpoint_url
         )
-        DynamoPlayerRepository(table).grant_premium(str(claims["sub"]), until)
+        DynamoPlayerRepository(table).grant_premium(str(subject), until)
         return until
 
     def stop(self) -> None:
