@@ -646,6 +646,21 @@ def test_account_functions_may_make_the_cognito_calls_their_code_makes(
         assert {resource for _, resource in granted(template, function, "cognito-idp")} == {pool}
 
 
+def test_template_functions_that_close_a_live_connection_may_manage_connections(
+    template: Template,
+) -> None:
+    # given the functions that tell a player's live connection why and close it: a sign-out
+    # everywhere (accounts, jobs), a new sign-in elsewhere (the PostAuthentication trigger, A2)
+    # when their grants on API Gateway's management API are read
+    for function in ("AccountsFunction", "AccountJobsFunction", "AccountTriggersFunction"):
+        grants = granted(template, function, "execute-api")
+
+        # then each may post to and delete the WebSocket API's connections, nothing more
+        assert {action for action, _ in grants} == {"execute-api:ManageConnections"}, function
+        (resource,) = {resource for _, resource in grants}
+        assert str(resource).endswith("/@connections/*"), function
+
+
 # ------------------------------------------------------------------------- least privilege
 
 
