@@ -6,6 +6,7 @@ send. Logins go to Cognito itself (by SRP), so its triggers run as on AWS."""
 import json
 import re
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -24,7 +25,9 @@ from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.common.dynamo import item_model
 from yamb_service.economy.ports import Change
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_service.edge.identity import SIGN_IN_SKEW_SECONDS
 from yamb_service.game.dynamo import DynamoGameRepository
+from yamb_service.game.live_connections import PlayerConnections
 from yamb_service.progression.wiring import referrals_on
 
 from devstack.stack import LocalStack
@@ -660,6 +663,26 @@ def test_sign_out_everywhere_stops_every_token_at_once(accounts: Accounts) -> No
     assert accounts.http("POST", "/me/sign-out", token=token).status == 200
     assert accounts.http("GET", "/me", token=token).status == 403
     assert not accounts.connect_allowed(token)
+
+
+def test_sign_in_whose_previous_device_cannot_be_closed_still_succeeds(
+    accounts: Accounts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a player signed in, and the management API failing when a connection is closed
+    email, first = accounts.player(_unique("Twice"))
+
+    def failing(self: Any, player_id: str, **kwargs: Any) -> None:
+        raise RuntimeError("the management API is unreachable")
+
+    monkeypatch.setattr(PlayerConnections, "close", failing)
+
+    # when they sign in again, a while later
+    time.sleep(SIGN_IN_SKEW_SECONDS + 1.5)
+    second = accounts.login(email)
+
+    # then the sign-in succeeds, and only the new sign-in's token opens the API
+    assert accounts.http("GET", "/me", token=second).status == 200
+    assert accounts.http("GET", "/me", token=first).status == 403
 
 
 # ----------------------------------------------------------------------------- A4, A5

@@ -275,7 +275,13 @@ class AccountService:
                 player_id,
                 lambda p: p.model_copy(update={"signed_in_at": max(p.signed_in_at, at)}),
             )
-        self.connections.close(player_id, reason=SIGNED_IN_ELSEWHERE, code="signed_in_elsewhere")
+        try:
+            self.connections.close(
+                player_id, reason=SIGNED_IN_ELSEWHERE, code="signed_in_elsewhere"
+            )
+        except Exception:  # its token is refused already: a close that fails fails no sign-in
+            logger.exception("the previous device's connection was not closed")
+            metrics.add_metric(name="PreviousDeviceNotClosed", unit=MetricUnit.Count, value=1)
         if email is not None and profile.email != email and profile.pending_email == email:
             self._update(
                 player_id,
