@@ -4,6 +4,8 @@ events API Gateway sends. Stripe is faked at its SDK's HTTP-client level (testki
 `FakeStripe`, in place of the RequestsClient the wiring makes); its webhooks are signed with the
 SDK's own scheme (`WebhookSignature.generate_signature_header`: HMAC-SHA256 of `<t>.<body>`)."""
 
+import copy
+import functools
 import json
 import threading
 import time
@@ -31,7 +33,7 @@ from devstack.aws import local_secret_value
 from devstack.stack import LocalStack
 from devstack.template import Template
 from testkit.stripe import FakeStripe, nested, refunded_charge, stripe_event
-from tests.integration.test_template import dynamodb_allowed, granted, iam_actions
+from tests.integration.test_template import dynamodb_allowed, granted, iam_actions, refusals
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -53,6 +55,9 @@ def _event(name: str) -> dict[str, Any]:
 # What the payments function needed in the test running now, as IAM actions on the table: after
 # each test, every call is one its policy allows (`_calls_within_its_policy`).
 PAYMENTS_DYNAMODB_NEEDS: set[tuple[str, str]] = set()
+# Its DynamoDB calls of the test running now (operation, parameters): each is evaluated against
+# its statements, their `dynamodb:LeadingKeys` conditions included.
+PAYMENTS_DYNAMODB_CALLS: list[tuple[str, dict[str, Any]]] = []
 _running = threading.local()
 
 
@@ -173,6 +178,7 @@ def shop() -> Iterator[Shop]:
             and client.meta.service_model.service_name == "dynamodb"
         ):
             PAYMENTS_DYNAMODB_NEEDS.update(iam_actions(operation, params))
+            PAYMENTS_DYNAMODB_CALLS.append((operation, copy.deepcopy(params)))
         return make_api_call(client, operation, params)
 
     with pytest.MonkeyPatch.context() as patch, LocalStack(ROOT) as stack:
@@ -181,6 +187,11 @@ def shop() -> Iterator[Shop]:
         payment_wiring.payment_service.cache_clear()
         yield Shop(stack, fake)
     payment_wiring.payment_service.cache_clear()
+
+
+@functools.cache
+def _template() -> Template:
+    return Template(ROOT / "template.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -196,9 +207,11 @@ def _calls_within_its_policy(
     """Every DynamoDB call the payments function makes in a test is one its policy allows (moto
     checks no policy); the calls of the test."""
     PAYMENTS_DYNAMODB_NEEDS.clear()
+    PAYMENTS_DYNAMODB_CALLS.clear()
     yield PAYMENTS_DYNAMODB_NEEDS
     refused = PAYMENTS_DYNAMODB_NEEDS - grants
     assert not refused, f"calls its policy refuses: {refused}"
+    assert not refusals(_template(), "PaymentsFunction", PAYMENTS_DYNAMODB_CALLS)
 
 
 @pytest.fixture(autouse=True)
@@ -1020,3 +1033,22 @@ def test_payments_function_dynamodb_calls_are_what_its_policy_allows(
         "arn:aws:ssm:us-east-1:123456789012:parameter/yamb/stripe/webhook-secret",
     }
     assert not granted(template, "PaymentsFunction", "kms")  # aws/ssm: no key parameter given
+
+
+def test_payments_function_reaches_only_players_and_idempotency_keys() -> None:
+    # given the payments function's statements, behind a public webhook
+    template = _template()
+
+    # when calls on its own partitions and on others' are judged with their leading keys
+    def get(pk: str) -> tuple[str, dict[str, Any]]:
+        return "GetItem", {"TableName": "t", "Key": {"pk": {"S": pk}, "sk": {"S": "X"}}}
+
+    def put(pk: str) -> tuple[str, dict[str, Any]]:
+        return "PutItem", {"TableName": "t", "Item": {"pk": {"S": pk}, "sk": {"S": "X"}}}
+
+    own = [get("PLAYER#ana"), put("PLAYER#ana"), get("IDEM#checkout-1"), put("IDEM#x")]
+    others = [get("GAME#g1"), put("BOARD#main"), get("NICK#ana"), put("PERIOD#2026-W48")]
+
+    # then its own are allowed and each of the others refused
+    assert refusals(template, "PaymentsFunction", own) == []
+    assert len(refusals(template, "PaymentsFunction", others)) == len(others)

@@ -41,6 +41,7 @@ from yamb_service.progression.tasks.service import TaskService
 from yamb_service.results.dynamo import DynamoResultsStore
 from yamb_service.results.service import PrizeService, ResultsRecorder, ResultsService
 
+from devstack.policy import dynamodb_refusals
 from devstack.template import Template, load_template
 from testkit.service import START, Clock
 from testkit.table import REGION
@@ -781,6 +782,20 @@ def from_player(name: str, player: Player, **frame: Any) -> dict[str, Any]:
         body["requestId"] = f"{name}-{next(REQUEST_IDS)}"
         event["body"] = json.dumps(body)
     return event
+
+
+def refusals(
+    template: Template, function: str, calls: list[tuple[str, dict[str, Any]]]
+) -> list[str]:
+    """The DynamoDB calls (operation, parameters) the function's statements refuse, their
+    `dynamodb:LeadingKeys` conditions evaluated (devstack.policy: moto checks no policy)."""
+    table = template.context.get_att("GameTable", "Arn")
+    granted_ = statements(template, function)
+    return [
+        f"{function}: {operation}: {refused}"
+        for operation, params in calls
+        for refused in dynamodb_refusals(granted_, table, operation, params)
+    ]
 
 
 def iam_actions(operation: str, params: dict[str, Any]) -> set[tuple[str, str]]:
