@@ -14,7 +14,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter
 from yamb_service.accounts.wiring import account_service
 from yamb_service.common import clock
-from yamb_service.common.observability import logger, metrics
+from yamb_service.common.observability import counts_job_failure, logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
 
 
@@ -40,6 +40,7 @@ _EVENTS: TypeAdapter[DailyJob | BanTask] = TypeAdapter(DailyJob | BanTask)
 @collector_after_first_call
 @logger.inject_lambda_context(clear_state=True)
 @metrics.log_metrics
+@counts_job_failure
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     request = _EVENTS.validate_python(event)
     if isinstance(request, BanTask):

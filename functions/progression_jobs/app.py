@@ -14,7 +14,7 @@ from typing import Any, Literal
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 from yamb_service.common import clock
-from yamb_service.common.observability import logger, metrics
+from yamb_service.common.observability import counts_job_failure, logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
 from yamb_service.progression.jobs import run_week
 
@@ -29,6 +29,7 @@ class WeeklyJob(BaseModel):
 @collector_after_first_call
 @logger.inject_lambda_context(clear_state=True)
 @metrics.log_metrics
+@counts_job_failure
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     job = WeeklyJob.model_validate(event)
     now: datetime = job.now or clock.now()

@@ -21,7 +21,9 @@ from botocore.exceptions import ClientError
 from yamb.session import lobby
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
+from yamb_service.accounts import service as account_service_module
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.accounts.service import DailyJobError
 from yamb_service.common.dynamo import item_model
 from yamb_service.economy.ports import Change
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
@@ -865,6 +867,52 @@ def test_daily_job_deletes_never_verified_accounts_after_30_days(accounts: Accou
     assert accounts.store.get(player_id) is None
     assert accounts.store.nickname_owner(nickname) is None
     assert accounts.register(nickname, email).status == 202
+
+
+def test_daily_job_whose_purge_fails_raises_counts_it_and_the_retry_finishes(
+    accounts: Accounts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given two accounts asked to be deleted; the table refuses the first one's purge
+    _, first_token = accounts.player(_unique("Stuck"))
+    _, second_token = accounts.player(_unique("Fine"))
+    first_id = accounts.http("GET", "/me", token=first_token).json["playerId"]
+    second_id = accounts.http("GET", "/me", token=second_token).json["playerId"]
+    accounts.http("DELETE", "/me", token=first_token)
+    accounts.http("DELETE", "/me", token=second_token)
+    purge = DynamoAccountStore.purge
+
+    def failing(store: DynamoAccountStore, profile: Any, *, release: str) -> None:
+        if profile.player_id == first_id:
+            raise RuntimeError("the table is down")
+        purge(store, profile, release=release)
+
+    counted: list[tuple[str, float]] = []
+    monkeypatch.setattr(DynamoAccountStore, "purge", failing)
+    monkeypatch.setattr(
+        account_service_module.metrics,
+        "add_metric",
+        lambda name, value, **_: counted.append((name, value)),
+    )
+
+    # when the daily job runs after 30 days
+    with pytest.raises(DailyJobError) as raised:
+        accounts.daily(timedelta(days=30, minutes=1))
+
+    # then it fails (Lambda counts an error, retries, then dead-letters the event) naming the
+    # account, counts the failure, and the other account was purged all the same
+    assert raised.value.report.failed == [first_id]
+    assert first_id in str(raised.value)
+    assert ("AccountsNotHandled", 1) in counted and ("JobFailed", 1) in counted
+    second = accounts.store.get(second_id)
+    assert second is not None and second.status == "deleted"
+
+    # when the table is back and the job runs again (Lambda's retry), then it finishes the
+    # purge and succeeds
+    monkeypatch.setattr(DynamoAccountStore, "purge", purge)
+    report = accounts.daily(timedelta(days=30, minutes=2))
+    first = accounts.store.get(first_id)
+    assert report["failed"] == [] and first is not None and first.status == "deleted"
+    assert first.email is None and first.nickname.startswith("#")
 
 
 # ----------------------------------------------------------------------------- bans, jobs

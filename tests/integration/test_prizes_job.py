@@ -13,7 +13,7 @@ import boto3
 import pytest
 from pydantic import ValidationError
 from yamb.results.errors import ResultsError
-from yamb_service.common import clock
+from yamb_service.common import clock, observability
 from yamb_service.common.dynamo import item_model
 from yamb_service.results import wiring as results_wiring
 
@@ -34,7 +34,7 @@ from tests.integration.test_handlers import CONTEXT
 
 ROOT = Path(__file__).resolve().parents[2]
 WEEK = "individual/main/best/2026-W49"
-# A refused job adds no metric.
+# A job refused before its service runs adds only JobFailed (no metric of a payout).
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 
@@ -155,15 +155,19 @@ def test_prizes_job_scheduled_input_pays_the_week_that_ended_last(
     ],
 )
 def test_prizes_job_period_not_ended_or_not_its_kind_is_refused_and_nothing_paid(
-    prizes: Prizes, event: dict[str, Any], code: str
+    prizes: Prizes, event: dict[str, Any], code: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    counted: list[str] = []
+    monkeypatch.setattr(observability.metrics, "add_metric", lambda name, **_: counted.append(name))
+
     # when an operator runs a payout for a period still running, or not of the job's kind
     with pytest.raises(ResultsError) as refused:
         prizes.run(event)
 
-    # then the function fails with the reason (the schedule's retries, then the alarm), the
-    # period stays open and no one is paid
+    # then the function fails with the reason (Lambda's retries, the dead-letter queue and the
+    # JobFailed count's alarm), the period stays open and no one is paid
     assert (refused.value.code, refused.value.field) == (code, "period")
+    assert counted == ["JobFailed"]
     assert not prizes.closed("2026-W49") and not prizes.closed("2026-12")
     assert prizes.balances() == (0, 0)
     assert prizes.settled == []

@@ -83,6 +83,19 @@ class DailyReport:
     failed: list[str] = field(default_factory=list)
 
 
+class DailyJobError(Exception):
+    """The daily job went through every due account, but some failed: raised (after the others
+    were handled) so that Lambda counts an error, retries the event and, past the retries, sends
+    it to the job's dead-letter queue. A run again skips what is done and retries what is not."""
+
+    def __init__(self, report: DailyReport) -> None:
+        shown = ", ".join(report.failed[:20]) + (", ..." if len(report.failed) > 20 else "")
+        super().__init__(
+            f"the daily account job failed for {len(report.failed)} account(s): {shown}"
+        )
+        self.report = report
+
+
 class AccountService:
     def __init__(
         self,
@@ -547,8 +560,9 @@ class AccountService:
 
     def daily(self, now: datetime) -> DailyReport:
         """Never-verified accounts past 30 days go (nickname and address freed); deleting
-        accounts get their reminders, and are purged after 30 days. One account's failure is
-        reported and the others go on; a run repeated does nothing twice."""
+        accounts get their reminders, and are purged after 30 days. One account's failure does
+        not stop the others; at the end, any failure is counted (AccountsNotHandled) and raised
+        (DailyJobError), never returned as a success. A run repeated does nothing twice."""
         now = now.astimezone(UTC)
         unverified = reminders = purged = 0
         failed: list[str] = []
@@ -571,9 +585,13 @@ class AccountService:
             except Exception:
                 logger.exception("a deleting account was not handled", player_id=player_id)
                 failed.append(player_id)
-        return DailyReport(
+        report = DailyReport(
             unverified_deleted=unverified, reminders_sent=reminders, purged=purged, failed=failed
         )
+        if failed:
+            metrics.add_metric(name="AccountsNotHandled", unit=MetricUnit.Count, value=len(failed))
+            raise DailyJobError(report)
+        return report
 
     def _drop_unverified(self, player_id: str, now: datetime) -> int:
         profile = self.store.get(player_id)
