@@ -3,7 +3,9 @@
 Every function of the template (root and nested) gets a Lambda `Errors` alarm (but the WebSocket
 authorizer, whose refusals are errors too: `AuthorizerErrorsAlarm` judges their share) and a
 `Throttles` alarm; every function behind HTTP API routes gets a 5xx count from the API's access
-log (a metric filter on its routes' keys) and an alarm on it. The definitions are generated, not
+log (a metric filter on its routes' keys) and an alarm on it; every function invoked
+asynchronously with an on-failure destination (its `EventInvokeConfig`: the scheduled jobs) gets
+an alarm on that dead-letter queue's visible messages. The definitions are generated, not
 `Fn::ForEach` loops: `sam build` (SAM CLI 1.170) expands the AWS::LanguageExtensions transform in
 the root template only and fails on a loop in a nested one (docs/decisions.md).
 
@@ -37,6 +39,7 @@ class Settings:
     errors: str | None = None  # None: no plain Errors alarm (the authorizer's is a share)
     errors_threshold: int = 1
     server_errors_threshold: int = 5
+    dead_letters: str | None = None  # what a message in its on-failure queue means
 
 
 # By the function's logical id without "Function". Thresholds: 1 where any error is a crash
@@ -67,6 +70,9 @@ SETTINGS: dict[str, Settings] = {
         "A daily account job was refused concurrency (the schedule retries).",
         "A daily account job failed (after the schedule's retries): run it by hand with the "
         "day as its now.",
+        dead_letters="A daily account job run failed Lambda's retries (or was never delivered): "
+        "the message holds the event and its error; fix the fault, then run the job again "
+        "with the day as its now (each step is idempotent).",
     ),
     "Connections": Settings(
         "connections",
@@ -125,6 +131,9 @@ SETTINGS: dict[str, Settings] = {
         "A prize payout was refused concurrency (the schedule retries).",
         "A prize payout failed (after the schedule's retries); run it again with its period: "
         "each prize is paid once.",
+        dead_letters="A prize payout failed Lambda's retries (or was never delivered): prizes "
+        "are owed; fix the fault, then run the job again with its period (each prize is paid "
+        "once).",
     ),
     "Progression": Settings(
         "progression",
@@ -137,6 +146,9 @@ SETTINGS: dict[str, Settings] = {
         "The weekly progression job was refused concurrency (the schedule retries).",
         "The weekly progression job failed (after the schedule's retries): run it by hand with "
         "the week's start as its now.",
+        dead_letters="The weekly progression job failed Lambda's retries (or was never "
+        "delivered): the week's tasks or referral payments are missing; fix the fault, then run "
+        "it with the week's start as its now (a run again changes nothing done).",
     ),
 }
 
@@ -180,15 +192,47 @@ def server_error_patterns(template: Template) -> dict[str, str]:
     }
 
 
+def dead_letter_queues(template: Template) -> dict[str, str]:
+    """Each asynchronously invoked function's key -> the logical id of the SQS queue its
+    `EventInvokeConfig` sends a failed event to."""
+    found = {}
+    for logical_id in template.resources_of_type(SERVERLESS_FUNCTION):
+        config = template.properties(logical_id).get("EventInvokeConfig") or {}
+        failure = (config.get("DestinationConfig") or {}).get("OnFailure") or {}
+        destination = failure.get("Destination")
+        if destination is None:
+            continue
+        if failure.get("Type") != "SQS" or not isinstance(destination, dict):
+            raise SystemExit(f"{logical_id}: its on-failure destination is not a queue of ours")
+        found[logical_id.removesuffix("Function")] = destination["Fn::GetAtt"][0]
+    return found
+
+
 def parameters(template: Template) -> str:
-    return "".join(f"  {key}FunctionName:\n    Type: String\n" for key in functions(template))
+    return "".join(
+        f"  {key}FunctionName:\n    Type: String\n" for key in functions(template)
+    ) + "".join(
+        f"  {key}DeadLetterQueueName:\n    Type: String\n" for key in dead_letter_queues(template)
+    )
 
 
 def resources(template: Template) -> str:
     parts = []
     patterns = server_error_patterns(template)
+    queues = dead_letter_queues(template)
     for key in functions(template):
         settings = SETTINGS[key]
+        if key in queues:
+            if settings.dead_letters is None:
+                raise SystemExit(f"{key}: an on-failure queue and no dead_letters description")
+            parts.append(
+                f"  {key}DeadLetterAlarm:\n    Type: AWS::CloudWatch::Alarm\n    Properties:\n"
+                f"      AlarmName: !Sub ${{AppName}}-{settings.slug}-dead-letters\n"
+                f"      AlarmDescription: {_q(settings.dead_letters)}\n"
+                "      Namespace: AWS/SQS\n      MetricName: ApproximateNumberOfMessagesVisible\n"
+                f"      Dimensions: [{{Name: QueueName, Value: !Ref {key}DeadLetterQueueName}}]\n"
+                "      Threshold: 1\n" + _ACTIONS.replace("Statistic: Sum", "Statistic: Maximum")
+            )
         name = f"!Ref {key}FunctionName"
         if settings.errors is not None:
             parts.append(

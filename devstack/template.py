@@ -3,9 +3,10 @@
 `load_template` parses YAML (or JSON) with the intrinsic short tags (`!Ref`, `!Sub`, `!GetAtt`...)
 into their plain long forms (`{"Ref": ...}`, `{"Fn::Sub": ...}`, `{"Fn::GetAtt": [...]}`), with
 no cfn-lint dependency. `resolve` evaluates the intrinsics against a `Context`: parameters (with the
-template's defaults), pseudo parameters and the physical ids and attributes of resources. A
-resource that nothing has created yet gets a predicted, deterministic id (`<stack>-<LogicalId>` for
-named things, a fake hexadecimal id otherwise) so that the template can be read on its own.
+template's defaults, and `LOCAL_PARAMETERS` for those a deployment must set), pseudo parameters
+and the physical ids and attributes of resources. A resource that nothing has created yet gets a
+predicted, deterministic id (`<stack>-<LogicalId>` for named things, a fake hexadecimal id
+otherwise) so that the template can be read on its own.
 
 `Template` bundles a parsed template with its context and reads what the local stack runs: the
 functions (`functions`), the WebSocket routes (`routes`) and the `$connect` authorizer
@@ -45,6 +46,7 @@ from typing import Any, cast
 import yaml
 
 __all__ = [
+    "LOCAL_PARAMETERS",
     "Authorizer",
     "Context",
     "CorsConfiguration",
@@ -65,6 +67,9 @@ __all__ = [
 DEFAULT_REGION = "us-east-1"
 DEFAULT_ACCOUNT_ID = "123456789012"
 DEFAULT_STACK_NAME = "yamb-local"
+# The local values of the root parameters a deployment must set (no default in the template):
+# nothing is mailed locally, but the template reads as it deploys.
+LOCAL_PARAMETERS = {"AlertEmail": "alerts@yamb.localhost"}
 
 SERVERLESS_FUNCTION = "AWS::Serverless::Function"
 SERVERLESS_HTTP_API = "AWS::Serverless::HttpApi"
@@ -194,6 +199,8 @@ class Context:
         for name, spec in declared.items():
             if "Default" in spec:
                 values[name] = spec["Default"]
+            elif name in LOCAL_PARAMETERS:
+                values[name] = LOCAL_PARAMETERS[name]
         for name, value in (parameters or {}).items():
             if name not in declared:
                 raise TemplateError(f"unknown parameter {name!r}")

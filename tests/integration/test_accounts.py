@@ -3,6 +3,8 @@ functions of template.yaml run in-process on moto (Cognito with its triggers, SE
 templates, DynamoDB), called with the events API Gateway, Cognito and EventBridge Scheduler
 send. Logins go to Cognito itself (by SRP), so its triggers run as on AWS."""
 
+import copy
+import functools
 import json
 import re
 import threading
@@ -34,7 +36,7 @@ from yamb_service.progression.wiring import referrals_on
 
 from devstack.stack import LocalStack
 from devstack.template import Template
-from tests.integration.test_template import dynamodb_allowed, iam_actions
+from tests.integration.test_template import dynamodb_allowed, iam_actions, refusals
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"
@@ -240,6 +242,11 @@ ACCOUNT_FUNCTIONS = (
 )
 # What each function needed in the test running now, as IAM actions on the table or its index.
 DYNAMODB_NEEDS: dict[str, set[tuple[str, str]]] = {name: set() for name in ACCOUNT_FUNCTIONS}
+# Their calls (operation, parameters) in the test running now: each is evaluated against the
+# function's statements, `dynamodb:LeadingKeys` conditions included (devstack.policy).
+DYNAMODB_CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
+    name: [] for name in ACCOUNT_FUNCTIONS
+}
 _running = threading.local()
 
 
@@ -265,6 +272,7 @@ def accounts() -> Iterator[Accounts]:
         function = getattr(_running, "function", None)
         if function is not None and client.meta.service_model.service_name == "dynamodb":
             DYNAMODB_NEEDS[function] |= iam_actions(operation, params)
+            DYNAMODB_CALLS[function].append((operation, copy.deepcopy(params)))
         return make_api_call(client, operation, params)
 
     with pytest.MonkeyPatch.context() as patch, LocalStack(ROOT) as stack:
@@ -290,9 +298,22 @@ def _calls_within_their_policies(
     checks no policy); the calls of the test, function by function."""
     for needs in DYNAMODB_NEEDS.values():
         needs.clear()
+    for calls in DYNAMODB_CALLS.values():
+        calls.clear()
     yield DYNAMODB_NEEDS
     refused = {name: needs - grants[name] for name, needs in DYNAMODB_NEEDS.items()}
     assert not any(refused.values()), f"calls their policies refuse: {refused}"
+    template = _template()
+    assert not [
+        refusal
+        for name, calls in DYNAMODB_CALLS.items()
+        for refusal in refusals(template, name, calls)
+    ]
+
+
+@functools.cache
+def _template() -> Template:
+    return Template(ROOT / "template.yaml")
 
 
 def _unique(prefix: str) -> str:

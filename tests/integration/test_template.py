@@ -248,29 +248,102 @@ def test_alarms_cover_functions_api_timers_table_and_the_services_counts(
     assert watched[("AWS/States", "ExecutionsFailed")] == [
         {"StateMachineArn": {"Ref": machine}} for machine in MACHINES
     ]
-    assert watched[("AWS/SQS", "ApproximateNumberOfMessagesVisible")] == [
-        {"QueueName": {"Fn::GetAtt": [queue, "QueueName"]}}
-        for queue in ("TimerDeadLetterQueue", "RewardsDeadLetterQueue", "ResultsDeadLetterQueue")
-    ]
+    queues = (
+        "TimerDeadLetterQueue",
+        "RewardsDeadLetterQueue",
+        "ResultsDeadLetterQueue",
+        "AccountJobsDeadLetterQueue",
+        "PrizesDeadLetterQueue",
+        "ProgressionJobsDeadLetterQueue",
+    )
+    assert sorted(
+        (d["QueueName"]["Fn::GetAtt"][0], d["QueueName"]["Fn::GetAtt"][1])
+        for d in watched[("AWS/SQS", "ApproximateNumberOfMessagesVisible")]
+    ) == sorted((queue, "QueueName") for queue in queues)
     table = {"TableName": {"Ref": "GameTable"}}
     for metric in ("ReadThrottleEvents", "WriteThrottleEvents", "ConditionalCheckFailedRequests"):
         assert table in watched[("AWS/DynamoDB", metric)]
-    for metric in ("WriteConflict", "ActionFailed", "TimerRequestFailed", "FrameNotDelivered"):
+    for metric in (
+        "WriteConflict",
+        "ActionFailed",
+        "TimerRequestFailed",
+        "FrameNotDelivered",
+        "JobFailed",
+    ):
         assert watched[("Yamb", metric)] == [{"service": service}]
     assert globals_["Environment"]["Variables"]["POWERTOOLS_METRICS_NAMESPACE"] == "Yamb"
 
 
-@pytest.mark.parametrize(("email", "subscribed"), [("", False), ("ops@example.com", True)])
-def test_alerts_topic_email_subscription_only_with_an_address(email: str, subscribed: bool) -> None:
-    # given the template deployed with or without an alert address
-    template = Template(TEMPLATE, parameters={"AlertEmail": email})
+def test_alerts_email_is_required_and_always_subscribed() -> None:
+    # given the root template and the monitoring stack
+    root = load_template(TEMPLATE)["Parameters"]["AlertEmail"]
+    nested = load_template(ROOT / "stacks" / "monitoring.yaml")["Parameters"]["AlertEmail"]
+    template = Template(TEMPLATE, parameters={"AlertEmail": "ops@example.com"})
 
-    # when its subscriptions are read / then the address is subscribed if there is one
-    subscriptions = template.resources_of_type("AWS::SNS::Subscription")
-    assert bool(subscriptions) is subscribed
-    if subscribed:
-        (subscription,) = subscriptions
-        assert template.resolve(template.properties(subscription)["Endpoint"]) == email
+    # when the parameter is read / then a deployment must give an address (no default, an
+    # empty or malformed value refused by its pattern)
+    for spec in (root, nested):
+        assert "Default" not in spec
+        pattern = re.compile(spec["AllowedPattern"])
+        assert pattern.fullmatch("ops@example.com")
+        for refused in ("", "ops", "ops@example", "a b@example.com"):
+            assert not pattern.fullmatch(refused), refused
+    # and the address is subscribed to the alerts topic, whatever else is set
+    (subscription,) = template.resources_of_type("AWS::SNS::Subscription")
+    assert "Condition" not in template.body["Resources"][subscription]
+    assert template.resolve(template.properties(subscription)["Endpoint"]) == "ops@example.com"
+    # the local stack reads the template without one (nothing is mailed locally)
+    assert Template(TEMPLATE).context.parameters["AlertEmail"] == "alerts@yamb.localhost"
+
+
+SCHEDULED_JOBS = ("AccountJobsFunction", "PrizesFunction", "ProgressionJobsFunction")
+
+
+def test_scheduled_jobs_fail_into_an_encrypted_dead_letter_queue_that_alarms(
+    body: dict[str, Any],
+) -> None:
+    # given every function a schedule invokes (asynchronously: Scheduler hands the event over)
+    scheduled = sorted(
+        name
+        for name, resource in resources(body, "AWS::Serverless::Function").items()
+        if any(
+            event["Type"] in ("ScheduleV2", "Schedule")
+            for event in (resource["Properties"].get("Events") or {}).values()
+        )
+    )
+    assert scheduled == sorted(SCHEDULED_JOBS)
+    for function in scheduled:
+        props = properties(body, function)
+        # when its failure handling is read
+        config = props["EventInvokeConfig"]
+        failure = config["DestinationConfig"]["OnFailure"]
+        queue = failure["Destination"]["Fn::GetAtt"][0]
+        # then a failed run is retried by Lambda, then sent with its error to an SQS queue
+        # that is encrypted and keeps it 14 days
+        assert failure["Type"] == "SQS"
+        assert config["MaximumRetryAttempts"] == 2
+        assert body["Resources"][queue]["Type"] == "AWS::SQS::Queue"
+        assert properties(body, queue) == {
+            "MessageRetentionPeriod": 1209600,
+            "SqsManagedSseEnabled": True,
+        }
+        # and what the schedule could not deliver at all goes to the same queue
+        for event in props["Events"].values():
+            schedule = event["Properties"]
+            assert schedule["DeadLetterConfig"] == {"Arn": {"Fn::GetAtt": [queue, "Arn"]}}
+            assert schedule["RetryPolicy"]["MaximumRetryAttempts"] >= 1
+        # and an alarm fires on its first message
+        key = function.removesuffix("Function")
+        assert single_metric(body, f"{key}DeadLetterAlarm") == (
+            "AWS/SQS",
+            "ApproximateNumberOfMessagesVisible",
+            {"QueueName": {"Fn::GetAtt": [queue, "QueueName"]}},
+        )
+        assert fires_at(body, f"{key}DeadLetterAlarm") == (
+            "Maximum",
+            1,
+            "GreaterThanOrEqualToThreshold",
+        )
 
 
 # The token economy's failures (docs/economy.md): rewards that failed for good, the rewards and
@@ -1256,3 +1329,82 @@ def test_mail_routes_are_bounded_per_route_and_per_source(body: dict[str, Any]) 
     assert [other["Statement"]["RateBasedStatement"]["AggregateKeyType"] for other in others] == [
         "IP"
     ]
+
+
+# ------------------------------------------------------------------------- leading keys
+
+
+def _item_call(operation: str, pk: str) -> tuple[str, dict[str, Any]]:
+    field = "Item" if operation == "PutItem" else "Key"
+    return operation, {"TableName": "t", field: {"pk": {"S": pk}, "sk": {"S": "X"}}}
+
+
+def _index_query(value: str) -> tuple[str, dict[str, Any]]:
+    return "Query", {
+        "TableName": "t",
+        "IndexName": "gsi1",
+        "KeyConditionExpression": "#0 = :0",
+        "ExpressionAttributeNames": {"#0": "gsi1pk"},
+        "ExpressionAttributeValues": {":0": {"S": value}},
+    }
+
+
+@pytest.mark.parametrize(
+    ("function", "own", "others"),
+    [
+        ("AuthorizerFunction", [_item_call("GetItem", "PLAYER#a")], ["GAME#g", "NICK#a"]),
+        ("HttpAuthorizerFunction", [_item_call("GetItem", "PLAYER#a")], ["LINK#x", "IDEM#k"]),
+        (
+            "AccountsFunction",
+            [
+                _item_call("PutItem", "NICK#ana"),
+                _item_call("DeleteItem", "LINK#d"),
+                _item_call("GetItem", "GAME#g1"),
+                _item_call("PutItem", "PIONEERS"),
+            ],
+            ["BOARD#main", "PERIOD#2026-W48", "CONN#c1"],
+        ),
+        (
+            "AccountTriggersFunction",
+            [_item_call("PutItem", "PLAYER#a"), _item_call("PutItem", "IDEM#badge")],
+            ["NICK#a", "GAME#g"],
+        ),
+        (
+            "AccountJobsFunction",
+            [_item_call("DeleteItem", "NICK#ana"), _index_query("ACCOUNTS#deleting")],
+            ["IDEM#k", "REFCODE#c", "PERIOD#p"],
+        ),
+    ],
+)
+def test_functions_reach_only_their_own_partitions(
+    template: Template,
+    function: str,
+    own: list[tuple[str, dict[str, Any]]],
+    others: list[str],
+) -> None:
+    # given a function's statements with their dynamodb:LeadingKeys conditions
+    # when calls on its own partitions, and each of its actions on others' partitions, are judged
+    actions = {
+        action.removeprefix("dynamodb:") for action, _ in granted(template, function, "dynamodb")
+    }
+    foreign = [
+        _item_call(action, pk) for pk in others for action in sorted(actions) if action != "Query"
+    ]
+    if "Query" in actions:
+        foreign += [_index_query(pk) for pk in others]
+        foreign += [
+            (
+                "Query",
+                {
+                    "TableName": "t",
+                    "KeyConditionExpression": "#0 = :0",
+                    "ExpressionAttributeNames": {"#0": "pk"},
+                    "ExpressionAttributeValues": {":0": {"S": pk}},
+                },
+            )
+            for pk in others
+        ]
+
+    # then its own are allowed, and every call on another partition is refused
+    assert refusals(template, function, own) == []
+    assert len(refusals(template, function, foreign)) == len(foreign), function
