@@ -3,15 +3,20 @@
 a policy), and as IAM evaluates a function's DynamoDB call against its role's statements (their
 actions, resources and `dynamodb:LeadingKeys` conditions: `dynamodb_refusals`)."""
 
+import logging
 import re
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
     "AuthorizerConfigurationError",
+    "DynamoDbGuard",
     "UnsupportedPolicyError",
     "dynamodb_refusals",
     "dynamodb_requests",
+    "guard_dynamodb",
     "policy_allows",
 ]
 
@@ -203,3 +208,69 @@ def dynamodb_refusals(
         if not allowed:
             refused.append(f"{action} on {resource} with leading keys {keys}")
     return refused
+
+
+# ----------------------------------------------------------------------------- the local stack
+# The local stack runs every function in one process, on one set of credentials moto never
+# checks. `guard_dynamodb` makes each function's DynamoDB calls pass its own role's statements, as
+# on AWS: a call its statements refuse fails with AccessDeniedException (and is logged), so a
+# wrong partition prefix fails locally, in the e2e and browser tests too.
+
+_CURRENT = threading.local()
+_GUARD_LOCK = threading.Lock()
+_INSTALLED: list[bool] = []
+LOG = logging.getLogger("devstack.policy")
+
+
+@dataclass(frozen=True)
+class DynamoDbGuard:
+    """Judges a function's DynamoDB calls by its statements (`statements(logical_id)`: resolved,
+    when the first call is judged, once the stack's resources exist) and the table's ARN."""
+
+    table_arn: Callable[[], str]
+    statements: Callable[[str], list[Mapping[str, Any]]]
+
+    def as_function(self, logical_id: str, handler: Callable[[Any, Any], Any]) -> Any:
+        """`handler`, whose DynamoDB calls (in its thread) are judged as `logical_id`'s."""
+
+        def run(event: Any, context: Any) -> Any:
+            previous = getattr(_CURRENT, "running", None)
+            _CURRENT.running = (self, logical_id)
+            try:
+                return handler(event, context)
+            finally:
+                _CURRENT.running = previous
+
+        return run
+
+    def check(self, function: str, operation: str, params: Mapping[str, Any]) -> None:
+        refused = dynamodb_refusals(self.statements(function), self.table_arn(), operation, params)
+        if refused:
+            from botocore.exceptions import ClientError  # noqa: PLC0415
+
+            message = f"{function} is not authorized: {'; '.join(refused)}"
+            LOG.error("IAM refused a DynamoDB call: %s", message)
+            raise ClientError(
+                {"Error": {"Code": "AccessDeniedException", "Message": message}}, operation
+            )
+
+
+def guard_dynamodb() -> None:
+    """Judge every DynamoDB call made while a guarded handler runs (installed once, for good:
+    a call outside one passes as before)."""
+    from botocore.client import BaseClient  # noqa: PLC0415
+
+    with _GUARD_LOCK:
+        if _INSTALLED:
+            return
+        make_api_call = BaseClient._make_api_call
+
+        def judged(client: Any, operation: str, params: Any) -> Any:
+            running = getattr(_CURRENT, "running", None)
+            if running is not None and client.meta.service_model.service_name == "dynamodb":
+                guard, function = running
+                guard.check(function, operation, params)
+            return make_api_call(client, operation, params)
+
+        BaseClient._make_api_call = judged
+        _INSTALLED.append(True)

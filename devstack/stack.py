@@ -17,6 +17,7 @@ with a generated ``/config.json`` that tells the page where the stack is, and
 """
 
 import dataclasses
+import functools
 import hashlib
 import json
 import logging
@@ -26,7 +27,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Self
@@ -37,6 +38,7 @@ import jwt
 from devstack import srp
 from devstack.aws import LocalAws
 from devstack.gateway import GatewayThread, HttpAuthorizer, HttpRoute, LocalGateway, iso8601_utc
+from devstack.policy import DynamoDbGuard, guard_dynamodb
 from devstack.streams import StreamPoller
 from devstack.template import Schedule, Template, TemplateError, load_handler
 from devstack.web import LocalWebServer
@@ -53,6 +55,8 @@ LOCAL_STRIPE_API_BASE = "http://127.0.0.1:9"
 REGISTER_ROUTE = "POST /accounts"
 VERIFY_PATH = "/accounts/verify"
 LOG = logging.getLogger(__name__)
+# Installed at import: code that wraps botocore's call later (a test's recorder) wraps the guard.
+guard_dynamodb()
 
 
 class LocalStackNotRunningError(RuntimeError):
@@ -116,6 +120,12 @@ class LocalStack:
         self._stopped = False
         self.streams: list[StreamPoller] = []
         self.aws = LocalAws(self.template)
+        # Each function's DynamoDB calls pass its own statements, as on AWS (devstack.policy).
+        self._guard = DynamoDbGuard(
+            table_arn=lambda: str(self.template.context.get_att("GameTable", "Arn")),
+            statements=functools.cache(self._dynamodb_statements),
+        )
+        guard_dynamodb()
         try:
             self._handlers = self._load_handlers()
             self.gateway = self._gateway(port)
@@ -129,6 +139,15 @@ class LocalStack:
             port=web_port_for(port, web_port),
         )
 
+    def _dynamodb_statements(self, logical_id: str) -> list[Mapping[str, Any]]:
+        """The function's inline policy statements, resolved (SAM policy templates are not
+        read: the template's functions use none)."""
+        found: list[Mapping[str, Any]] = []
+        for policy in self.template.properties(logical_id).get("Policies") or []:
+            if isinstance(policy, dict) and "Statement" in policy:
+                found.extend(self.template.resolve(policy["Statement"]))
+        return found
+
     def _load_handlers(self) -> dict[str, Callable[[Any, Any], Any]]:
         specs = self.template.functions()
         # As Lambda does, a function's code is imported with its environment in place: Powertools
@@ -136,7 +155,12 @@ class LocalStack:
         saved = dict(os.environ)
         try:
             os.environ.update(self._environment([spec.logical_id for spec in specs], {}))
-            return {spec.logical_id: load_handler(self.root, spec) for spec in specs}
+            return {
+                spec.logical_id: self._guard.as_function(
+                    spec.logical_id, load_handler(self.root, spec)
+                )
+                for spec in specs
+            }
         finally:
             os.environ.clear()
             os.environ.update(saved)

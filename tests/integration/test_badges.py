@@ -3,6 +3,7 @@ economy's gifts, premium and cosmetics, and from prize awards; levels paid at lo
 Cognito's PostAuthentication trigger, each once; Pioneer under racing verifications; the
 badges' HTTP routes."""
 
+import copy
 import importlib.util
 import json
 import threading
@@ -36,7 +37,7 @@ from yamb_service.results.dynamo import DynamoResultsStore
 from devstack.template import Template
 from testkit.table import REGION, TABLE_NAME
 from tests.integration.conftest import load_event
-from tests.integration.test_template import granted, iam_actions
+from tests.integration.test_template import granted, iam_actions, refusals
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
@@ -602,15 +603,22 @@ def test_badges_route_of_an_unknown_player_is_404(
     assert answer["error"]["code"] == "unknown_player"
 
 
+# Every DynamoDB call (operation, parameters) the `dynamodb_calls` fixture saw: judged against a
+# function's statements, dynamodb:LeadingKeys included (`refusals`).
+RAW_CALLS: list[tuple[str, dict[str, Any]]] = []
+
+
 @pytest.fixture
 def dynamodb_calls(monkeypatch: pytest.MonkeyPatch) -> set[tuple[str, str]]:
     """The IAM actions of every DynamoDB call made from now on (a transaction's parts each)."""
     needs: set[tuple[str, str]] = set()
     make_api_call = BaseClient._make_api_call
+    RAW_CALLS.clear()
 
     def recording(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
         if client.meta.service_model.service_name == "dynamodb":
             needs.update(iam_actions(operation, params))
+            RAW_CALLS.append((operation, copy.deepcopy(params)))
         return make_api_call(client, operation, params)
 
     monkeypatch.setattr(BaseClient, "_make_api_call", recording)
@@ -632,6 +640,7 @@ def test_badges_login_trigger_calls_are_what_its_policy_allows(
     ana, ben = badges.player("ana"), badges.player("ben")
     badges.service.record_game(badges.game([ana, ben]))
     dynamodb_calls.clear()
+    RAW_CALLS.clear()
 
     # when she signs in and is paid a level
     _login(functions, ana)
@@ -639,6 +648,9 @@ def test_badges_login_trigger_calls_are_what_its_policy_allows(
     # then the trigger's calls are exactly its grants: nothing refused, nothing spare
     assert badges.balance(ana) == 10
     assert dynamodb_calls == _grants("AccountTriggersFunction")
+    # and each reaches only the partitions its conditions name
+    template = Template(ROOT / "template.yaml")
+    assert RAW_CALLS and not refusals(template, "AccountTriggersFunction", RAW_CALLS)
 
 
 def test_badges_pioneer_verification_calls_are_allowed_to_the_accounts_function(
@@ -647,3 +659,4 @@ def test_badges_pioneer_verification_calls_are_allowed_to_the_accounts_function(
     # when a verification makes a pioneer / then the accounts function may make its calls
     assert badges.service.enrol_pioneer("id-ana", NOW) == 1
     assert dynamodb_calls <= _grants("AccountsFunction")
+    assert not refusals(Template(ROOT / "template.yaml"), "AccountsFunction", RAW_CALLS)

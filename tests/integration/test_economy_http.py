@@ -4,6 +4,7 @@ token gifts, cosmetics bought, equipped and expiring (E5); every DynamoDB call t
 is one its grants allow."""
 
 import base64
+import copy
 import json
 import threading
 import urllib.error
@@ -23,10 +24,12 @@ from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 
 from devstack.stack import LocalStack, local_nickname
 from devstack.template import Template
-from tests.integration.test_template import granted, iam_actions
+from tests.integration.test_template import granted, iam_actions, refusals
 
 ROOT = Path(__file__).resolve().parents[2]
 NEEDS: set[tuple[str, str]] = set()
+# And the calls themselves (operation, parameters), judged with dynamodb:LeadingKeys.
+CALLS: list[tuple[str, dict[str, Any]]] = []
 _running = threading.local()
 
 
@@ -115,6 +118,7 @@ def economy() -> Iterator[Economy]:
             "dynamodb"
         ):
             NEEDS.update(iam_actions(operation, params))
+            CALLS.append((operation, copy.deepcopy(params)))
         return make_api_call(client, operation, params)
 
     with pytest.MonkeyPatch.context() as patch, _RecordingStack(ROOT) as stack:
@@ -403,3 +407,5 @@ def test_economy_calls_to_dynamodb_are_exactly_the_granted_ones(economy: Economy
 
     # then each call is granted, and each grant is used
     assert needed == granted(template, "EconomyFunction", "dynamodb")
+    # and each reaches only the partitions its conditions name
+    assert not refusals(template, "EconomyFunction", CALLS)

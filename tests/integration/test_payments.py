@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import stripe
 from botocore.client import BaseClient
+from botocore.exceptions import ClientError
 from stripe import WebhookSignature
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb_service.accounts.dynamo import DynamoAccountStore
@@ -1052,3 +1053,27 @@ def test_payments_function_reaches_only_players_and_idempotency_keys() -> None:
     # then its own are allowed and each of the others refused
     assert refusals(template, "PaymentsFunction", own) == []
     assert len(refusals(template, "PaymentsFunction", others)) == len(others)
+
+
+def test_local_stack_refuses_a_payments_call_outside_its_partitions(shop: Shop) -> None:
+    # given code run as the local stack runs the payments function, and as the game function
+    table = shop.stack.aws.physical_ids["GameTable"]
+
+    def read(pk: str) -> Any:
+        def handler(event: Any, context: Any) -> Any:
+            key = {"pk": {"S": pk}, "sk": {"S": "X"}}
+            return shop.dynamodb.get_item(TableName=table, Key=key)
+
+        return handler
+
+    as_payments = shop.stack._guard.as_function
+    # when the payments function reads a game's item, and its own partitions
+    with pytest.raises(ClientError) as refused:
+        as_payments("PaymentsFunction", read("GAME#g1"))({}, None)
+    as_payments("PaymentsFunction", read("PLAYER#ana"))({}, None)
+    as_payments("PaymentsFunction", read("IDEM#k"))({}, None)
+
+    # then the game's item is refused as IAM refuses it, and the game function may read it
+    assert refused.value.response["Error"]["Code"] == "AccessDeniedException"
+    assert "GAME#g1" in str(refused.value)
+    as_payments("GameFunction", read("GAME#g1"))({}, None)

@@ -857,6 +857,11 @@ def from_player(name: str, player: Player, **frame: Any) -> dict[str, Any]:
     return event
 
 
+# Each function's DynamoDB calls (operation, parameters) in the test running now, as the
+# recorders below see them: judged by `refusals`, dynamodb:LeadingKeys included.
+RAW_BY_CALLER: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+
+
 def refusals(
     template: Template, function: str, calls: list[tuple[str, dict[str, Any]]]
 ) -> list[str]:
@@ -928,9 +933,12 @@ def recorded_calls(
     calling: list[str] = []
     make_api_call = BaseClient._make_api_call
 
+    RAW_BY_CALLER.clear()
+
     def recording(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
         if client.meta.service_model.service_name == "dynamodb" and calling:
             needs[calling[-1]] |= iam_actions(operation, params)
+            RAW_BY_CALLER.setdefault(calling[-1], []).append((operation, copy.deepcopy(params)))
         return make_api_call(client, operation, params)
 
     monkeypatch.setattr(BaseClient, "_make_api_call", recording)
@@ -1010,6 +1018,7 @@ def test_functions_dynamodb_calls_of_a_game_are_allowed_by_their_policies(
         }
         assert made, function
         assert made <= allowed, (function, made - allowed)
+        assert not refusals(template, function, RAW_BY_CALLER[function])
     assert ("dynamodb:Query", "index/gsi1") in needs["GameFunction"]
     assert {("dynamodb:GetItem", "table"), ("dynamodb:DeleteItem", "table")} <= needs[
         "ClockFunction"
@@ -1026,9 +1035,12 @@ def dynamodb_needs_by_caller(
     calling: list[str] = []
     make_api_call = BaseClient._make_api_call
 
+    RAW_BY_CALLER.clear()
+
     def recording(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
         if client.meta.service_model.service_name == "dynamodb" and calling:
             needs.setdefault(calling[-1], set()).update(iam_actions(operation, params))
+            RAW_BY_CALLER.setdefault(calling[-1], []).append((operation, copy.deepcopy(params)))
         return make_api_call(client, operation, params)
 
     monkeypatch.setattr(BaseClient, "_make_api_call", recording)
@@ -1111,6 +1123,7 @@ def test_functions_dynamodb_calls_of_results_are_allowed_by_their_policies(
         assert needs[function], function
         missing = needs[function] - dynamodb_allowed(template, function)
         assert not missing, (function, missing)
+        assert not refusals(template, function, RAW_BY_CALLER[function])
 
 
 def test_functions_dynamodb_calls_of_progression_are_allowed_by_their_policies(
@@ -1205,6 +1218,7 @@ def test_functions_dynamodb_calls_of_progression_are_allowed_by_their_policies(
         assert needs[function], function
         missing = needs[function] - dynamodb_allowed(template, function)
         assert not missing, (function, missing)
+        assert not refusals(template, function, RAW_BY_CALLER[function])
 
 
 # ------------------------------------------------------------------------- every function's alarms
@@ -1335,8 +1349,16 @@ def test_mail_routes_are_bounded_per_route_and_per_source(body: dict[str, Any]) 
 
 
 def _item_call(operation: str, pk: str) -> tuple[str, dict[str, Any]]:
+    """A call of the action on one item of the partition (a batch or a transaction's part
+    where the action is only one of those)."""
+    key = {"pk": {"S": pk}, "sk": {"S": "X"}}
+    if operation == "BatchGetItem":
+        return operation, {"RequestItems": {"t": {"Keys": [key]}}}
+    if operation == "ConditionCheckItem":
+        part = {"ConditionCheck": {"TableName": "t", "Key": key, "ConditionExpression": "x"}}
+        return "TransactWriteItems", {"TransactItems": [part]}
     field = "Item" if operation == "PutItem" else "Key"
-    return operation, {"TableName": "t", field: {"pk": {"S": pk}, "sk": {"S": "X"}}}
+    return operation, {"TableName": "t", field: key}
 
 
 def _index_query(value: str) -> tuple[str, dict[str, Any]]:
@@ -1349,9 +1371,55 @@ def _index_query(value: str) -> tuple[str, dict[str, Any]]:
     }
 
 
+def test_every_functions_table_grants_are_limited_by_leading_keys(template: Template) -> None:
+    # given every function's statements that name the table or its index
+    table = template.context.get_att("GameTable", "Arn")
+    for function in FUNCTIONS:
+        on_table = [
+            statement
+            for statement in statements(template, function)
+            if any(str(r).startswith(table) for r in as_list(statement["Resource"]))
+        ]
+        assert on_table, function
+        # when their conditions are read / then each names the partition prefixes it may reach,
+        # none of them everything
+        for statement in on_table:
+            condition = statement.get("Condition", {}).get("ForAllValues:StringLike", {})
+            prefixes = as_list(condition.get("dynamodb:LeadingKeys", []))
+            assert prefixes, (function, statement["Action"])
+            assert all(p.rstrip("*") and not p.startswith("*") for p in prefixes), function
+
+
 @pytest.mark.parametrize(
     ("function", "own", "others"),
     [
+        (
+            "GameFunction",
+            [_item_call("UpdateItem", "GAME#g"), _index_query("OPEN#lobby")],
+            ["NICK#a", "IDEM#k", "BOARD#main", "ACCOUNTS#deleting"],
+        ),
+        ("ConnectionsFunction", [_item_call("PutItem", "CONN#c")], ["NICK#a", "IDEM#k"]),
+        ("ClockFunction", [_item_call("DeleteItem", "GAME#g")], ["LINK#x", "PERIOD#p"]),
+        (
+            "EconomyFunction",
+            [_item_call("UpdateItem", "PLAYER#a"), _item_call("GetItem", "NICK#ana")],
+            ["GAME#g", "BOARD#main", "LINK#x"],
+        ),
+        ("RewardsFunction", [_item_call("PutItem", "IDEM#win")], ["GAME#g", "NICK#a"]),
+        (
+            "ResultsFunction",
+            # the week's chosen tasks are read to count a game toward them
+            [_item_call("UpdateItem", "BOARD#b"), _item_call("GetItem", "WEEK#2026-W49")],
+            ["NICK#a", "IDEM#k"],
+        ),
+        ("BoardsFunction", [_index_query("BOARD#b")], ["GAME#g", "IDEM#k", "LINK#x"]),
+        ("PrizesFunction", [_item_call("PutItem", "PERIOD#p")], ["GAME#g", "NICK#a"]),
+        ("ProgressionFunction", [_item_call("PutItem", "REFCODE#c")], ["GAME#g", "BOARD#b"]),
+        (
+            "ProgressionJobsFunction",
+            [_item_call("PutItem", "WEEK#2026-W49"), _index_query("REFERRALS")],
+            ["GAME#g", "NICK#a", "BOARD#b"],
+        ),
         ("AuthorizerFunction", [_item_call("GetItem", "PLAYER#a")], ["GAME#g", "NICK#a"]),
         ("HttpAuthorizerFunction", [_item_call("GetItem", "PLAYER#a")], ["LINK#x", "IDEM#k"]),
         (
