@@ -1036,7 +1036,7 @@ def test_payments_function_dynamodb_calls_are_what_its_policy_allows(
     assert not granted(template, "PaymentsFunction", "kms")  # aws/ssm: no key parameter given
 
 
-def test_payments_function_reaches_only_players_and_idempotency_keys() -> None:
+def test_payments_function_reaches_only_players_nicknames_and_idempotency_keys() -> None:
     # given the payments function's statements, behind a public webhook
     template = _template()
 
@@ -1047,8 +1047,8 @@ def test_payments_function_reaches_only_players_and_idempotency_keys() -> None:
     def put(pk: str) -> tuple[str, dict[str, Any]]:
         return "PutItem", {"TableName": "t", "Item": {"pk": {"S": pk}, "sk": {"S": "X"}}}
 
-    own = [get("PLAYER#ana"), put("PLAYER#ana"), get("IDEM#checkout-1"), put("IDEM#x")]
-    others = [get("GAME#g1"), put("BOARD#main"), get("NICK#ana"), put("PERIOD#2026-W48")]
+    own = [get("PLAYER#ana"), put("PLAYER#ana"), get("IDEM#checkout-1"), get("NICK#ana")]
+    others = [get("GAME#g1"), put("BOARD#main"), get("LINK#x"), put("PERIOD#2026-W48")]
 
     # then its own are allowed and each of the others refused
     assert refusals(template, "PaymentsFunction", own) == []
