@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pycognito.aws_srp import AWSSRP
 
 from devstack.stack import LOCAL_PASSWORD, LocalStack
 
@@ -53,7 +54,7 @@ SIGN_IN_AND_LIST = """async (name) => {
   return {status: answer.status, type: frame.type};
 }"""
 
-COGNITO_SIGN_IN = """async ({username, password}) => {
+COGNITO_SIGN_IN = """async ({username, srp}) => {
   const {cognito} = window.harnessConfig;
   const answer = await fetch(cognito.endpoint + "/", {
     method: "POST",
@@ -62,12 +63,12 @@ COGNITO_SIGN_IN = """async ({username, password}) => {
       "X-Amz-Target": "AWSCognitoIdentityProviderService.InitiateAuth",
     },
     body: JSON.stringify({
-      ClientId: cognito.clientId, AuthFlow: "USER_PASSWORD_AUTH",
-      AuthParameters: {USERNAME: username, PASSWORD: password},
+      ClientId: cognito.clientId, AuthFlow: "USER_SRP_AUTH",
+      AuthParameters: {USERNAME: username, SRP_A: srp},
     }),
   });
   const body = await answer.json();
-  return {status: answer.status, hasIdToken: Boolean(body.AuthenticationResult?.IdToken)};
+  return {status: answer.status, challenge: body.ChallengeName};
 }"""
 
 BAD_NAME = """async () => {
@@ -98,11 +99,21 @@ def test_harness_page_loads_es_modules_and_plays_against_the_stack(
     page.locator("#status", has_text="ready").wait_for()
     # then the page signs a local player in, and the token opens the WebSocket API
     assert page.evaluate(SIGN_IN_AND_LIST, "harness-ana") == {"status": 200, "type": "game_list"}
-    # and the player signs in with Cognito from the page's origin (CORS), as a client would
-    signed_in = page.evaluate(
-        COGNITO_SIGN_IN, {"username": "harness-ana@example.com", "password": LOCAL_PASSWORD}
+    # and the player starts Cognito's SRP sign-in (the web client's flow) from the page's origin
+    # (CORS), as a client would: the embedded Cognito answers its password challenge
+    aws = static_stack.aws
+    srp = AWSSRP(
+        "harness-ana@example.com",
+        LOCAL_PASSWORD,
+        aws.user_pool_id(),
+        aws.user_pool_client_id(),
+        client=aws.client("cognito-idp"),
     )
-    assert signed_in == {"status": 200, "hasIdToken": True}
+    signed_in = page.evaluate(
+        COGNITO_SIGN_IN,
+        {"username": "harness-ana@example.com", "srp": srp.get_auth_params()["SRP_A"]},
+    )
+    assert signed_in == {"status": 200, "challenge": "PASSWORD_VERIFIER"}
     # and a bad name is refused with a message
     refused = page.evaluate(BAD_NAME)
     assert refused["status"] == 400 and "name" in refused["body"]["message"]
