@@ -254,20 +254,6 @@ def _patched_wait_for_task_token_heartbeat(
     return outcome
 
 
-# moto's DynamoDB is not thread-safe: a transaction deep-copies every table it touches while
-# another request thread may be writing one ("dictionary changed size during iteration", a 500),
-# and nothing makes a condition check and its write one step. DynamoDB applies each request
-# atomically, so the embedded one handles one request at a time. A DynamoDB request never calls
-# out of moto (no table has a stream invoking a function), so this lock is never held while
-# another request is awaited.
-_dynamodb_lock = threading.Lock()
-
-
-def _patched_dynamodb_call_action(self: Any) -> Any:
-    with _dynamodb_lock:
-        return _original("call_action")(self)
-
-
 # ---------------------------------------------------------------------- Cognito triggers
 #
 # The response layer notes what the backend is not handed (ClientMetadata, ValidationData), in a
@@ -634,7 +620,6 @@ _PATCHES = (
             "send_raw_email",
         )
     ),
-    ("moto.dynamodb.responses", "DynamoHandler", "call_action", _patched_dynamodb_call_action),
     (f"{_WAIT}.wait_function", "WaitFunction", "_wait_interval", _patched_wait_interval),
     (f"{_WAIT}.timestamp", "Timestamp", "_get_wait_seconds", _patched_timestamp_wait_seconds),
     (
@@ -663,7 +648,9 @@ _originals: list[tuple[Any, str, Any]] = []
 
 
 def _install_patches() -> None:
-    for module_name, class_name, attribute, replacement in _PATCHES:
+    from devstack import moto_dynamodb  # noqa: PLC0415 - moto is imported when a stack starts
+
+    for module_name, class_name, attribute, replacement in (*_PATCHES, *moto_dynamodb.PATCHES):
         owner = getattr(importlib.import_module(module_name), class_name)
         _originals.append((owner, attribute, owner.__dict__[attribute]))
         setattr(owner, attribute, replacement)
