@@ -114,6 +114,7 @@ bench: $(STAMP)
 	$(PY) bench/bots_bench.py
 	$(PY) bench/web_client_bench.py
 	$(PY) bench/load_test.py
+	$(PY) bench/soak.py --minutes 10
 
 clean:
 	rm -rf $(VENV) .venv-sam .venv-checkov .cache .aws-sam .pytest_cache .mypy_cache .ruff_cache .hypothesis

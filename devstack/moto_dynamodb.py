@@ -30,7 +30,6 @@ What moto 5.2.5 does, measured, and what is done here instead:
 import copy
 import threading
 import time
-from collections import deque
 from datetime import timedelta
 from typing import Any, Final
 
@@ -199,10 +198,11 @@ class _ExpiredError(JsonRESTError):
     code = 400
 
 
-def _births(backend: DynamoDBStreamsBackend) -> deque[tuple[float, str]]:
-    births: deque[tuple[float, str]] | None = getattr(backend, "_devstack_births", None)
+def _births(backend: DynamoDBStreamsBackend) -> dict[str, float]:
+    """When each filed iterator was handed out (monotonic seconds), oldest first."""
+    births: dict[str, float] | None = getattr(backend, "_devstack_births", None)
     if births is None:
-        births = deque()
+        births = {}
         backend._devstack_births = births  # type: ignore[attr-defined]
     return births
 
@@ -212,9 +212,12 @@ def _file(backend: DynamoDBStreamsBackend, iterator: ShardIterator) -> None:
     now = time.monotonic()
     births = _births(backend)
     backend.shard_iterators[iterator.arn] = iterator
-    births.append((now, iterator.arn))
-    while births and births[0][0] < now - ITERATOR_LIFETIME:
-        _, arn = births.popleft()
+    births[iterator.arn] = now
+    while births:
+        arn, born = next(iter(births.items()))
+        if born >= now - ITERATOR_LIFETIME:
+            break
+        del births[arn]
         backend.shard_iterators.pop(arn, None)
 
 
@@ -276,7 +279,8 @@ def get_records(self: DynamoDBStreamsBackend, iterator_arn: str, limit: int) -> 
     handed out more than ITERATOR_LIFETIME ago (moto: a KeyError, a 500)."""
     with dynamodb_lock:
         iterator = self.shard_iterators.get(iterator_arn)
-        if iterator is None:
+        born = _births(self).get(iterator_arn)
+        if iterator is None or born is None or born < time.monotonic() - ITERATOR_LIFETIME:
             raise _ExpiredError("ExpiredIteratorException", "Iterator expired")
         _trim(iterator.stream_shard.table)
         return _read(iterator, limit)

@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
+from botocore.exceptions import ClientError
+
 from devstack.template import StreamMapping
 
 LOG = logging.getLogger("devstack.streams")
@@ -53,9 +55,12 @@ class StreamPoller:
             target=self._run, name=f"stream-{mapping.function}", daemon=True
         )
         self._iterators: dict[str, str] = {}
+        self._last: dict[str, str] = {}  # the sequence number of the last record read, a shard
         # Records to hand on (again), oldest first, with the attempts they had.
         self._pending: list[tuple[dict[str, Any], int]] = []
+        # Records handed on (the function reported them done) and given up after the retries.
         self.delivered = 0
+        self.dropped = 0
 
     def start(self) -> "StreamPoller":
         position = "TRIM_HORIZON" if self.mapping.starting_position == "TRIM_HORIZON" else "LATEST"
@@ -84,16 +89,43 @@ class StreamPoller:
                 LOG.warning("stream polling for %s failed", self.mapping.function, exc_info=True)
             self._stop.wait(POLL_SECONDS if not self._pending else RETRY_SECONDS)
 
+    @property
+    def pending(self) -> int:
+        """Records read and not yet handed on."""
+        return len(self._pending)
+
     def _poll(self) -> None:
-        for shard, iterator in list(self._iterators.items()):
-            answer = self._streams.get_records(ShardIterator=iterator)
+        for shard, held in list(self._iterators.items()):
+            iterator = held
+            try:
+                answer = self._streams.get_records(ShardIterator=iterator)
+            except ClientError as error:
+                if error.response.get("Error", {}).get("Code") != "ExpiredIteratorException":
+                    raise
+                # An iterator lasts 15 minutes (a function that ran that long, a suspended
+                # machine): go on after the last record read, as Lambda's mapping does.
+                iterator = self._iterator_after(shard)
+                answer = self._streams.get_records(ShardIterator=iterator)
             self._iterators[shard] = answer.get("NextShardIterator") or iterator
             for record in answer["Records"]:
+                self._last[shard] = record["dynamodb"]["SequenceNumber"]
                 if any(matches(pattern, record) for pattern in self.mapping.filters) or not (
                     self.mapping.filters
                 ):
                     wire = as_lambda_sends({**record, "eventSourceARN": self.stream_arn})
                     self._pending.append((wire, 0))
+
+    def _iterator_after(self, shard: str) -> str:
+        last = self._last.get(shard)
+        where: dict[str, str] = (
+            {"ShardIteratorType": "TRIM_HORIZON"}
+            if last is None
+            else {"ShardIteratorType": "AFTER_SEQUENCE_NUMBER", "SequenceNumber": last}
+        )
+        if last is None and self.mapping.starting_position != "TRIM_HORIZON":
+            where = {"ShardIteratorType": "LATEST"}
+        answer = self._streams.get_shard_iterator(StreamArn=self.stream_arn, ShardId=shard, **where)
+        return str(answer["ShardIterator"])
 
     def _deliver(self) -> None:
         if not self._pending:
@@ -114,6 +146,7 @@ class StreamPoller:
             if str(record["dynamodb"].get("SequenceNumber")) not in failed:
                 self.delivered += 1
             elif attempts + 1 > self.mapping.maximum_retry_attempts:
+                self.dropped += 1
                 LOG.warning(
                     "%s: a stream record failed %d times, dropped",
                     self.mapping.function,

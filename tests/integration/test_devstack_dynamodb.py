@@ -233,3 +233,33 @@ def test_shard_iterators_expire(aws: LocalAws, monkeypatch: pytest.MonkeyPatch) 
     with pytest.raises(ClientError) as raised:
         streams.get_records(ShardIterator=first)
     assert raised.value.response["Error"]["Code"] == "ExpiredIteratorException"
+
+
+def test_stream_poller_goes_on_after_its_iterator_expired(
+    aws: LocalAws,
+    poller: tuple[StreamPoller, list[dict[str, Any]]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # given a poller that has read a record, whose iterators then expire between its polls
+    _consumer, seen = poller
+    prefix = uuid.uuid4().hex
+    aws.client("dynamodb").put_item(
+        TableName=_table(aws), Item={"pk": {"S": f"{prefix}-first"}, "sk": {"S": "S"}}
+    )
+    assert wait_until(lambda: f"{prefix}-first" in _keys(seen), timeout=5)
+    monkeypatch.setattr(moto_dynamodb, "ITERATOR_LIFETIME", 0.05)
+    time.sleep(0.3)
+
+    # when items are written
+    for n in range(3):
+        aws.client("dynamodb").put_item(
+            TableName=_table(aws), Item={"pk": {"S": f"{prefix}-{n}"}, "sk": {"S": "S"}}
+        )
+        time.sleep(0.15)
+
+    # then it gets each once, in order, from a new iterator after the last record it read
+    assert wait_until(lambda: f"{prefix}-2" in _keys(seen), timeout=5)
+    assert [key for key in _keys(seen) if key.startswith(prefix)] == [
+        f"{prefix}-first",
+        *(f"{prefix}-{n}" for n in range(3)),
+    ]
