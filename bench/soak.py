@@ -58,7 +58,9 @@ WEBHOOK_SECRET_PARAMETER = "/yamb/stripe/webhook-secret"
 YACHT = {"players": 2, "grid": "yacht"}
 YACHT_REWARD = 5  # tokens for a Yacht win (docs/economy.md)
 GIFT = 3
-PACK_TOKENS = 50
+PACK = "pack-500"  # the catalogue's smallest pack: 500 tokens for 4.99 EUR
+PACK_TOKENS = 500
+PACK_CENTS = 499
 ANSWER_TIMEOUT = 30.0
 DRAIN_TIMEOUT = 60.0
 
@@ -210,9 +212,9 @@ class Soak:
         metadata = {
             "yamb_player": player_id,
             "yamb_recipient": player_id,
-            "yamb_offer": "pack-soak",
+            "yamb_offer": PACK,
             "yamb_tokens": str(PACK_TOKENS),
-            "yamb_amount": "499",
+            "yamb_amount": str(PACK_CENTS),
         }
         event = {
             "id": f"evt_soak_{uuid.uuid4().hex}",
@@ -227,7 +229,8 @@ class Soak:
                     "object": "checkout.session",
                     "payment_status": "paid",
                     "payment_intent": f"pi_{session}",
-                    "amount_total": 499,
+                    "amount_total": PACK_CENTS,
+                    "currency": "eur",
                     "metadata": metadata,
                 }
             },
