@@ -356,28 +356,26 @@ def _patched_create_jwt(  # noqa: PLR0917 - moto's positional signature
     )
 
 
-def _patched_create_access_token(self: Any, client_id: str, username: str, origin_jti: str) -> Any:
-    moment = _auth_time.set(_sign_in_moment(origin_jti))
-    try:
-        token, expires_in = _original("create_access_token", "CognitoIdpUserPool")(
-            self, client_id, username, origin_jti
-        )
-    finally:
-        _auth_time.reset(moment)
-    self.access_tokens[token] = (client_id, _canonical(self, username))
-    return token, expires_in
+def _token_of_its_sign_in(kind: str, issued: str) -> Callable[..., Any]:
+    """moto's `create_<kind>_token` giving the token its sign-in's moment (`auth_time`, kept
+    when refreshed, as Cognito does) and recorded in `issued` under the user's one name."""
+
+    def create(self: Any, client_id: str, username: str, origin_jti: str) -> Any:
+        moment = _auth_time.set(_sign_in_moment(origin_jti))
+        try:
+            token, expires_in = _original(f"create_{kind}_token", "CognitoIdpUserPool")(
+                self, client_id, username, origin_jti
+            )
+        finally:
+            _auth_time.reset(moment)
+        getattr(self, issued)[token] = (client_id, _canonical(self, username))
+        return token, expires_in
+
+    return create
 
 
-def _patched_create_id_token(self: Any, client_id: str, username: str, origin_jti: str) -> Any:
-    moment = _auth_time.set(_sign_in_moment(origin_jti))
-    try:
-        token, expires_in = _original("create_id_token", "CognitoIdpUserPool")(
-            self, client_id, username, origin_jti
-        )
-    finally:
-        _auth_time.reset(moment)
-    self.id_tokens[token] = (client_id, _canonical(self, username))
-    return token, expires_in
+_patched_create_access_token = _token_of_its_sign_in("access", "access_tokens")
+_patched_create_id_token = _token_of_its_sign_in("id", "id_tokens")
 
 
 def _patched_sign_out(self: Any, username: str) -> None:
