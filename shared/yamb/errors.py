@@ -36,6 +36,7 @@ type ErrorCode = Literal[
     # Turns
     "not_your_turn",
     "turn_over",
+    "wrong_turn",
     "finish_offer",
     "no_finish_offer",
     "illegal_move",

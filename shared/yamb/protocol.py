@@ -123,7 +123,8 @@ TurnNumber = Annotated[
         le=10_000,
         description="the turn the action is meant for (the game frame's turn.number); when "
         "given, an action that arrives after that turn ended is refused with turn_over "
-        "instead of being applied to the next one",
+        "instead of being applied to the next one, and one for a turn still to come with "
+        "wrong_turn",
     ),
 ]
 Positions = Annotated[list[StrictInt], Field(max_length=6, description="dice positions, 0-based")]

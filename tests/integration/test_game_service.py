@@ -386,6 +386,46 @@ def test_edit_game_invalid_change_refused(harness: Any, fields: dict[str, Any], 
     assert harness.session(game_id).player_ids == ["ana", "ben"]
 
 
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"players": 2, "preset": 2},
+        {"players": 2, "preset": 1, "dice": 6, "ranked": True},
+    ],
+)
+def test_edit_game_on_a_running_game_is_wrong_status(
+    harness: Any, settings: dict[str, Any]
+) -> None:
+    # given ana and ben's game is running
+    game_id = harness.running_game(ANA, BEN)
+    stored = harness.session(game_id)
+
+    # when ana edits its settings, whether or not they would be valid
+    request_id = harness.act(ANA, "edit_game", gameId=game_id, settings=settings)
+
+    # then she is told the game is no longer waiting, and nothing changes
+    error = harness.error(ANA, request_id)
+    assert (error["code"], error["message"]) == ("wrong_status", "the game is running")
+    assert harness.session(game_id).version == stored.version
+
+
+def test_edit_game_with_invalid_settings_by_non_creator_is_not_creator(harness: Any) -> None:
+    # given ben sits at ana's waiting table
+    game_id = harness.create_game(ANA, players=2)
+    harness.act(BEN, "join_game", gameId=game_id)
+
+    # when ben sends settings that are invalid too
+    request_id = harness.act(
+        BEN,
+        "edit_game",
+        gameId=game_id,
+        settings={"players": 2, "preset": 1, "dice": 6, "ranked": True},
+    )
+
+    # then what he is told first is that the table is not his to edit
+    assert harness.error(BEN, request_id)["code"] == "not_creator"
+
+
 # ============================================================================ delete_game
 
 
@@ -1707,6 +1747,21 @@ def test_solo_write_for_a_turn_that_timed_out_is_not_applied_to_the_next(harness
     # then it is refused instead of being written with turn 2's dice
     assert harness.error(ANA, request_id)["code"] == "turn_over"
     assert filled_cells(harness, game_id, 0) == 1
+
+
+def test_write_for_a_turn_still_to_come_is_wrong_turn_not_turn_over(harness: Any) -> None:
+    # given turn 1 of ana and ben's game
+    game_id = harness.running_game(ANA, BEN)
+    stored = harness.session(game_id).version
+
+    # when ana's write names turn 6
+    request_id = harness.act(ANA, "write", gameId=game_id, column="down", row="ones", turn=6)
+
+    # then it is refused as the wrong turn, naming the one being played; nothing is written
+    error = harness.error(ANA, request_id)
+    assert error["code"] == "wrong_turn"
+    assert "turn 6 has not started: it is turn 1" in error["message"]
+    assert harness.session(game_id).version == stored
 
 
 @pytest.mark.parametrize("first", ["write", "timer"])

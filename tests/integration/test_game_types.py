@@ -86,6 +86,23 @@ def test_simultaneous_refuses_a_second_turn_before_the_round_ends(harness: Any) 
     assert harness.session(game_id).version == stored
 
 
+def test_each_for_themself_write_for_a_later_own_turn_is_wrong_turn(harness: Any) -> None:
+    # given ana has played her own turn 1 and plays her turn 2
+    game_id = harness.running_game(ANA, BEN, turnType="each_for_themself", **FREE)
+    harness.ack(ANA, write_first(harness, ANA, game_id))
+    legal = own_turn(harness, ANA)["legal"][0]  # type: ignore[index]
+    cell = {"column": legal["column"], "row": legal["row"]}
+
+    # when she writes naming her turn 6, then her turn 1
+    ahead = harness.act(ANA, "write", gameId=game_id, turn=6, **cell)
+    behind = harness.act(ANA, "write", gameId=game_id, turn=1, **cell)
+
+    # then the first is the wrong turn, the second one that is over
+    assert harness.error(ANA, ahead)["code"] == "wrong_turn"
+    assert "your turn 6 has not started: it is your turn 2" in harness.error(ANA, ahead)["message"]
+    assert harness.error(ANA, behind)["code"] == "turn_over"
+
+
 def test_watch_game_spectator_picks_whom_to_follow_and_switches(harness: Any) -> None:
     # given an each-for-themself game where ben has locked two dice
     game_id = harness.running_game(ANA, BEN, turnType="each_for_themself", **FREE)

@@ -187,14 +187,26 @@ def current(session: GameSession, player_id: str, turn: int | None = None) -> Ga
     if session.own_turns:
         return _own_turn(session, game, seat, turn)
     if turn is not None and turn != session.turn:
-        raise GameActionError(
-            f"turn {turn} is over; turn {session.turn} is being played", code="turn_over"
-        )
+        _wrong_turn(turn, session.turn, "")
     # At a scorekeeping table the creator types for whoever is in turn.
     host = session.settings.physical_dice and player_id == session.creator
     if seat != session.seat_in_turn(game) and not host:
         raise GameActionError("it is not your turn", code="not_your_turn")
     return game
+
+
+def _wrong_turn(named: int, playing: int, whose: str) -> None:
+    """An action named for a turn other than the one being played: one that has ended is
+    `turn_over`; one for a turn still to come (a client that counted wrong) is `wrong_turn`,
+    never "turn 6 is over" during turn 1."""
+    if named < playing:
+        raise GameActionError(
+            f"{whose}turn {named} is over; {whose}turn {playing} is being played",
+            code="turn_over",
+        )
+    raise GameActionError(
+        f"{whose}turn {named} has not started: it is {whose}turn {playing}", code="wrong_turn"
+    )
 
 
 def _own_turn(session: GameSession, game: Game, seat: int, turn: int | None) -> Game:
@@ -211,9 +223,7 @@ def _own_turn(session: GameSession, game: Game, seat: int, turn: int | None) -> 
             code="round_not_over",
         )
     if turn is not None and turn != number:
-        raise GameActionError(
-            f"your turn {turn} is over; you are playing your turn {number}", code="turn_over"
-        )
+        _wrong_turn(turn, number, "your ")
     game.focus(seat)
     return game
 

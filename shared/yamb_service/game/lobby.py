@@ -3,6 +3,7 @@
 import hashlib
 from datetime import datetime
 
+from yamb.errors import YambError
 from yamb.protocol import (
     AddBot,
     CreateGame,
@@ -19,10 +20,10 @@ from yamb.protocol import (
     clip,
 )
 from yamb.session import bot_seats, lobby
-from yamb.session.effects import Effects, GameActionError
+from yamb.session.effects import Effects, GameActionError, require_creator, require_status
 from yamb.session.model import GameSession
 from yamb.session.views import game_view
-from yamb.settings import validate_settings
+from yamb.settings import GameSettings, validate_settings
 
 from yamb_service.common.observability import MetricUnit, metrics
 from yamb_service.edge.caller import Caller
@@ -104,11 +105,23 @@ def join(ctx: GameContext, caller: Caller, action: JoinGame, now: datetime) -> N
 
 def edit(ctx: GameContext, caller: Caller, action: EditGame, now: datetime) -> None:
     player = caller.player_id
-    settings = None if action.settings is None else validate_settings(action.settings)
-    if settings is not None:
-        require_account_for(ctx, player, settings, now)
+    # The settings are checked before the game is read, but a refusal of them is answered only
+    # once the game is known to be a waiting table of this creator: edit_game on a running game
+    # is `wrong_status` whatever settings it carries.
+    settings: GameSettings | None = None
+    refused: YambError | None = None
+    try:
+        settings = None if action.settings is None else validate_settings(action.settings)
+        if settings is not None:
+            require_account_for(ctx, player, settings, now)
+    except YambError as error:
+        refused = error
 
     def change(session: GameSession) -> None:
+        require_status(session, "waiting")
+        require_creator(session, player, "edit the game")
+        if refused is not None:
+            raise refused
         lobby.edit(session, player, action.settings, action.player_order)
         if settings is None:
             return
