@@ -91,6 +91,14 @@ class WatchGame(Action):
     follow: str | None = Field(default=None, min_length=1, max_length=64)
 
 
+class UnwatchGame(Action):
+    """The spectator stops watching the game: no more of its frames reach this connection
+    (answered with an ack; watching a game one does not watch is no error)."""
+
+    action: Literal["unwatch_game"]
+    game_id: GameId
+
+
 class AddBot(Action):
     """The creator seats a bot (product G11) in a free seat of a waiting table that is not
     ranked; `level` is easy, medium, hard, or optimal on the Yahtzee-family grids."""
@@ -168,6 +176,22 @@ class Write(TurnAction):
     action: Literal["write"]
     column: ColumnId
     row: RowId
+
+
+class Pause(TurnAction):
+    """The player in turn freezes their turn clock (rules.md 8): once a turn, where turns have a
+    clock. The dice, locks and announcement stay as they are; the others see the 3-minute return
+    countdown, and not resuming in time counts as leaving. Until `resume`, the player's turn
+    actions are refused with `paused`."""
+
+    action: Literal["pause"]
+
+
+class Resume(TurnAction):
+    """The paused player plays on: the clock runs again from where it froze, with at least 5
+    seconds (once a turn)."""
+
+    action: Literal["resume"]
 
 
 class Resign(Action):
@@ -280,12 +304,15 @@ ClientAction = Annotated[
     | DeleteGame
     | StartGame
     | WatchGame
+    | UnwatchGame
     | Sync
     | Lock
     | Roll
     | Announce
     | Select
     | Write
+    | Pause
+    | Resume
     | Resign
     | FinishSheet
     | AddSeed
@@ -356,6 +383,9 @@ class SeatView(Frame):
     bot: str | None = Field(default=None, description="a bot's level; null: a person")
     present: bool
     left: bool
+    paused: bool | None = Field(
+        default=None, description="true: the player paused their turn (return_deadline runs)"
+    )
     return_deadline: datetime | None = None
     decision_ms: int | None = Field(
         default=None, description="time spent deciding, measured by the server; time bonus only"

@@ -25,7 +25,7 @@ def pending(session: GameSession) -> list[datetime]:
     moments = [
         seat.return_deadline
         for seat in session.seats
-        if seat.return_deadline is not None and not seat.present and not seat.left
+        if seat.return_deadline is not None and seat.away and not seat.left
     ]
     moments.extend(clock.moments(session))
     moments.extend(bot_turns.moments(session))

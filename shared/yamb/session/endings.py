@@ -51,7 +51,7 @@ def end(
     for index in range(len(session.seats)):
         session.close_own_turn(index)
     for seat in session.seats:
-        seat.return_deadline = None
+        seat.return_deadline, seat.paused = None, False
         if not seat.left:
             effects.players[seat.player_id] = "release"
     effects.ended = True

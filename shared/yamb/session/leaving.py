@@ -48,7 +48,7 @@ def returns_due(
     due = [
         (seat.return_deadline, index)
         for index, seat in enumerate(session.seats)
-        if not seat.present
+        if seat.away
         and not seat.left
         and seat.return_deadline is not None
         and seat.return_deadline <= now + tolerance
@@ -95,6 +95,7 @@ def _seat_leaves(
     was_current = game.seat == seat_index
     seat = session.seats[seat_index]
     seat.left, seat.present, seat.return_deadline = True, False, None
+    seat.paused = False
     effects.players[seat.player_id] = "release"
     session.close_own_turn(seat_index)
     game.leave(seat_index)
@@ -143,7 +144,7 @@ def _team_leaves(
     losing = seat_index // 2
     for member in (2 * losing, 2 * losing + 1):
         seat = session.seats[member]
-        seat.left, seat.return_deadline = True, None
+        seat.left, seat.return_deadline, seat.paused = True, None, False
         seat.present = seat.present and member != seat_index
         effects.players[seat.player_id] = "release"
     losing_in_turn = game.seat == losing

@@ -93,6 +93,10 @@ class Seat(BaseModel):
     # Left after playing a turn, by not coming back: an abandoned game in the statistics.
     abandoned: bool = False
     return_deadline: datetime | None = None
+    # The player paused their turn (yamb.session.pausing): its clock is frozen, the return
+    # deadline runs as if they were away; and the turn (its number) in which they last paused.
+    paused: bool = False
+    paused_in_turn: int | None = None
     # Milliseconds spent deciding, at a table with the time bonus (yamb.session.decisions).
     decision_ms: int = 0
     # The seat's own turn, in a game of own turns once it has started.
@@ -101,6 +105,11 @@ class Seat(BaseModel):
     bot: str | None = None
     # When the bot makes its next move (yamb.session.bot_turns): a deadline like any other.
     bot_due: datetime | None = None
+
+    @property
+    def away(self) -> bool:
+        """Gone or paused: the return deadline runs."""
+        return not self.present or self.paused
 
 
 class Timers(BaseModel):

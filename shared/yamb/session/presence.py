@@ -10,7 +10,7 @@ from yamb.session.model import GameSession
 RETURN_WINDOW = timedelta(minutes=3)
 
 
-def _in_turn(session: GameSession, seat: int) -> bool:
+def in_turn(session: GameSession, seat: int) -> bool:
     if session.engine is None:
         return False
     game = session.game()
@@ -43,9 +43,11 @@ def disconnect(session: GameSession, player_id: str, connection_id: str, now: da
     seat.present = False
     if session.status == "waiting":
         return True
+    if seat.paused:
+        return True  # the pause's countdown runs on, its clock is frozen already
     if session.settings.turn_type != "slow" and not _done(session, seat_index):
         seat.return_deadline = now + RETURN_WINDOW
-    if _in_turn(session, seat_index):
+    if in_turn(session, seat_index):
         clock.freeze(session, seat_index, now)
         decisions.charge(session, seat_index, now)  # away is not deciding
     return True
@@ -62,9 +64,11 @@ def reconnect(session: GameSession, player_id: str, connection_id: str, now: dat
     seat.connection_id = connection_id
     if session.status == "waiting":
         seat.present = True
+    elif not seat.present and seat.paused:
+        seat.present = True  # back to a paused turn: it stays paused until `resume`
     elif not seat.present:
         seat.present, seat.return_deadline = True, None
-        if _in_turn(session, seat_index) and session.finish_offer is None:
+        if in_turn(session, seat_index) and session.finish_offer is None:
             clock.resume(session, seat_index, now)
             decisions.start(session, seat_index, now)
     return True

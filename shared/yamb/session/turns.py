@@ -183,11 +183,13 @@ def current(session: GameSession, player_id: str, turn: int | None = None) -> Ga
     seat = session.seat_of(player_id)
     if seat is None or session.seats[seat].left:
         raise GameActionError("you do not play in this game", code="not_seated")
+    if session.seats[seat].paused:
+        raise GameActionError("your turn is paused: resume it to play on", code="paused")
     game = session.game()
     if session.own_turns:
         return _own_turn(session, game, seat, turn)
     if turn is not None and turn != session.turn:
-        _wrong_turn(turn, session.turn, "")
+        refuse_turn(turn, session.turn, "")
     # At a scorekeeping table the creator types for whoever is in turn.
     host = session.settings.physical_dice and player_id == session.creator
     if seat != session.seat_in_turn(game) and not host:
@@ -195,7 +197,7 @@ def current(session: GameSession, player_id: str, turn: int | None = None) -> Ga
     return game
 
 
-def _wrong_turn(named: int, playing: int, whose: str) -> None:
+def refuse_turn(named: int, playing: int, whose: str) -> None:
     """An action named for a turn other than the one being played: one that has ended is
     `turn_over`; one for a turn still to come (a client that counted wrong) is `wrong_turn`,
     never "turn 6 is over" during turn 1."""
@@ -223,7 +225,7 @@ def _own_turn(session: GameSession, game: Game, seat: int, turn: int | None) -> 
             code="round_not_over",
         )
     if turn is not None and turn != number:
-        _wrong_turn(turn, number, "your ")
+        refuse_turn(turn, number, "your ")
     game.focus(seat)
     return game
 

@@ -174,6 +174,7 @@ def game_view(session: GameSession, shows: str | None = None) -> GameView:
                 bot=seat.bot,
                 present=seat.present,
                 left=seat.left,
+                paused=True if seat.paused else None,
                 return_deadline=seat.return_deadline,
                 decision_ms=seat.decision_ms if session.settings.time_bonus else None,
                 turns_played=game.turns_played[session.engine_seat(index)]

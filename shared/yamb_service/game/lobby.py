@@ -16,6 +16,7 @@ from yamb.protocol import (
     ListGames,
     RemoveBot,
     StartGame,
+    UnwatchGame,
     WatchGame,
     clip,
 )
@@ -36,7 +37,7 @@ from yamb_service.game.seating import (
     premium_needed,
     require_account_for,
 )
-from yamb_service.game.writes import answer_repeat, fingerprint, mutate
+from yamb_service.game.writes import ack, answer_repeat, fingerprint, mutate
 
 LISTED_GAMES = 50
 # Spectators' connections live in the game item: a bound keeps it small.
@@ -211,6 +212,16 @@ def watch(ctx: GameContext, caller: Caller, action: WatchGame, now: datetime) ->
     view = game_view(session, spectator_shows(session, follows))
     frame = GameFrame(request_id=action.request_id, action=action.action, game=view)
     ctx.delivery.send(caller, frame)
+
+
+def unwatch(ctx: GameContext, caller: Caller, action: UnwatchGame, now: datetime) -> None:
+    """The connection stops watching: its spectator item goes, so no broadcast read after this
+    reaches it (one read before may still deliver a frame: the client drops frames of a game it
+    no longer shows). Answered with an ack of the game's version; not watching is no error."""
+    loaded = ctx.games.load(action.game_id)
+    if caller.connection_id in loaded.spectators:
+        ctx.games.forget_spectators(action.game_id, [caller.connection_id])
+    ack(ctx, caller, action, action.game_id, loaded.session.version)
 
 
 def _followed(session: GameSession, follow: str | None) -> str | None:

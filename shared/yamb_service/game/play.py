@@ -11,12 +11,14 @@ from yamb.protocol import (
     EnterDice,
     FinishSheet,
     Lock,
+    Pause,
     Resign,
+    Resume,
     Roll,
     Select,
     Write,
 )
-from yamb.session import leaving, lobby, scorekeeping, turns
+from yamb.session import leaving, lobby, pausing, scorekeeping, turns
 
 from yamb_service.edge.caller import Caller
 from yamb_service.game.context import GameContext
@@ -29,7 +31,9 @@ type PlayAction = (
     | EnterDice
     | FinishSheet
     | Lock
+    | Pause
     | Resign
+    | Resume
     | Roll
     | Select
     | Write
@@ -71,6 +75,18 @@ def write(ctx: GameContext, caller: Caller, action: Write, now: datetime) -> Non
         now,
         lambda s: turns.write(s, player, column, row, action.turn, now=now, dice=dice),
     )
+
+
+def pause(ctx: GameContext, caller: Caller, action: Pause, now: datetime) -> None:
+    """The turn clock freezes (the timers follow the game's deadlines: the turn's lane or wake
+    is no longer counted on, and the return deadline gets its wake)."""
+    player = caller.player_id
+    _play(ctx, caller, action, now, lambda s: pausing.pause(s, player, action.turn, now))
+
+
+def resume(ctx: GameContext, caller: Caller, action: Resume, now: datetime) -> None:
+    player = caller.player_id
+    _play(ctx, caller, action, now, lambda s: pausing.resume(s, player, action.turn, now))
 
 
 def resign(ctx: GameContext, caller: Caller, action: Resign, now: datetime) -> None:

@@ -5,8 +5,8 @@ that carries it out, and answers whatever happens. Each module reads what it nee
 `yamb.session` decide, and writes through the GameWriter (one conditional write, retried on
 fresh state after a lost race, with the game's timers planned around it); then it answers the
 actor with the new game and sends it to everyone at the table:
-- lobby: create, join, edit, leave, delete, start, watch, list, bots;
-- play: the dice, the sheet, resigning, the finish offer, seeds, scorekeeping;
+- lobby: create, join, edit, leave, delete, start, watch, unwatch, list, bots;
+- play: the dice, the sheet, pausing, resigning, the finish offer, seeds, scorekeeping;
 - reads: dice record, history, replay, hint, sync;
 - chat; presence (connect, disconnect); wake (timers).
 """
@@ -39,13 +39,16 @@ from yamb.protocol import (
     LeaveGame,
     ListGames,
     Lock,
+    Pause,
     RemoveBot,
     Replay,
     Resign,
+    Resume,
     Roll,
     Select,
     StartGame,
     Sync,
+    UnwatchGame,
     Verify,
     WatchGame,
     Write,
@@ -89,6 +92,7 @@ ROUTES: dict[type[BaseModel], Route] = {
     DeleteGame: lobby.delete,
     StartGame: lobby.start,
     WatchGame: lobby.watch,
+    UnwatchGame: lobby.unwatch,
     AddBot: lobby.seat_bots,
     RemoveBot: lobby.seat_bots,
     Lock: play.lock,
@@ -96,6 +100,8 @@ ROUTES: dict[type[BaseModel], Route] = {
     Announce: play.announce,
     Select: play.select,
     Write: play.write,
+    Pause: play.pause,
+    Resume: play.resume,
     Resign: play.resign,
     FinishSheet: play.finish_sheet,
     AddSeed: play.add_seed,
