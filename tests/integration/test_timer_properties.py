@@ -36,6 +36,8 @@ events = st.one_of(
     st.tuples(st.just("arm"), st.just(True)),
     st.tuples(st.just("wake_again"), st.booleans()),
     st.tuples(st.just("resign"), st.sampled_from([0, 1])),
+    st.tuples(st.just("pause"), st.sampled_from([0, 1])),
+    st.tuples(st.just("resume"), st.sampled_from([0, 1])),
 )
 
 
@@ -95,6 +97,8 @@ class Table:
             case "wake_again":
                 lanes = harness.timers.running_lanes(self.game_id)
                 harness.wake(self.game_id, lanes[0].lane if value and lanes else None)
+            case "pause" | "resume" if running and self.online[value]:
+                harness.act(self.connections[value], kind, gameId=self.game_id)
             case "resign" if running and self.online[value]:
                 harness.act(self.connections[value], "resign", gameId=self.game_id)
 
@@ -115,7 +119,7 @@ def _check(table: Table, written_before: int) -> int:
         if session.clock.deadline is not None:
             assert session.clock.deadline > now - LATE, (session.clock, now)
         for seat in session.seats:
-            if seat.return_deadline is not None and not seat.present and not seat.left:
+            if seat.return_deadline is not None and seat.away and not seat.left:
                 assert seat.return_deadline > now - LATE, (seat, now)
     else:
         # nothing keeps running once the game is over

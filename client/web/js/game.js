@@ -151,7 +151,10 @@ function seats(game) {
     if (game.turnsPerSheet) facts.push(h("span", { class: "progress" }, `${seat.turnsPlayed}/${game.turnsPerSheet}`));
     if (game.waitingFor.includes(seat.playerId)) facts.push(h("span", { class: "badge waiting" }, "playing the round"));
     if (seat.left) facts.push(h("span", { class: "badge" }, "left"));
-    else if (!seat.present && !seat.bot) {
+    else if (seat.paused) {
+      facts.push(h("span", { class: "badge paused" }, "paused"));
+      if (seat.returnDeadline) facts.push(h("span", { class: "countdown return", dataset: { deadline: seat.returnDeadline } }));
+    } else if (!seat.present && !seat.bot) {
       facts.push(h("span", { class: "badge away" }, "away"));
       if (seat.returnDeadline) facts.push(h("span", { class: "countdown return", dataset: { deadline: seat.returnDeadline } }));
     }
@@ -240,8 +243,17 @@ function turnPanel(game) {
     ? h("span", { class: "clock frozen" }, `⏸ ${Math.ceil(turn.frozenMs / 1000)} s`)
     : turn.deadline ? h("span", { class: "countdown clock", id: "turn-clock", dataset: { deadline: turn.deadline } }) : null;
   const controls = [];
+  // Pause (rules.md 8): the player in turn freezes their own clock, once a turn; until they
+  // resume, the server refuses their moves (`paused`) and the others see the return countdown.
+  const own = game.seats.find((seat) => seat.playerId === app.state.me);
+  const paused = Boolean(own && own.paused);
+  if (turn.playerId === app.state.me && paused) {
+    controls.push(h("button", { id: "resume", class: "primary", onclick: () => act("resume") }, "Resume"));
+  } else if (turn.playerId === app.state.me && turn.deadline && game.settings.turnType !== "slow") {
+    controls.push(h("button", { id: "pause", title: "once a turn", onclick: () => act("pause") }, "Pause"));
+  }
   if (mine && !game.settings.physicalDice) {
-    controls.push(h("button", { id: "roll", class: "primary", disabled: !turn.canRoll || ui.rolling || Boolean(ui.choice),
+    controls.push(h("button", { id: "roll", class: "primary", disabled: !turn.canRoll || ui.rolling || Boolean(ui.choice) || paused,
       title: "R or Space", onclick: () => {
         ui.rolling = true;
         act("roll", { keep: [...locks].sort((a, b) => a - b) }).finally(() => {
@@ -276,6 +288,7 @@ function turnPanel(game) {
   if (turn.directedRow) facts.push(h("p", { class: "directed-row" }, "Directed: ", rowLabel(turn.directedRow)));
   if (turn.proposal) facts.push(h("p", { class: "proposal-note" }, "Proposal: ", cellLabel(turn.proposal), ` (${turn.proposal.score})`));
   if (turn.opened.length) facts.push(h("p", {}, "Opened: ", turn.opened.map(cellLabel).join(", ")));
+  if (paused && turn.playerId === app.state.me) facts.push(h("p", { class: "paused-note", id: "paused-note" }, "Paused: your clock is frozen. Resume within the countdown, or you leave the game."));
   if (turn.grace) facts.push(h("p", { class: "grace" }, "Time is up: the dice are locked, choose a cell."));
   if (ui.choice) {
     facts.push(h("p", { class: "pending-note", id: "pending" }, "Writing ", cellLabel(ui.choice.cell), ` (${ui.choice.cell.score}) `,

@@ -34,7 +34,16 @@ function show(screen) {
   document.body.dataset.screen = screen;
 }
 
+/** Stops watching a game (no more of its frames reach this page); its answer is not awaited. */
+function unwatch(gameId) {
+  if (!connection) return;
+  connection.send("unwatch_game", { gameId }, { open: false }).catch(() => {
+    // Refused or lost: the frames that still come are of a game not on screen, and ignored.
+  });
+}
+
 function showLobby() {
+  if (state.watching) unwatch(state.watching.gameId);
   state.game = null;
   state.view = null;
   state.watching = null;
@@ -86,8 +95,10 @@ async function watch(gameId, follow) {
   // Set first: the answer is drawn before this function hears of it.
   state.watching = { gameId, follow };
   const answer = await act("watch_game", fields, state.game ? "game-actions-error" : "lobby-error");
-  if (answer) store.setItem("yamb.watching", JSON.stringify(state.watching));
-  else state.watching = before;
+  if (answer) {
+    store.setItem("yamb.watching", JSON.stringify(state.watching));
+    if (before && before.gameId !== gameId) unwatch(before.gameId);
+  } else state.watching = before;
 }
 
 async function openGame(gameId) {

@@ -532,3 +532,91 @@ def test_web_client_signed_in_elsewhere_is_told_why_and_does_not_reconnect(
     page.wait_for_timeout(3_000)
     assert handshakes == []
     expect(page.locator("#signin")).to_be_visible()
+
+
+def test_web_client_pause_and_resume_the_turn_clock(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given ana and ben play a started game, ana in turn
+    ana, ben = new_page(), new_page()
+    sign_in(ana, web_stack, unique("pause"))
+    sign_in(ben, web_stack, unique("wait"))
+    game_id = create_game(ana, preset="1")
+    game_row(ben, game_id).locator("button.join").click()
+    expect(ana.locator(".seat")).to_have_count(2)
+    ana.click("#start")
+    expect(ana.locator("#turn-who")).to_have_text("Your turn")
+
+    # when she pauses
+    ana.click("#pause")
+
+    # then her clock shows frozen, her roll waits for her to resume, and ben sees her paused
+    # with the return countdown
+    expect(ana.locator("#resume")).to_be_visible()
+    expect(ana.locator("#paused-note")).to_be_visible()
+    expect(ana.locator(".clock.frozen")).to_be_visible()
+    expect(ana.locator("#roll")).to_be_disabled()
+    paused = ben.locator(".seat", has=ben.locator(".badge.paused"))
+    expect(paused).to_have_count(1)
+    expect(paused.locator(".countdown.return")).to_have_text(re.compile(r"^[23]:\d\d$"))
+
+    # when she resumes, her clock runs again and ben no longer sees the pause
+    ana.click("#resume")
+    expect(ana.locator("#turn-clock")).to_be_visible()
+    expect(ana.locator("#roll")).to_be_enabled()
+    expect(ben.locator(".badge.paused")).to_have_count(0)
+
+    # and a second pause in the same turn is refused where she asked for it
+    ana.click("#pause")
+    expect(ana.locator("#turn-error")).to_contain_text("once a turn")
+    play_one_turn(ana)
+    assert ana.errors == [] and ben.errors == []  # type: ignore[attr-defined]
+
+
+def test_web_client_spectator_leaving_stops_watching(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given cy watches ana and ben's game, her page recording the frames it receives
+    ana, ben, cy = new_page(), new_page(), new_page()
+    received: list[dict[str, Any]] = []
+    cy.on(
+        "websocket",
+        lambda socket: socket.on(
+            "framereceived",
+            lambda payload: (
+                received.append(json.loads(payload)) if isinstance(payload, str) else None
+            ),
+        ),
+    )
+    sign_in(ana, web_stack, unique("ana"))
+    sign_in(ben, web_stack, unique("ben"))
+    sign_in(cy, web_stack, unique("cy"))
+    game_id = create_game(ana, preset="1")
+    game_row(ben, game_id).locator("button.join").click()
+    expect(ana.locator(".seat")).to_have_count(2)
+    ana.click("#start")
+    expect(ben.locator("#game-status")).to_have_text("running")
+    game_row(cy, game_id).locator("button.watch").click()
+    expect(cy.locator("#game .badge", has_text="watching")).to_be_visible()
+    play_one_turn(ana)
+    expect(cy.locator("td.written")).to_have_count(1)
+
+    # when she goes back to the games list
+    cy.click("#to-lobby")
+    expect(cy.locator("#lobby")).to_be_visible()
+    # (the unwatch is sent as the lobby shows; its ack is awaited)
+    for _ in range(100):
+        if any(f.get("type") == "ack" and f.get("action") == "unwatch_game" for f in received):
+            break
+        cy.wait_for_timeout(50)
+    else:
+        pytest.fail("the page did not stop watching")
+    after = len(received)
+
+    # then the next move reaches the players but no longer her page
+    play_one_turn(ben)
+    expect(ana.locator("td.written")).to_have_count(2)
+    ana.wait_for_timeout(300)
+    games = [f for f in received[after:] if f.get("type") == "game" and f.get("game")]
+    assert [f["game"]["gameId"] for f in games] == []
+    assert cy.errors == []  # type: ignore[attr-defined]
