@@ -301,3 +301,49 @@ def harness(
     clock: Clock,
 ) -> Harness:
     return Harness(service, notifier, timers, clock)
+
+
+@pytest.fixture
+def atomic_requests(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each DynamoDB request atomic, transactions serializable, as DynamoDB runs them: moto
+    in-process checks a condition and writes without a lock (and a failed transaction puts a
+    copy of the whole table back), so racing threads would see races DynamoDB does not have."""
+    import threading
+
+    from moto.dynamodb.models import DynamoDBBackend
+
+    lock = threading.RLock()
+    for name in ("get_item", "put_item", "update_item", "delete_item", "query"):
+        original = getattr(DynamoDBBackend, name)
+
+        def locked(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            with lock:
+                return _original(*args, **kwargs)
+
+        monkeypatch.setattr(DynamoDBBackend, name, locked)
+    original_transaction = DynamoDBBackend.transact_write_items
+
+    def transaction(*args: Any, **kwargs: Any) -> Any:
+        with lock:
+            return original_transaction(*args, **kwargs)
+
+    monkeypatch.setattr(DynamoDBBackend, "transact_write_items", transaction)
+
+
+@pytest.fixture
+def network_latency(atomic_requests: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every DynamoDB request takes 5 ms more, outside the table's lock, as a request over the
+    network does (moto in-process answers in about 1 ms): the time between a writer's read and
+    its conditional write is then as long as in a Lambda function, and so are its races."""
+    import time
+
+    from moto.dynamodb.models import DynamoDBBackend
+
+    for name in ("get_item", "put_item", "update_item", "delete_item", "query"):
+        original = getattr(DynamoDBBackend, name)
+
+        def slowed(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            time.sleep(0.02)
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(DynamoDBBackend, name, slowed)

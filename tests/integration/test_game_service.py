@@ -2471,33 +2471,6 @@ def test_flood_from_one_connection_is_slowed_down_without_writes(harness: Any) -
     assert harness.error(BEN, roll)["code"] == "not_your_turn"
 
 
-@pytest.fixture
-def atomic_requests(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each DynamoDB request atomic, transactions serializable, as DynamoDB runs them: moto
-    in-process checks a condition and writes without a lock (and a failed transaction puts a
-    copy of the whole table back), so racing threads would see races DynamoDB does not have."""
-    import threading
-
-    from moto.dynamodb.models import DynamoDBBackend
-
-    lock = threading.RLock()
-    for name in ("get_item", "put_item", "update_item", "delete_item", "query"):
-        original = getattr(DynamoDBBackend, name)
-
-        def locked(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
-            with lock:
-                return _original(*args, **kwargs)
-
-        monkeypatch.setattr(DynamoDBBackend, name, locked)
-    original_transaction = DynamoDBBackend.transact_write_items
-
-    def transaction(*args: Any, **kwargs: Any) -> Any:
-        with lock:
-            return original_transaction(*args, **kwargs)
-
-    monkeypatch.setattr(DynamoDBBackend, "transact_write_items", transaction)
-
-
 def test_racing_creates_and_joins_seat_the_player_once(harness: Any, atomic_requests: None) -> None:
     # given three open tables, and eight function instances
     import threading

@@ -294,3 +294,90 @@ def test_watching_then_joining_a_table_sends_only_the_seat_view(harness: Any) ->
 
     # then ben, a player now, never got ana's turn
     assert_nothing_hidden(harness, BEN, "ben")
+
+
+def test_each_for_themself_players_acting_at_once_never_get_conflict(
+    harness: Any, network_latency: None
+) -> None:
+    # given an each-for-themself game of four, each player on their own function instance,
+    # DynamoDB's requests as slow as over the network
+    import threading
+
+    players = (ANA, BEN, CLEO, DAN)
+    game_id = harness.running_game(*players, turnType="each_for_themself", **FREE)
+    instances = {
+        caller.player_id: harness.other_service(seed) for seed, caller in enumerate(players)
+    }
+    cells = harness.session(game_id).game().sheets[0].empty_cells
+    start = threading.Barrier(len(players))
+    failures: list[BaseException] = []
+
+    def play(caller: Caller) -> None:
+        try:
+            start.wait()
+            seat = harness.session(game_id).seat_of(caller.player_id)
+            for number in range(1, cells + 1):
+                via = instances[caller.player_id]
+                harness.act(caller, "roll", via=via, gameId=game_id, turn=number, keep=[0])
+                game = harness.session(game_id).game()
+                game.focus(seat)
+                column, row, _ = game.legal_cells()[0]
+                layout = game.layout
+                harness.act(
+                    caller,
+                    "write",
+                    via=via,
+                    gameId=game_id,
+                    turn=number,
+                    column=layout.columns[column].id,
+                    row=layout.grid.rows[row].id,
+                )
+        except BaseException as error:  # pragma: no cover - reported below
+            failures.append(error)
+
+    # when all four roll and write every turn at the same moment
+    threads = [threading.Thread(target=play, args=(caller,)) for caller in players]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    # then no action was refused (none with `conflict`: a lost race is the server's to retry),
+    # and every sheet is full, each move applied once
+    assert failures == []
+    refusals = [f for c in players for f in harness.frames(c) if f["type"] == "error"]
+    assert refusals == []
+    session = harness.session(game_id)
+    assert session.status == "finished"
+    assert all(not sheet.empty_cells for sheet in session.game().sheets)
+
+
+def test_each_for_themself_action_losing_many_races_is_retried_by_the_server(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given an each-for-themself game that the other players' actions change between each of
+    # the next 10 reads and saves of ana's roll (the writer's pauses recorded, not slept)
+    from yamb_service.game import writer
+
+    game_id = harness.running_game(ANA, BEN, CLEO, turnType="each_for_themself", **FREE)
+    real_save = harness.games.save
+    rivals = iter(range(10))
+    pauses: list[float] = []
+
+    def save(session: Any, **write: Any) -> None:
+        if next(rivals, None) is not None:
+            real_save(harness.session(game_id), now=harness.clock())  # someone else's write
+        real_save(session, **write)
+
+    monkeypatch.setattr(harness.games, "save", save)
+    monkeypatch.setattr(writer.time, "sleep", pauses.append)
+
+    # when ana rolls
+    request_id = harness.act(ANA, "roll", gameId=game_id, turn=1)
+
+    # then her roll is applied on the 11th attempt, checked again on the fresh game each time,
+    # and never answered `conflict`; the pauses between attempts stay bounded
+    harness.ack(ANA, request_id)
+    assert own_turn(harness, ANA)["roll"] == 2  # type: ignore[index]
+    assert len(pauses) == 10
+    assert all(0 <= pause <= writer.RETRY_BACKOFF_CAP_SECONDS for pause in pauses)

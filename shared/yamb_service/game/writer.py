@@ -35,9 +35,24 @@ from yamb_service.game.ports import (
 SAVE_ATTEMPTS = 3
 DICE_TURNS_KEPT = 12
 # Simultaneous, each-for-themself and slow games: up to four players write the game item at
-# the same moment (bench/game_types_bench.py measures the races).
-OWN_TURNS_SAVE_ATTEMPTS = 8
+# the same moment (bench/game_types_bench.py measures the races). An own-turn action depends on
+# nobody else's change (it is checked again on the fresh game anyway), so a lost race is the
+# server's to retry, not the player's: enough attempts that four players acting back to back
+# never see `conflict`, spread out by a backoff that grows with how long an attempt takes.
+OWN_TURNS_SAVE_ATTEMPTS = 12
 RETRY_JITTER_SECONDS = 0.01
+# The longest pause between two attempts: 12 attempts stay well within the function's 10 s.
+RETRY_BACKOFF_CAP_SECONDS = 0.4
+
+
+def retry_pause(attempt: int, window: float) -> float:
+    """How long a writer that lost its `attempt`-th race waits before reading again: full
+    jitter over a span that doubles at each attempt, from the time one read-decide-write took
+    (`window`: racers that take longer to write need to spread out further), capped."""
+    span = max(RETRY_JITTER_SECONDS, window) * 2 ** (attempt - 1)
+    return random.uniform(0, min(RETRY_BACKOFF_CAP_SECONDS, span))
+
+
 WAKE_ID_BITS = 48
 
 # A change returns what it asks of the application, or None when it changes nothing.
@@ -105,6 +120,7 @@ class GameWriter:
         attempt = 0
         while attempt < attempts:
             attempt += 1
+            began = time.monotonic()
             loaded = self.games.load(game_id)
             session = loaded.session
             if session.own_turns:
@@ -161,7 +177,7 @@ class GameWriter:
                     # game, which does not count on it, lets its execution end.
                     raise
                 # Writers racing for one game spread out before they read it again.
-                time.sleep(random.uniform(0, RETRY_JITTER_SECONDS * attempt))
+                time.sleep(retry_pause(attempt, time.monotonic() - began))
                 continue
             self._after_write(session, timer_plan, token)
             return Applied(
