@@ -795,6 +795,47 @@ def test_nickname_change_is_priced_weekly_and_frees_the_old_name(accounts: Accou
     assert accounts.connect_allowed(token)
 
 
+def test_nickname_change_renames_the_seats_and_a_failure_there_keeps_the_rename(
+    accounts: Accounts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a player with tokens, and the account service's seat renaming watched
+    from yamb_service.accounts.wiring import account_service
+
+    _, token = accounts.player(_unique("Seated"))
+    player_id = accounts.http("GET", "/me", token=token).json["playerId"]
+    accounts.wallets.apply("grant-seat", [Change(player_id, 500, "grant")], datetime.now(UTC))
+    seats = account_service().games
+    assert seats is not None
+    calls: list[tuple[str, str, bool, int]] = []
+    real_rename = seats.rename_seats
+
+    def rename(player: str, nickname: str, now: datetime, *, only_in_play: bool = False) -> int:
+        # the game repository, built on first use
+        renamed = real_rename(player, nickname, now, only_in_play=only_in_play)
+        calls.append((player, nickname, only_in_play, renamed))
+        return renamed
+
+    monkeypatch.setattr(seats, "rename_seats", rename)
+
+    # when they change their nickname
+    new = _unique("Reseated")
+    assert accounts.http("POST", "/me/nickname", {"nickname": new}, token=token).status == 200
+
+    # then their seats were renamed after it (they sit at no game: none changed)
+    assert calls == [(player_id, new, True, 0)]
+
+    # when the seats cannot be renamed at the next change, the rename still stands
+    def broken(player: str, nickname: str, now: datetime, *, only_in_play: bool = False) -> int:
+        raise RuntimeError("the game table is not reachable")
+
+    monkeypatch.setattr(seats, "rename_seats", broken)
+    accounts.aws.advance(days=7)
+    token = accounts.login(accounts.http("GET", "/me", token=token).json["email"])
+    again = _unique("Still")
+    reply = accounts.http("POST", "/me/nickname", {"nickname": again}, token=token)
+    assert (reply.status, reply.json["nickname"]) == (200, again)
+
+
 # ----------------------------------------------------------------------------- A7 deletion
 
 

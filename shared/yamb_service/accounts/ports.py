@@ -158,9 +158,13 @@ class LiveConnections(Protocol):
 
 
 class PlayedGames(Protocol):
-    def rename_seats(self, player_id: str, nickname: str, now: datetime) -> int:
+    def rename_seats(
+        self, player_id: str, nickname: str, now: datetime, *, only_in_play: bool = False
+    ) -> int:
         """The player's seats in the games still stored that name them renamed `nickname` (the
-        purge's id name); how many games were written."""
+        purge's id name; a nickname change's new name, `only_in_play`: in games still waiting or
+        running, a finished one keeps the name it was played under); how many games were
+        written."""
 
 
 class Referrals(Protocol):

@@ -399,8 +399,21 @@ class AccountService:
                 continue
             metrics.add_metric(name="NicknameChanged", unit=MetricUnit.Count, value=1)
             logger.info("nickname changed", player_id=player_id, price=price)
+            self._rename_seats(player_id, nickname, now)
             return saved
         raise StaleProfileError
+
+    def _rename_seats(self, player_id: str, nickname: str, now: datetime) -> None:
+        """After the rename is written, the seats at the player's games still in play take the
+        new name. A seat that could not is logged and keeps the old name until the player sits
+        down again; the rename is not undone for it."""
+        if self.games is None:
+            return
+        try:
+            self.games.rename_seats(player_id, nickname, now, only_in_play=True)
+        except Exception:
+            logger.exception("the seats were not renamed", player_id=player_id)
+            metrics.add_metric(name="SeatRenameFailed", unit=MetricUnit.Count, value=1)
 
     # ------------------------------------------------------------------ A6 changes
 

@@ -63,7 +63,9 @@ class _LazySeatNames:
         self._item = item
         self._built: Any = None
 
-    def rename_seats(self, player_id: str, nickname: str, now: datetime) -> int:
+    def rename_seats(
+        self, player_id: str, nickname: str, now: datetime, *, only_in_play: bool = False
+    ) -> int:
         if self._built is None:
             from yamb_service.game.dynamo import (  # noqa: PLC0415 (the game session)
                 DynamoGameRepository,
@@ -74,7 +76,7 @@ class _LazySeatNames:
             self._built = SeatNames(
                 DynamoGameRepository(self._item), DynamoPlayerRepository(self._item)
             )
-        return int(self._built.rename_seats(player_id, nickname, now))
+        return int(self._built.rename_seats(player_id, nickname, now, only_in_play=only_in_play))
 
 
 @cache

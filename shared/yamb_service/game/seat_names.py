@@ -24,23 +24,31 @@ class SeatNames:
         self._games = games
         self._players = players
 
-    def rename_seats(self, player_id: str, nickname: str, now: datetime) -> int:
+    def rename_seats(
+        self, player_id: str, nickname: str, now: datetime, *, only_in_play: bool = False
+    ) -> int:
         """The player's seats, in the games their record names, renamed `nickname`; how many
-        games were written. A game gone is skipped; StaleGameError after ATTEMPTS races."""
+        games were written. With `only_in_play` (a nickname change, A5) only games still waiting
+        or running: a finished game keeps the name it was played under. A game gone is skipped;
+        StaleGameError after ATTEMPTS races."""
         record = self._players.get(player_id)
         named = {record.game_id, record.seated_in, *record.slow_games}
         written = 0
         for game_id in sorted(g for g in named if g):
-            written += self._rename(game_id, player_id, nickname, now)
+            written += self._rename(game_id, player_id, nickname, now, only_in_play)
         return written
 
-    def _rename(self, game_id: str, player_id: str, nickname: str, now: datetime) -> int:
+    def _rename(
+        self, game_id: str, player_id: str, nickname: str, now: datetime, only_in_play: bool
+    ) -> int:
         for _ in range(ATTEMPTS):
             try:
                 loaded = self._games.load(game_id)
             except GameNotFoundError:
                 return 0
             session = loaded.session
+            if only_in_play and not session.in_play:
+                return 0
             seats = [s for s in session.seats if s.player_id == player_id]
             if all(seat.nickname == nickname for seat in seats):
                 return 0
