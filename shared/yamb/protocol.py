@@ -475,6 +475,12 @@ class GameView(Frame):
     outcome: str | None = None
     # The player offered to finish their sheet alone (rules.md 8), until they answer.
     finish_offer: str | None = None
+    finish_counts: bool | None = Field(
+        default=None,
+        description="with a finish offer: whether the win can be recorded; false when the "
+        "player had played under half of the turns when the others left, so the game ends "
+        "cancelled whatever the answer (rules.md 8, decision 31)",
+    )
     # None for a game stored before verifiable dice.
     fairness: FairnessView | None = None
 

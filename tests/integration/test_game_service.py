@@ -982,6 +982,24 @@ def test_finish_sheet_accepted_before_half_the_turns_still_cancels_the_game(harn
     assert harness.games.result(game_id) is None
 
 
+def test_finish_offer_says_before_the_answer_whether_the_win_can_count(harness: Any) -> None:
+    # given two Free-column games: in one ana resigns at the start, in the other after seven
+    # rounds (ben has played over half of his turns)
+    early = harness.running_game(ANA, BEN, preset=None, **FREE_COLUMN)
+    harness.act(ANA, "resign", gameId=early)
+    late = harness.running_game(CLEO, DAN, preset=None, **FREE_COLUMN)
+    play_rounds(harness, late, [CLEO, DAN], 7)
+    harness.act(CLEO, "resign", gameId=late)
+
+    # when the one left reads the offer
+    offered_early, offered_late = harness.last_game(BEN), harness.last_game(DAN)
+
+    # then the early offer says the game ends cancelled whatever the answer (decision 31), the
+    # late one that the win counts
+    assert (offered_early["finishOffer"], offered_early["finishCounts"]) == ("ben", False)
+    assert (offered_late["finishOffer"], offered_late["finishCounts"]) == ("dan", True)
+
+
 def test_finish_sheet_declined_ends_with_declined_finish(harness: Any) -> None:
     # given ana resigns after seven rounds of a Free-column game (ben played over half his turns)
     game_id = harness.running_game(ANA, BEN, preset=None, **FREE_COLUMN)

@@ -436,7 +436,9 @@ function offer(game) {
   }
   const answer = (accept) => app.act("finish_sheet", { gameId: game.gameId, accept }, "offer-error");
   return h("div", { class: "offer", id: "finish-offer" },
-    h("p", {}, "You are the last player left. Finish your sheet alone (the result is recorded), or end the game now with your win?"),
+    game.finishCounts === false
+      ? h("p", { id: "finish-uncounted" }, "You are the last player left, but you had played under half of the turns: the game will be cancelled whether you finish your sheet or not (nothing is recorded or paid). Play on for practice, or end it now?")
+      : h("p", {}, "You are the last player left. Finish your sheet alone (the result is recorded), or end the game now with your win?"),
     h("button", { id: "finish-yes", class: "primary", onclick: () => answer(true) }, "Finish my sheet"),
     h("button", { id: "finish-no", onclick: () => answer(false) }, "End now"),
     h("p", { class: "error", id: "offer-error", role: "alert" }));

@@ -21,6 +21,7 @@ from yamb.protocol import (
 )
 from yamb.session import clock, team_turns
 from yamb.session.effects import GameActionError
+from yamb.session.endings import FINISHED_SHARE_NEEDED
 from yamb.session.model import GameSession, PairsTurn
 from yamb.session.turns import round_waits_for
 
@@ -195,8 +196,16 @@ def game_view(session: GameSession, shows: str | None = None) -> GameView:
         winners=session.winners,
         outcome=session.outcome,
         finish_offer=session.finish_offer,
+        finish_counts=_finish_counts(session, game),
         fairness=_fairness(session),
     )
+
+
+def _finish_counts(session: GameSession, game: Game | None) -> bool | None:
+    """With a finish offer: whether the offered player's win can still be recorded."""
+    if session.finish_offer is None or game is None or session.offered_turns is None:
+        return None
+    return session.offered_turns >= FINISHED_SHARE_NEEDED * game.layout.cells_per_sheet
 
 
 def _own_deadline(session: GameSession, seat: int) -> datetime | None:

@@ -471,8 +471,11 @@ def test_web_client_absent_player_countdown_and_the_finish_offer(
     # when the return deadline passes (the stack's clock moves past it)
     web_stack.aws.advance(seconds=181)
 
-    # then ana, the last player left, is offered to finish her sheet, and finishing goes on
+    # then ana, the last player left, is offered to finish her sheet, told before she answers
+    # that the game will be cancelled either way (no turn played: under half), and finishing
+    # goes on
     expect(ana.locator("#finish-offer")).to_be_visible(timeout=15_000)
+    expect(ana.locator("#finish-uncounted")).to_contain_text("will be cancelled")
     ana.click("#finish-yes")
     expect(ana.locator("#finish-offer")).to_be_hidden()
     expect(ana.locator(".seat.left")).to_have_count(1)
