@@ -9,10 +9,14 @@ import boto3
 import pytest
 from yamb.session import presence
 from yamb.session.effects import Effects
+from yamb.session.results import GameResult
+from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.edge.caller import Caller
 from yamb_service.game.lobby import game_id_for
 from yamb_service.game.ports import StaleGameError
 from yamb_service.game.service import GameService
+from yamb_service.results.dynamo import DynamoResultsStore
+from yamb_service.results.service import ResultsRecorder
 
 ANA = Caller("ana", "conn-ana")
 BEN = Caller("ben", "conn-ben")
@@ -2523,3 +2527,31 @@ def test_racing_creates_and_joins_seat_the_player_once(harness: Any, atomic_requ
     assert len(refusals) == len(instances) - 1
     assert {f["code"] for f in refusals} <= {"already_in_game", "already_seated", "conflict"}
     assert harness.players.get("ana").seated_in == seated[0]
+
+
+def test_abandoned_game_cancelled_by_the_50_rule_counts_in_the_leavers_statistics(
+    harness: Any,
+) -> None:
+    # given a ranked two-player game: ana and ben play a turn each, then ana's connection goes
+    # and she does not come back; ben declines to finish (under half of his turns: cancelled)
+    harness.connect(ANA, BEN)
+    game_id = harness.running_game(ANA, BEN, connect=False, ranked=True)
+    harness.write_any(ANA, game_id)
+    harness.write_any(BEN, game_id)
+    harness.service.disconnect(ANA)
+    harness.advance(minutes=3)
+    harness.act(BEN, "finish_sheet", gameId=game_id, accept=False)
+    assert harness.session(game_id).status == "cancelled"
+
+    # when the game's end on the table's stream reaches the results
+    item = harness.games._item.get(f"GAME#{game_id}", "ENDED")
+    ended = GameResult.model_validate_json(item.body)
+    store = DynamoResultsStore(harness.games._item, sleep=lambda _: None)
+    accounts = DynamoAccountStore(harness.games._item, harness.games.result)
+    ResultsRecorder(store, accounts, now=harness.clock).record(ended)
+
+    # then ana's statistics count the game as abandoned (rules.md 8), without a loss; ben's
+    # count nothing (the cancelled game counts for nobody else)
+    stats = store.statistics(["ana", "ben"])
+    assert (stats["ana"].games, stats["ana"].abandoned, stats["ana"].losses) == (1, 1, 0)
+    assert "ben" not in stats

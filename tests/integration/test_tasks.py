@@ -241,6 +241,20 @@ def test_tasks_a_player_who_left_before_a_turn_gets_nothing_from_the_game(tasks:
     assert tasks.service.view(ana).tasks[0].progress == 1
 
 
+def test_tasks_a_cancelled_game_counts_for_nobody(tasks: Tasks) -> None:
+    # given ana and ben, whose game was cancelled by the 50% rule after ben abandoned it (its
+    # end reaches the stream for ben's statistics)
+    ana, ben = tasks.player("ana"), tasks.player("ben")
+    game = tasks.game(ana, ben, winner=ana).model_copy(update={"outcome": "cancelled"})
+
+    # when the game's end is counted
+    counted = tasks.service.record_game(game)
+
+    # then it counts for nobody (rules.md 8)
+    assert counted == 0
+    assert all(t.progress == 0 for t in tasks.service.view(ana).tasks)
+
+
 def test_tasks_solo_and_bot_games_do_not_count(tasks: Tasks) -> None:
     # given ana
     ana = tasks.player("ana")

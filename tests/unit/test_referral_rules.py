@@ -169,6 +169,8 @@ def test_referral_game_may_qualify_needs_no_referral_for_the_table() -> None:
     assert not may_qualify(_game("eve", "ben", ranked=False))
     assert not may_qualify(_game("eve", "ben", bot="easy"))
     assert not may_qualify(_game("eve"))
+    cancelled = _game("eve", "ben").model_copy(update={"outcome": "cancelled"})
+    assert not may_qualify(cancelled)  # counts for nobody (rules.md 8)
 
 
 def test_referral_week_worth_marking_within_the_schemes_reach() -> None:

@@ -22,7 +22,7 @@ from yamb.results.errors import ResultsError
 from yamb.results.facts import facts_of
 from yamb.results.head_to_head import meeting_sides
 from yamb.results.prizes import awards, places
-from yamb.results.stats import PlayerStats, counted, kind_of
+from yamb.results.stats import PlayerStats, counted, counted_players, kind_of
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
 from yamb.sheet import Sheet
@@ -315,6 +315,23 @@ def test_stats_counted_abandoned_and_unrecorded_keeps_records() -> None:
     gone = game.players[0].model_copy(update={"abandoned": True})
     stats = counted(PlayerStats(), game, gone)
     assert stats.abandoned == 1 and stats.records == {}
+
+
+def test_stats_a_cancelled_game_counts_only_for_who_abandoned_it() -> None:
+    # given a two-player game cancelled by the 50% rule after b abandoned it
+    game = _result({"a": 30, "b": 10}, recorded=False).model_copy(
+        update={"outcome": "cancelled", "winners": []}
+    )
+    players = [p.model_copy(update={"abandoned": p.player_id == "b"}) for p in game.players]
+    game = game.model_copy(update={"players": players})
+
+    # when its people are counted
+    (gone,) = counted_players(game)
+    stats = counted(PlayerStats(), game, gone)
+
+    # then b alone counts it: a game and an abandoned one, no loss (rules.md 8)
+    assert gone.player_id == "b"
+    assert (stats.games, stats.abandoned, stats.wins, stats.losses) == (1, 1, 0, 0)
 
 
 def test_head_to_head_sides_of_a_one_vs_one() -> None:

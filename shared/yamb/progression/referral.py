@@ -141,10 +141,15 @@ def check_referrer(
 
 
 def may_qualify(ended: "GameResult") -> bool:
-    """What a game must be for anyone at it (nothing to read when it is not): ranked, two
-    people or more, no bot."""
+    """What a game must be for anyone at it (nothing to read when it is not): ranked, not
+    cancelled (it counts for nobody, rules.md 8), two people or more, no bot."""
     players = ended.players
-    return ended.settings.ranked and len(players) >= 2 and all(p.bot is None for p in players)
+    return (
+        ended.settings.ranked
+        and ended.outcome != "cancelled"
+        and len(players) >= 2
+        and all(p.bot is None for p in players)
+    )
 
 
 def qualifies(ended: "GameResult", referral: Referral) -> bool:

@@ -80,7 +80,7 @@ def counted(stats: PlayerStats, result: "GameResult", player: "PlayerResult") ->
     data = stats.model_dump()
     data["games"] += 1
     data["kinds"][kind] = data["kinds"].get(kind, 0) + 1
-    if against_people(result):
+    if against_people(result) and result.outcome != "cancelled":
         won = player.player_id in result.winners
         data["wins"] += won
         data["losses"] += not won
@@ -98,5 +98,10 @@ def counted(stats: PlayerStats, result: "GameResult", player: "PlayerResult") ->
 
 
 def counted_players(result: "GameResult") -> list["PlayerResult"]:
-    """The people of a result: a pair's two players each count their team's sheet."""
-    return [p for p in result.players if p.bot is None]
+    """The people of a result: a pair's two players each count their team's sheet. A cancelled
+    game counts for nobody but those who abandoned it (rules.md 8): a game and an abandoned one,
+    no win or loss."""
+    people = [p for p in result.players if p.bot is None]
+    if result.outcome == "cancelled":
+        return [p for p in people if p.abandoned]
+    return people

@@ -202,8 +202,14 @@ class GameWriter:
     ) -> None:
         ending = effects.ended or effects.result_changed
         result = result_of(session) if ending and records_result(session) else None
-        # Every finished game, recorded or not (a declined finish still pays, rules.md 8).
-        ended = result_of(session) if effects.ended and session.status == "finished" else None
+        # Every finished game, recorded or not (a declined finish still pays, rules.md 8), and
+        # a cancelled one that someone abandoned: it counts in their statistics (rules.md 8).
+        ended = (
+            result_of(session)
+            if effects.ended
+            and (session.status == "finished" or any(s.abandoned for s in session.seats))
+            else None
+        )
         dice_chunk = _dice_chunk(session)
         # A disappearance's cooldown is written with the game that records it, or not at all.
         # (No condition on the count read: a player has one regular seat, so one game at a

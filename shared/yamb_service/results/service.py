@@ -131,7 +131,7 @@ class ResultsRecorder(_OnResults):
         people = counted_players(result)
         if not people:
             return False
-        sides = meeting_sides(result)
+        sides = meeting_sides(result) if result.outcome != "cancelled" else []
         for attempt in range(ATTEMPTS):
             before = self.store.statistics(p.player_id for p in people)
             after = {

@@ -25,6 +25,8 @@ class RewardService:
 
     def pay(self, ended: GameResult) -> dict[str, int]:
         """Each winner's reward for the game, paid once; what was paid (or had been)."""
+        if ended.outcome == "cancelled":
+            return {}  # pays nothing (rules.md 8); its end is there for the abandonments
         players = [Finisher(p.player_id, p.turns, bot=p.bot is not None) for p in ended.players]
         rewards = win_rewards(ended.settings, ended.winners, players)
         for player_id, tokens in rewards.items():

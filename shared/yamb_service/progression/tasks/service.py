@@ -86,8 +86,8 @@ class TaskService:
     def record_game(self, ended: "GameResult") -> int:
         """What the game adds to each player's counters of its week, once per player; the
         number of players it counted for now (0: a game that does not count, or a repeat)."""
-        if not counts(ended):
-            return 0
+        if not counts(ended) or ended.outcome == "cancelled":
+            return 0  # a cancelled game counts for nobody (rules.md 8)
         week = week_of(ended.ended_at)
         tasks = self.week_tasks(week)
         counted = 0
