@@ -2555,3 +2555,62 @@ def test_abandoned_game_cancelled_by_the_50_rule_counts_in_the_leavers_statistic
     stats = store.statistics(["ana", "ben"])
     assert (stats["ana"].games, stats["ana"].abandoned, stats["ana"].losses) == (1, 1, 0)
     assert "ben" not in stats
+
+
+def test_waiting_table_whose_creator_is_gone_is_handed_to_the_next_player_there(
+    harness: Any,
+) -> None:
+    # given ana's waiting table of three, where ben and cleo sit; ana closes every window
+    harness.connect(ANA, BEN, CLEO)
+    game_id = harness.create_game(ANA, players=3)
+    harness.ack(BEN, harness.act(BEN, "join_game", gameId=game_id))
+    harness.ack(CLEO, harness.act(CLEO, "join_game", gameId=game_id))
+    harness.service.disconnect(ANA)
+    assert harness.last_game(BEN)["seats"][0]["returnDeadline"] is not None
+
+    # when she has not come back within the grace (a timer wakes the table)
+    harness.advance(minutes=3, seconds=1)
+
+    # then the table is ben's, who is told and may start it; ana keeps her seat, away
+    session = harness.session(game_id)
+    assert (session.status, session.creator) == ("waiting", "ben")
+    assert harness.last_game(CLEO)["creator"] == "ben"
+    assert session.seats[0].present is False and session.seats[0].return_deadline is None
+
+
+def test_waiting_table_whose_creator_comes_back_in_time_stays_theirs(harness: Any) -> None:
+    # given ana's waiting table, ben seated; ana's connection closes
+    harness.connect(ANA, BEN)
+    game_id = harness.create_game(ANA, players=3)
+    harness.ack(BEN, harness.act(BEN, "join_game", gameId=game_id))
+    harness.service.disconnect(ANA)
+
+    # when she connects again within the grace, and the grace passes
+    harness.advance(minutes=2)
+    harness.service.connect(ANA)
+    harness.advance(minutes=5)
+
+    # then nothing was handed over
+    session = harness.session(game_id)
+    assert (session.status, session.creator) == ("waiting", "ana")
+    assert session.seats[0].return_deadline is None
+
+
+def test_waiting_table_whose_creator_is_gone_and_nobody_there_is_closed(harness: Any) -> None:
+    # given ana's waiting table, where ben sits away; then ana closes every window too
+    harness.connect(ANA, BEN, DAN)
+    game_id = harness.create_game(ANA, players=3)
+    harness.ack(BEN, harness.act(BEN, "join_game", gameId=game_id))
+    harness.service.disconnect(BEN)
+    harness.service.disconnect(ANA)
+
+    # when the grace passes
+    harness.advance(minutes=3, seconds=1)
+
+    # then the table is closed: unlisted, and both are free to join another table
+    assert harness.session(game_id).status == "deleted"
+    assert harness.answer(DAN, harness.act(DAN, "list_games"))["games"] == []
+    other = harness.create_game(DAN, players=3)
+    harness.connect(BEN)
+    harness.ack(BEN, harness.act(BEN, "join_game", gameId=other))
+

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from yamb.dice import DiceSource
-from yamb.session import bot_turns, clock
+from yamb.session import bot_turns, clock, lobby
 from yamb.session.effects import Effects
 from yamb.session.leaving import expire_return, returns_due
 from yamb.session.model import GameSession
@@ -20,6 +20,13 @@ from yamb.session.turns import DUE_TOLERANCE, due_turns, expire_turn
 
 def pending(session: GameSession) -> list[datetime]:
     """Every moment the game must be woken at, earliest first."""
+    if session.status == "waiting":
+        # The away creator of a waiting table: handed over or closed then (lobby.creator_gone).
+        seat = session.seat_of(session.creator)
+        held = session.seats[seat] if seat is not None else None
+        if held is None or held.present or held.return_deadline is None:
+            return []
+        return [held.return_deadline]
     if session.status != "running":
         return []
     moments = [
@@ -39,6 +46,8 @@ def apply_due(
 ) -> Effects | None:
     """Applies every deadline due by `now`, in the order they fell due; None when none is.
     A timer's wake allows `tolerance` (it may come a moment early); before an action, none."""
+    if lobby.creator_due(session, now, tolerance) is not None:
+        return lobby.creator_gone(session, now)
     applied: Effects | None = None
     # Each step ends a turn, removes a seat, ends the game or makes a bot's move (whose next
     # one is scheduled after this write), so the loop is bounded.

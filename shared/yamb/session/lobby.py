@@ -1,6 +1,6 @@
 """A table before its game starts (product G1-G3): create, join, leave, edit, delete, start."""
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from yamb import fair_dice
@@ -90,6 +90,33 @@ def leave_waiting(session: GameSession, player_id: str, now: datetime) -> Effect
     if player_id == session.creator:
         session.creator = people[0]
     return Effects(players={player_id: "forget"})
+
+
+def creator_due(session: GameSession, now: datetime, tolerance: timedelta) -> datetime | None:
+    """When the away creator of a waiting table was due back, if that has passed."""
+    seat = session.seat_of(session.creator)
+    if session.status != "waiting" or seat is None:
+        return None
+    deadline = session.seats[seat].return_deadline
+    if deadline is None or session.seats[seat].present or deadline > now + tolerance:
+        return None
+    return deadline
+
+
+def creator_gone(session: GameSession, now: datetime) -> Effects:
+    """The creator of a waiting table closed every window and did not come back in time: the
+    next seated person who is there gets the table (and its Start), else it is closed and
+    everyone seated is free again. The old creator keeps their seat, away."""
+    require_status(session, "waiting")
+    gone = session.seats[session.seat_of(session.creator) or 0]
+    gone.return_deadline = None
+    there = [s.player_id for s in session.seats if s.bot is None and s.present]
+    if there:
+        session.creator = there[0]
+        return Effects(returns_missed=1)
+    forgotten: dict[str, PlayerChange] = dict.fromkeys(session.player_ids, "forget")
+    _remove(session, now)
+    return Effects(players=forgotten, removed=True, returns_missed=1)
 
 
 def _remove(session: GameSession, now: datetime) -> None:

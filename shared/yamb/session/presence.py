@@ -42,6 +42,10 @@ def disconnect(session: GameSession, player_id: str, connection_id: str, now: da
         return True
     seat.present = False
     if session.status == "waiting":
+        if player_id == session.creator:
+            # The table waits for its creator a short while, then is handed over or closed
+            # (rules.md 7, yamb.session.lobby.creator_gone).
+            seat.return_deadline = now + RETURN_WINDOW
         return True
     if seat.paused:
         return True  # the pause's countdown runs on, its clock is frozen already
@@ -63,7 +67,7 @@ def reconnect(session: GameSession, player_id: str, connection_id: str, now: dat
         return False
     seat.connection_id = connection_id
     if session.status == "waiting":
-        seat.present = True
+        seat.present, seat.return_deadline = True, None
     elif not seat.present and seat.paused:
         seat.present = True  # back to a paused turn: it stays paused until `resume`
     elif not seat.present:
