@@ -2613,4 +2613,3 @@ def test_waiting_table_whose_creator_is_gone_and_nobody_there_is_closed(harness:
     other = harness.create_game(DAN, players=3)
     harness.connect(BEN)
     harness.ack(BEN, harness.act(BEN, "join_game", gameId=other))
-
