@@ -56,3 +56,9 @@ class MailBound(NamedTuple):
 # who asks again and again gets the same answer and no more mail; a flood against one address
 # sends at most these (decision 109).
 ADDRESS_BOUNDS = (MailBound(3, timedelta(hours=1)), MailBound(10, timedelta(days=1)))
+
+
+def is_account_mail(kind: MailKind) -> bool:
+    """Account and security mail: it always goes, whatever the switches and the account's
+    state (a locked account is told of its deletion)."""
+    return kind not in _GROUPS

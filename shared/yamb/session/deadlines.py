@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from yamb.dice import DiceSource
-from yamb.session import bot_turns, clock, lobby
+from yamb.session import bot_turns, clock, lobby, reminders
 from yamb.session.effects import Effects
 from yamb.session.leaving import expire_return, returns_due
 from yamb.session.model import GameSession
@@ -24,9 +24,8 @@ def pending(session: GameSession) -> list[datetime]:
         # The away creator of a waiting table: handed over or closed then (lobby.creator_gone).
         seat = session.seat_of(session.creator)
         held = session.seats[seat] if seat is not None else None
-        if held is None or held.present or held.return_deadline is None:
-            return []
-        return [held.return_deadline]
+        waiting = [] if held is None or held.present else [held.return_deadline]
+        return sorted(m for m in [*waiting, *reminders.moments(session)] if m is not None)
     if session.status != "running":
         return []
     moments = [
@@ -38,6 +37,7 @@ def pending(session: GameSession) -> list[datetime]:
     moments.extend(bot_turns.moments(session))
     if session.slow_deadline is not None:
         moments.append(session.slow_deadline)
+    moments.extend(reminders.moments(session))
     return sorted(moments)
 
 
@@ -81,6 +81,18 @@ def apply_due(
     return applied
 
 
+def woken(
+    session: GameSession, now: datetime, dice: DiceSource, tolerance: timedelta = DUE_TOLERANCE
+) -> Effects | None:
+    """What a timer's wake applies: every deadline due, then the return reminders due (taken
+    only here, so that only the clock function mails them)."""
+    applied = apply_due(session, now, dice, tolerance)
+    due = reminders.take_due(session, now, tolerance)
+    if not due:
+        return applied
+    return merged(applied or Effects(), Effects(reminders=due))
+
+
 def merged(first: Effects, then: Effects) -> Effects:
     """Two changes' effects as one (the second's player changes win)."""
     return Effects(
@@ -92,4 +104,5 @@ def merged(first: Effects, then: Effects) -> Effects:
         turns_timed_out=first.turns_timed_out + then.turns_timed_out,
         returns_missed=first.returns_missed + then.returns_missed,
         bot_moves_failed=first.bot_moves_failed + then.bot_moves_failed,
+        reminders=[*first.reminders, *then.reminders],
     )

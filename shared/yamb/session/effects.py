@@ -32,6 +32,8 @@ class Effects:
     # Deadlines that passed: turns ended by the clock, seats whose player did not come back.
     turns_timed_out: int = 0
     returns_missed: int = 0
+    # Away players whose return reminder is due (A8): mailed after the write that clears it.
+    reminders: list[str] = field(default_factory=list)
     # Bot moves that failed and were replaced by the clock's auto-move (a bot's bug).
     bot_moves_failed: int = 0
 

@@ -6,7 +6,7 @@ from typing import Any
 from yamb import fair_dice
 from yamb.dice import DiceSource
 from yamb.economy.looks import Looks
-from yamb.session import slow
+from yamb.session import reminders, slow
 from yamb.session.effects import (
     Effects,
     GameActionError,
@@ -169,6 +169,7 @@ def start(session: GameSession, player_id: str, now: datetime, dice: DiceSource)
     if session.settings.physical_dice:
         session.fair = None  # the dice are rolled at the table: nothing to verify
     for seat in session.seats:
+        seat.remind_at = None
         if not seat.present and session.settings.turn_type != "slow":
             seat.return_deadline = now + RETURN_WINDOW  # away when the game starts
     game = session.new_game()
@@ -180,3 +181,6 @@ def start(session: GameSession, player_id: str, now: datetime, dice: DiceSource)
     else:
         begin_turn(session, game, now, dice)
     session.store(game)
+    for index, seat in enumerate(session.seats):
+        if not seat.present:
+            reminders.schedule(session, index, now)  # a slow game's away player (A8)

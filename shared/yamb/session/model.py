@@ -97,6 +97,9 @@ class Seat(BaseModel):
     # deadline runs as if they were away; and the turn (its number) in which they last paused.
     paused: bool = False
     paused_in_turn: int | None = None
+    # When the away player is mailed a return reminder (A8; yamb.session.reminders): once per
+    # absence, in a slow game or at a waiting table; None once sent, or when present.
+    remind_at: datetime | None = None
     # Milliseconds spent deciding, at a table with the time bonus (yamb.session.decisions).
     decision_ms: int = 0
     # The seat's own turn, in a game of own turns once it has started.

@@ -4,7 +4,7 @@ on from where they were."""
 
 from datetime import datetime, timedelta
 
-from yamb.session import clock, decisions
+from yamb.session import clock, decisions, reminders
 from yamb.session.model import GameSession
 
 RETURN_WINDOW = timedelta(minutes=3)
@@ -41,6 +41,7 @@ def disconnect(session: GameSession, player_id: str, connection_id: str, now: da
     if not seat.present:
         return True
     seat.present = False
+    reminders.schedule(session, seat_index, now)
     if session.status == "waiting":
         if player_id == session.creator:
             # The table waits for its creator a short while, then is handed over or closed
@@ -66,6 +67,7 @@ def reconnect(session: GameSession, player_id: str, connection_id: str, now: dat
     if seat.left or (seat.connection_id == connection_id and seat.present):
         return False
     seat.connection_id = connection_id
+    seat.remind_at = None
     if session.status == "waiting":
         seat.present, seat.return_deadline = True, None
     elif not seat.present and seat.paused:

@@ -7,8 +7,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from botocore.exceptions import ClientError
-from yamb.accounts.mail import MailKind
+from yamb.accounts.mail import MailKind, is_account_mail, may_send
+from yamb.accounts.profile import AccountStatus, Profile
 
+from yamb_service.accounts.ports import Mailer
 from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import MetricUnit, logger, metrics
 
@@ -38,3 +40,27 @@ class SesMailer:
                 raise ServiceBusyError from error
             raise
         metrics.add_metric(name="MailSent", unit=MetricUnit.Count, value=1)
+
+
+def send_gated(
+    mailer: Mailer,
+    profile: Profile,
+    kind: MailKind,
+    data: Mapping[str, str],
+    *,
+    to: str | None = None,
+) -> bool:
+    """The one gate every mail goes through (A8); whether it went. Account and security mail
+    always goes (to `to`, else the profile's address); a mail of an e-mail group (return
+    reminders, tournaments, offers) only to an active account with an address whose switch for
+    that group is on."""
+    address = to or profile.email
+    if address is None:
+        return False
+    if not is_account_mail(kind) and (
+        profile.status != AccountStatus.ACTIVE or not may_send(profile.preferences, kind)
+    ):
+        metrics.add_metric(name="MailSkipped", unit=MetricUnit.Count, value=1)
+        return False
+    mailer.send(address, kind, data)
+    return True

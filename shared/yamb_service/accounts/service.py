@@ -23,7 +23,7 @@ from yamb.accounts.links import (
     new_link,
     token_owner,
 )
-from yamb.accounts.mail import ADDRESS_BOUNDS, MailKind, may_send
+from yamb.accounts.mail import ADDRESS_BOUNDS, MailKind
 from yamb.accounts.nicknames import check_nickname, purged_nickname
 from yamb.accounts.passwords import check_password
 from yamb.accounts.preferences import Preferences, PreferencesChange, apply_change
@@ -37,6 +37,7 @@ from yamb.accounts.profile import (
 )
 from yamb.economy.errors import EconomyError
 
+from yamb_service.accounts.mailer import send_gated
 from yamb_service.accounts.ports import (
     AccountStore,
     EmailTakenError,
@@ -690,11 +691,8 @@ class AccountService:
         return self._send(profile, to, kind, data)
 
     def _send(self, profile: Profile, to: str, kind: MailKind, data: dict[str, str]) -> bool:
-        if not may_send(profile.preferences, kind):
-            metrics.add_metric(name="MailSkipped", unit=MetricUnit.Count, value=1)
-            return False
-        self.mailer.send(to, kind, data)
-        return True
+        """Through the one mail gate (A8: mailer.send_gated); whether it went."""
+        return send_gated(self.mailer, profile, kind, data, to=to)
 
     @contextmanager
     def _using_link(self, token: str, kind: LinkKind) -> Iterator[Link]:

@@ -40,6 +40,10 @@ class ServiceSettings(_EnvironmentSettings):
     # The frames one connection may send (yamb_service.game.throttle): a burst, then a rate.
     throttle_burst: int = 30
     throttle_per_second: float = 10.0
+    # The clock function mails return reminders (A8): only it has these (template.yaml).
+    mail_from: str | None = None
+    mail_template_prefix: str | None = None
+    web_base_url: str = "https://yamb.example"
     # Read by Powertools itself at import; required here so that a deployment without them
     # fails on its first call, not when the metrics are flushed.
     powertools_service_name: str

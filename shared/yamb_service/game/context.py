@@ -10,7 +10,7 @@ from yamb.dice import DiceSource
 
 from yamb_service.edge.notifier import Notifier
 from yamb_service.game.delivery import Delivery
-from yamb_service.game.ports import GameRepository, PlayerRepository, Wardrobes
+from yamb_service.game.ports import GameRepository, PlayerRepository, ReturnReminders, Wardrobes
 from yamb_service.game.writer import GameWriter
 
 
@@ -20,6 +20,7 @@ class GameContext(Protocol):
     notifier: Notifier
     dice: DiceSource
     wardrobes: Wardrobes
+    reminders: ReturnReminders
     writer: GameWriter
     delivery: Delivery
     now: Callable[[], datetime]

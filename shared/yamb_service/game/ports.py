@@ -209,6 +209,19 @@ class NoWardrobes:
         return None
 
 
+class ReturnReminders(Protocol):
+    """Tells an away player that a game waits for them (A8), after the write that took it."""
+
+    def remind(self, player_id: str, session: GameSession) -> bool: ...
+
+
+class NoReminders:
+    """Reminders not sent (the functions other than the clock, and tests of other things)."""
+
+    def remind(self, player_id: str, session: GameSession) -> bool:
+        return False
+
+
 class Timers(Protocol):
     """Starts and stops the timers a TimerPlan asks for (yamb.session.timers)."""
 

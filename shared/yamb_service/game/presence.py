@@ -44,9 +44,11 @@ def connect(ctx: GameContext, caller: Caller) -> None:
         )
         ctx.notifier.close(replaced)
         metrics.add_metric(name="ConnectionReplaced", unit=MetricUnit.Count, value=1)
-    if before.game_id is not None:
-        # $connect cannot post to its own connection: the client syncs once open.
-        rejoin(ctx, before.game_id, caller, skip=caller.connection_id)
+    # $connect cannot post to its own connection: the client syncs once open. The slow games'
+    # seats take it too: the player is back there (no return reminder is due, A8).
+    for game_id in dict.fromkeys([before.game_id, *sorted(before.slow_games)]):
+        if game_id is not None:
+            rejoin(ctx, game_id, caller, skip=caller.connection_id)
 
 
 def rejoin(
@@ -107,10 +109,16 @@ def disconnect(ctx: GameContext, caller: Caller) -> None:
     """The seat is away if its player is not back on another connection within the grace."""
     closed_at = ctx.now()
     before = ctx.players.unbind_connection(caller.player_id, caller.connection_id)
-    if before is None or before.game_id is None:
-        return  # a newer connection took over, or the player is in no game
+    if before is None:
+        return  # a newer connection took over
+    # The regular game, and each slow game whose seat this connection held (its away time
+    # is when a return reminder is due, A8).
+    games = [g for g in dict.fromkeys([before.game_id, *sorted(before.slow_games)]) if g]
+    if not games:
+        return  # the player is in no game
     ctx.away_grace()
-    away(ctx, before.game_id, caller, at=closed_at)
+    for game_id in games:
+        away(ctx, game_id, caller, at=closed_at)
 
 
 def needs_rejoin(session: GameSession, caller: Caller) -> bool:

@@ -63,8 +63,10 @@ from yamb_service.game.context import GameContext
 from yamb_service.game.delivery import Delivery
 from yamb_service.game.ports import (
     GameRepository,
+    NoReminders,
     NoWardrobes,
     PlayerRepository,
+    ReturnReminders,
     Timers,
     Wardrobes,
 )
@@ -130,11 +132,14 @@ class GameService:
         wall_time: Callable[[], float] = time.time,
         wardrobes: Wardrobes | None = None,
         away_grace: Callable[[], None] = presence.wait_away_grace,
+        reminders: ReturnReminders | None = None,
     ) -> None:
         self.throttle = throttle
         # Waits, in a closed connection's $disconnect, for its player to come back unseen
         # (presence.AWAY_GRACE_SECONDS of real time).
         self.away_grace = away_grace
+        # Return reminders (A8): mailed by the clock function only.
+        self.reminders: ReturnReminders = reminders or NoReminders()
         # What a player shows at the table (E5), read when they sit down.
         self.wardrobes: Wardrobes = wardrobes or NoWardrobes()
         # A sign-in expires on the wall clock, as the authorizer that checked it measures it;

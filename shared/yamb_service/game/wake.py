@@ -3,9 +3,9 @@ move), and a heartbeat lane learns whether to wait again."""
 
 from datetime import datetime
 
-from yamb.session.deadlines import apply_due
+from yamb.session.deadlines import woken
 
-from yamb_service.common.observability import logger
+from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.game.broadcasting import broadcast
 from yamb_service.game.context import GameContext
 from yamb_service.game.ports import GameNotFoundError
@@ -21,7 +21,7 @@ def wake(
     try:
         applied = ctx.writer.apply(
             game_id,
-            lambda s: apply_due(s, now, ctx.dice),
+            lambda s: woken(s, now, ctx.dice),
             now,
             woken_lane=None if lost else lane,
             lost_lane=lane if lost else None,
@@ -32,6 +32,10 @@ def wake(
     if applied.changed:
         carry_out(applied)
         broadcast(ctx, applied)
+        for player_id in applied.effects.reminders:
+            # Once per absence: the write above took it, whether the mail goes or not.
+            if ctx.reminders.remind(player_id, applied.session):
+                metrics.add_metric(name="ReturnReminderSent", unit=MetricUnit.Count, value=1)
     if lane is None or lost:
         return None
     plan = applied.timers

@@ -4,7 +4,7 @@ come from one botocore session (boto3 itself is not imported: its import alone c
 third of a cold start)."""
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from botocore.config import Config
@@ -54,4 +54,32 @@ def game_service() -> GameService:
             burst=settings.throttle_burst, per_second=settings.throttle_per_second
         ),
         wardrobes=DynamoWardrobeStore(item),
+        reminders=_reminders(item, client) if settings.mail_from else None,
     )
+
+
+def _reminders(item: Any, client: Callable[[str, str | None], Callable[[], Any]]) -> Any:
+    """The clock function's return reminders (A8): the accounts' store and SES, both made (and
+    their modules imported) on the first reminder, not at the function's start."""
+    settings = service_settings()
+
+    @cache
+    def profiles() -> Any:
+        from yamb_service.accounts.dynamo import DynamoAccountStore  # noqa: PLC0415
+        from yamb_service.game.result_dynamo import game_result  # noqa: PLC0415
+
+        return DynamoAccountStore(item, partial(game_result, item))
+
+    @cache
+    def mailer() -> Any:
+        from yamb_service.accounts.mailer import SesMailer  # noqa: PLC0415
+
+        return SesMailer(
+            client("ses", settings.aws_endpoint_url),
+            sender=settings.mail_from or "",
+            template_prefix=settings.mail_template_prefix or "",
+        )
+
+    from yamb_service.game.reminders import MailedReminders  # noqa: PLC0415 - the clock only
+
+    return MailedReminders(profiles, mailer, settings.web_base_url)
