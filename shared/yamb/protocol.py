@@ -690,6 +690,12 @@ class HintFrame(Frame):
     request_id: str
     game_id: str
     level: str
+    weaker_than: str | None = Field(
+        default=None,
+        description="when a weaker level answered: the level that should have (the optimal "
+        "player, whose table is not built where the server runs); null when the strongest "
+        "level for the grid answered",
+    )
     move: Literal["roll", "announce", "write"]
     keep: list[int] | None = None
     column: str | None = None

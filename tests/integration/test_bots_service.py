@@ -359,6 +359,33 @@ def test_hint_on_a_family_grid_is_the_optimal_players(harness: Any) -> None:
     assert (hint["type"], hint["level"]) == ("hint", "optimal")
 
 
+def test_hint_says_when_a_weaker_level_answered(
+    harness: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    # given ana alone on the Scandinavian grid, on a server without its solved table
+    monkeypatch.setenv("YAMB_SOLVER_CACHE", str(tmp_path))
+    harness.connect(ANA)
+    game_id = harness.create_game(ANA, players=1, grid="scandinavian", preset=None)
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+
+    # when she asks for a hint
+    hint = harness.answer(ANA, harness.act(ANA, "hint", gameId=game_id))
+
+    # then the hard bot answers, and the frame says the optimal player should have
+    assert (hint["level"], hint["weakerThan"]) == ("hard", "optimal")
+
+
+def test_hint_from_the_strongest_level_names_no_weaker(harness: Any) -> None:
+    # given ana alone on the Classic grid (its table is committed), and against a Yamb bot
+    harness.connect(ANA)
+    classic = harness.create_game(ANA, players=1, grid="classic", preset=None)
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=classic))
+
+    # when she asks / then the optimal player answers, weaker than nothing
+    hint = harness.answer(ANA, harness.act(ANA, "hint", gameId=classic))
+    assert (hint["level"], hint["weakerThan"]) == ("optimal", None)
+
+
 def test_hint_refused_between_people_out_of_turn_and_after_the_last_roll(harness: Any) -> None:
     # given ana and ben at a table of people, ana at roll 2
     game_id = harness.running_game(ANA, BEN)

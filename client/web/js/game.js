@@ -346,7 +346,11 @@ function redrawKeepingError() {
 }
 
 function hintNote(game, advice) {
-  const by = h("span", { class: "hint-by" }, ` (${levelLabel(advice.level)} bot)`);
+  // A weaker level than the grid's best answered (the optimal player's table is not built on
+  // this server): say so, the advice is not the optimal one.
+  const by = advice.weakerThan
+    ? h("span", { class: "hint-by weaker" }, ` (hint from ${levelLabel(advice.level)}: ${levelLabel(advice.weakerThan)} is not available here)`)
+    : h("span", { class: "hint-by" }, ` (${levelLabel(advice.level)} bot)`);
   if (advice.move === "roll") {
     const keep = (advice.keep || []).filter((i) => i >= 0 && i < game.turn.dice.length);
     const faces = keep.map((i) => game.turn.dice[i]).join(" ");

@@ -54,8 +54,13 @@ def hint(ctx: GameContext, caller: Caller, action: Hint) -> None:
     session = ctx.games.load(action.game_id).session
     level, game, move = hints.hint(session, caller.player_id, action.turn)
     layout = game.layout
+    strongest = bots.levels_for(game.layout.grid.id)[-1]
     frame = HintFrame(
-        request_id=action.request_id, game_id=session.game_id, level=level, move="roll"
+        request_id=action.request_id,
+        game_id=session.game_id,
+        level=level,
+        weaker_than=strongest if level != strongest else None,
+        move="roll",
     )
     match move:
         case bots.RollMove(keep=keep):
