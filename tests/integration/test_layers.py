@@ -354,3 +354,31 @@ def test_bots_layer_is_the_bot_playing_functions_alone(template: dict[str, Any])
     assert set(LAYER_PINS["BotsLayer"]) == {"numpy"}
     assert all("numpy" not in pins for name, pins in LAYER_PINS.items() if name != "BotsLayer")
     assert re.search(r"^build-BotsLayer:", (LAYERS / "bots" / "Makefile").read_text(), re.M)
+
+
+def test_domain_layer_ships_the_solved_tables_too_large_to_commit(tmp_path: Path) -> None:
+    # given the checkout's solved Scandinavian table (here a stand-in with its hash), and the
+    # layer's source copied elsewhere, as SAM copies it before running the Makefile
+    solved = tmp_path / "solved"
+    solved.mkdir()
+    (solved / "scandinavian.npz").write_bytes(b"a solved table")
+    (solved / "scandinavian.npz.sha256").write_text("0123  scandinavian.npz\n")
+    source = tmp_path / "source"
+    shutil.copytree(SHARED, source, ignore=shutil.ignore_patterns("__pycache__"))
+    artifacts = tmp_path / "artifacts"
+
+    # when the domain layer is built
+    subprocess.run(
+        ["make", "--makefile", str(SHARED / "Makefile"), "build-DomainLayer",
+         f"ARTIFACTS_DIR={artifacts}", f"SOLVED={solved}", f"PYTHON={sys.executable}"],
+        cwd=source, check=True, capture_output=True,
+    )  # fmt: skip
+
+    # then the table and its hash are where the solver looks first, beside the committed ones
+    tables = artifacts / "python" / "yamb" / "solver" / "tables"
+    assert (tables / "scandinavian.npz").read_bytes() == b"a solved table"
+    assert (tables / "scandinavian.npz.sha256").is_file()
+    assert (tables / "classic.npz").is_file()
+    from yamb.solver import storage  # noqa: PLC0415
+
+    assert storage.TABLES.relative_to(SHARED) == tables.relative_to(artifacts / "python")
