@@ -379,6 +379,6 @@ def test_domain_layer_ships_the_solved_tables_too_large_to_commit(tmp_path: Path
     assert (tables / "scandinavian.npz").read_bytes() == b"a solved table"
     assert (tables / "scandinavian.npz.sha256").is_file()
     assert (tables / "classic.npz").is_file()
-    from yamb.solver import storage  # noqa: PLC0415
+    from yamb.solver import storage
 
     assert storage.TABLES.relative_to(SHARED) == tables.relative_to(artifacts / "python")
