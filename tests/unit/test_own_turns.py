@@ -224,10 +224,12 @@ def test_slow_game_has_no_clock_and_no_return_deadline() -> None:
     session = _table("slow", turnSeconds=None, slowDeadlineHours=24)
     presence.disconnect(session, "ben", "c-ben", START + timedelta(hours=1))
 
-    # then nothing but the game's deadline is pending
+    # then nothing but the game's deadline is pending, and ben's return reminder (A8), due
+    # halfway through the 23 hours left
     assert game_view(session, "ben").turn.deadline is None  # type: ignore[union-attr]
     assert session.seats[1].return_deadline is None
-    assert pending(session) == [START + timedelta(hours=24)]
+    reminder = START + timedelta(hours=1) + timedelta(hours=23) / 2
+    assert pending(session) == [reminder, START + timedelta(hours=24)]
 
 
 def test_own_turns_dice_record_is_whole_and_verifies() -> None:
