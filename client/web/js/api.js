@@ -54,7 +54,7 @@ function cognitoError(message, type) {
   return new ApiError(text, { code: (type || "").split("#").pop() || null });
 }
 
-// The library keeps nothing of its own: the page keeps the tokens (main.js, sessionStorage).
+// The library keeps nothing of its own: the page keeps the tokens (main.js, localStorage).
 const noStorage = { setItem() {}, getItem() { return null; }, removeItem() {}, clear() {} };
 
 /**
@@ -131,7 +131,8 @@ export async function refresh(refreshToken) {
   return { token: data.AuthenticationResult.IdToken, accessToken: data.AuthenticationResult.AccessToken };
 }
 
-async function http(method, path, body, token) {
+/** A call of the HTTP API: JSON in and out; a refusal throws an ApiError with its code and field. */
+export async function request(method, path, body, token) {
   const { httpApiUrl } = await loadConfig();
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = token;
@@ -153,6 +154,8 @@ async function http(method, path, body, token) {
   }
   return data;
 }
+
+const http = request;
 
 /** A1 (and E7: `referralCode`, from an inviter's link, sent only when there is one). */
 export const register = (nickname, email, password, referralCode = "") =>

@@ -1,13 +1,17 @@
-// The page: signing in, the lobby, a game; one connection, one state. Every server frame goes
-// through `onFrame`, which keeps the newest version of the game and draws the screen it belongs
-// to; a frame of a type this page does not know is ignored.
+// The page: signing in, the lobby, a game and the routed screens (js/screens/); one connection,
+// one state. Every server frame goes through `onFrame`, which keeps the newest version of the
+// game and draws the screen it belongs to, then hands it to the screens listening for its type;
+// a frame of a type nobody knows is ignored.
 
 import * as api from "./api.js";
 import { Connection, ServerRefusal } from "./connection.js";
 import { byId, fill, h } from "./dom.js";
 import * as gameScreen from "./game.js";
+import { t } from "./i18n.js";
 import * as lobby from "./lobby.js";
 import * as progression from "./progression.js";
+import * as router from "./router.js";
+import { screens } from "./screens/index.js";
 
 const state = {
   config: null,
@@ -25,13 +29,52 @@ const state = {
   slowGames: [],
 };
 let connection = null;
-const store = sessionStorage;
+// The sign-in is the browser's, shared by its tabs (a new tab is signed in); what a tab watches
+// is its own.
+const store = localStorage;
+const tabStore = sessionStorage;
+// Frame listeners of the routed screens: type -> set of functions.
+const listeners = new Map();
+// The routed screen on show (its module), told when it goes.
+let shownScreen = null;
 
 // --------------------------------------------------------------------------- screens
 
 function show(screen) {
-  for (const id of ["signin", "lobby", "game"]) byId(id).hidden = id !== screen;
+  if (shownScreen && shownScreen.id !== screen) {
+    const leaving = shownScreen;
+    shownScreen = null;
+    leaving.hide?.();
+  }
+  for (const section of byId("screens").children) section.hidden = section.id !== screen;
   document.body.dataset.screen = screen;
+  for (const link of document.querySelectorAll("#nav a")) {
+    if (link.dataset.screen === screen) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+}
+
+/** The section a routed screen draws in, made on its first visit. */
+function sectionOf(screen) {
+  let section = byId(screen.id);
+  if (!section) {
+    section = h("section", { id: screen.id, class: `screen screen-${screen.id}`, hidden: true });
+    byId("screens").append(section);
+  }
+  return section;
+}
+
+async function openScreen(screen, params) {
+  if (!state.me && !screen.public) return show("signin");
+  const section = sectionOf(screen);
+  show(screen.id);
+  shownScreen = screen;
+  document.title = `${t(screen.title)} · Yamb`;
+  try {
+    await screen.show(section, params, screenContext);
+  } catch (error) {
+    fill(section, h("p", { class: "error", role: "alert" }, error.message));
+  }
 }
 
 /** Stops watching a game (no more of its frames reach this page); its answer is not awaited. */
@@ -47,7 +90,9 @@ function showLobby() {
   state.game = null;
   state.view = null;
   state.watching = null;
-  store.removeItem("yamb.watching");
+  tabStore.removeItem("yamb.watching");
+  router.pushPath("/");
+  document.title = "Yamb";
   show("lobby");
   lobby.refreshList();
   progression.refresh();
@@ -56,6 +101,7 @@ function showLobby() {
 function showGame(game) {
   state.game = game;
   state.view = game.gameId;
+  router.pushPath(`/game/${game.gameId}`);
   show("game");
   gameScreen.renderGame(game);
   gameScreen.renderChat(state.chat.get(game.gameId) || [], game);
@@ -96,7 +142,7 @@ async function watch(gameId, follow) {
   state.watching = { gameId, follow };
   const answer = await act("watch_game", fields, state.game ? "game-actions-error" : "lobby-error");
   if (answer) {
-    store.setItem("yamb.watching", JSON.stringify(state.watching));
+    tabStore.setItem("yamb.watching", JSON.stringify(state.watching));
     if (before && before.gameId !== gameId) unwatch(before.gameId);
   } else state.watching = before;
 }
@@ -105,9 +151,30 @@ async function openGame(gameId) {
   await act("sync", { gameId }, "lobby-error");
 }
 
+/** `#/game/<id>`: the game on screen if this page has it, else synced (a seat) or watched. */
+async function openGameRoute(gameId) {
+  if (!state.me) return show("signin");
+  const known = state.games.get(gameId);
+  if (known && known.status !== "deleted") return showGame(known);
+  if (!connection || !connection.isOpen) {
+    state.routedGame = gameId; // opened once the connection is (onOpen)
+    return undefined;
+  }
+  const synced = await connection.send("sync", { gameId }, { open: true }).catch(() => null);
+  if (!synced || !synced.game) await watch(gameId, null);
+  return undefined;
+}
+
 // --------------------------------------------------------------------------- frames
 
 function onFrame(frame, meta) {
+  for (const listener of listeners.get(frame.type) || []) {
+    try {
+      listener(frame, meta);
+    } catch (error) {
+      console.error(error); // a screen's bug never stops the game's frames
+    }
+  }
   switch (frame.type) {
     case "game":
       return onGame(frame, meta);
@@ -181,13 +248,20 @@ function onStatus(status) {
 }
 
 async function onOpen() {
-  const viewing = state.view;
+  const routed = state.routedGame;
+  state.routedGame = null;
+  const viewing = state.view || routed;
   // sync gives the regular game (on screen only if nothing else is) and names the slow games;
   // each of those is synced by its id, which also gives its seat this connection.
-  const regular = await act("sync", {}, null, { open: !viewing && !state.watching });
+  const onLobby = router.currentPath() === "/";
+  const regular = await act("sync", {}, null, { open: !viewing && !state.watching && onLobby });
   for (const gameId of state.slowGames) await act("sync", { gameId }, null, { open: false });
   if (state.watching) {
     await watch(state.watching.gameId, state.watching.follow);
+    return;
+  }
+  if (routed && !state.view) {
+    await openGameRoute(routed);
     return;
   }
   const shown = viewing && state.games.get(viewing);
@@ -205,6 +279,9 @@ function signedOut(reason) {
   store.removeItem("yamb.local");
   store.removeItem("yamb.refresh");
   store.removeItem("yamb.access");
+  state.me = null;
+  fill(byId("who"));
+  byId("nav").hidden = true;
   show("signin");
   banner("warning", `Signed out: ${reason}`);
 }
@@ -238,9 +315,13 @@ function start(token) {
     frame: onFrame, status: onStatus, open: onOpen, signedOut, stillSignedIn: api.stillSignedIn,
   });
   connection.open();
-  show("lobby");
-  progression.refresh();
+  byId("nav").hidden = false;
   securityPanel();
+  // The address bar's screen (a link, a reload), else the lobby.
+  if (router.currentPath() === "/") {
+    show("lobby");
+    progression.refresh();
+  } else router.dispatch();
 }
 
 // --------------------------------------------------------------------------- authenticator app
@@ -382,6 +463,73 @@ function signInForms() {
   fill(byId("signin"), local, login, register);
 }
 
+// --------------------------------------------------------------------------- routes
+
+let screenContext = null;
+
+function setUpRoutes() {
+  router.route("/", () => {
+    if (!state.me) return show("signin");
+    showLobby();
+    return undefined;
+  });
+  router.route("/game/:gameId", ({ gameId }) => openGameRoute(gameId));
+  const links = [h("a", { href: "#/", dataset: { screen: "lobby" } }, t("Play"))];
+  for (const screen of screens) {
+    router.route(screen.path, (params) => openScreen(screen, params));
+    if (screen.nav) {
+      links.push(h("a", { href: `#${screen.path}`, dataset: { screen: screen.id } }, t(screen.title)));
+    }
+  }
+  fill(byId("nav"), links);
+  router.start(() => router.navigate("#/"));
+}
+
+// --------------------------------------------------------------------------- theme and shell
+
+/** Light, dark, or the system's (the default): kept for the next visit. */
+function setUpTheme() {
+  const apply = (theme) => {
+    if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme;
+    else delete document.documentElement.dataset.theme;
+  };
+  apply(store.getItem("yamb.theme"));
+  const dark = () => document.documentElement.dataset.theme === "dark"
+    || (!document.documentElement.dataset.theme && matchMedia("(prefers-color-scheme: dark)").matches);
+  const button = byId("theme");
+  const label = () => {
+    button.textContent = dark() ? t("Light theme") : t("Dark theme");
+  };
+  button.addEventListener("click", () => {
+    const next = dark() ? "light" : "dark";
+    store.setItem("yamb.theme", next);
+    apply(next);
+    label();
+  });
+  label();
+}
+
+/** The shell kept by a service worker (sw.js), so that the installed app opens offline too. */
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("sw.js").catch((error) => {
+    console.warn("no service worker:", error.message); // the page works without it
+  });
+  // The files of this first load came before the worker: it keeps them for offline starts.
+  navigator.serviceWorker.ready.then((registration) => {
+    const keep = performance.getEntriesByType("resource").map((entry) => entry.name);
+    registration.active?.postMessage({ keep: [location.href.split("#")[0], ...keep] });
+  }).catch(() => undefined);
+}
+
+/** A notice while the browser has no network: nothing the page sends can arrive. */
+function watchOnline() {
+  const notice = () => banner("warning", t("You are offline: the game will go on when the network is back."));
+  window.addEventListener("offline", notice);
+  window.addEventListener("online", () => banner("ok"));
+  if (!navigator.onLine) notice();
+}
+
 // --------------------------------------------------------------------------- boot
 
 async function boot() {
@@ -393,7 +541,8 @@ async function boot() {
     state.config = config;
     state.catalog = catalog;
   } catch (error) {
-    banner("error", `The page could not load its configuration: ${error.message}`);
+    if (!navigator.onLine) banner("warning", t("You are offline: the game will go on when the network is back."));
+    else banner("error", t("The page could not load its configuration: {reason}", { reason: error.message }));
     return;
   }
   const context = {
@@ -402,6 +551,21 @@ async function boot() {
     headToHead: async (nickname) => api.headToHead(nickname, await freshToken(false)),
     token: () => freshToken(false),
   };
+  screenContext = {
+    state, act, banner, t,
+    navigate: router.navigate,
+    http: async (method, path, body) => api.request(method, path, body, await freshToken(false)),
+    token: () => freshToken(false),
+    onFrame: (type, listener) => {
+      if (!listeners.has(type)) listeners.set(type, new Set());
+      listeners.get(type).add(listener);
+      return () => listeners.get(type).delete(listener);
+    },
+  };
+  setUpRoutes();
+  setUpTheme();
+  registerServiceWorker();
+  watchOnline();
   lobby.setUp(context);
   progression.setUp(context);
   gameScreen.setUp(context);
@@ -415,7 +579,7 @@ async function boot() {
     if (sent) input.value = "";
   });
   signInForms();
-  const watching = store.getItem("yamb.watching");
+  const watching = tabStore.getItem("yamb.watching");
   if (watching) {
     try { state.watching = JSON.parse(watching); } catch { state.watching = null; }
   }

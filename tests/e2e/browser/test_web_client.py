@@ -45,10 +45,9 @@ def create_game(page: Page, **choices: str) -> str:
         page.select_option(f"#setting-{name}", value)
     page.click("#create")
     expect(page.locator("#game")).to_be_visible()
-    title = page.locator("#game-head h2").inner_text()
-    match = re.search(r"Game (\S+)", title)
-    assert match, title
-    return match.group(1)
+    # The game's own address (js/router.js): #/game/<id>.
+    expect(page).to_have_url(re.compile(r"#/game/\w+$"))
+    return page.url.rsplit("/", 1)[1]
 
 
 def game_row(page: Page, game_id: str) -> Any:

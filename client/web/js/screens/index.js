@@ -1,0 +1,6 @@
+// The routed screens (js/router.js), in the order of the top navigation. A screen is a module
+// exporting `screen = { id, path, title, nav, public?, show(root, params, ctx), hide?() }`; add
+// one import and one entry per screen.
+
+export const screens = [
+];

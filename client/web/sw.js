@@ -1,0 +1,48 @@
+// The installed app's shell (decision: network first): every request for the page's own files
+// goes to the network, and what comes back is kept, so that the page is always the newest one
+// when online and still opens offline (with its "offline" notice). The page tells this worker
+// which files it loaded on its first visit (before this worker controlled it): they are kept
+// too. Calls of the APIs are on other origins and never pass through here.
+
+const CACHE = "yamb-shell-v1";
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(["./", "index.html"])));
+  self.skipWaiting();
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) if (name !== CACHE) await caches.delete(name);
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("message", (event) => {
+  const urls = (event.data && event.data.keep) || [];
+  const own = urls.filter((url) => new URL(url).origin === self.location.origin);
+  event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(own.map((url) =>
+    cache.add(url).catch(() => undefined))))); // a file that fails now is kept at its next load
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("/_local/")) return; // the local stack's own routes
+  event.respondWith((async () => {
+    try {
+      const answer = await fetch(request);
+      if (answer.ok) {
+        const copy = answer.clone();
+        caches.open(CACHE).then((cache) => cache.put(request, copy));
+      }
+      return answer;
+    } catch (offline) {
+      const kept = await caches.match(request, { ignoreSearch: url.pathname.endsWith("/") });
+      if (kept) return kept;
+      if (request.mode === "navigate") return (await caches.match("index.html")) || Response.error();
+      throw offline;
+    }
+  })());
+});
