@@ -136,6 +136,7 @@ class LocalStack:
             root / "client" / "web" if web_root is None else web_root,
             config=self.web_config,
             token=self.player_token,
+            pay=self.simulate_payment,
             port=web_port_for(port, web_port),
         )
 
@@ -404,6 +405,50 @@ class LocalStack:
             LOG.debug("%s cannot sign in yet: %s", name, error)
         register_over_http(self.gateway.http_url, name, email, password)
         return self.aws.id_token(email, password)
+
+    def simulate_payment(
+        self, token: str, offer_id: str, gift_to: str | None, key: str
+    ) -> Mapping[str, Any]:
+        """What Stripe sends once the checkout of `offer_id` (for `gift_to`, a nickname, if any)
+        is paid, signed with the local webhook secret and delivered to the stack's webhook; its
+        answer (devstack.payments). The buyer is whom `token` signs in (``GET /me``); the same
+        `key` is the same session, credited once."""
+        # Loaded with the stack, as wiring.
+        from yamb_service.accounts.dynamo import nickname_owner  # noqa: PLC0415
+        from yamb_service.common.dynamo import item_model  # noqa: PLC0415
+
+        from devstack.payments import (  # noqa: PLC0415
+            PaymentRefusedError,
+            SimulatedPayment,
+            checkout_completed,
+            deliver,
+        )
+
+        me = urllib.request.Request(f"{self.gateway.http_url}/me", headers={"Authorization": token})
+        try:
+            with urllib.request.urlopen(me, timeout=30) as account:
+                buyer = str(json.loads(account.read())["playerId"])
+        except urllib.error.HTTPError as error:
+            raise PaymentRefusedError(
+                401, "your sign-in was not accepted: sign in again"
+            ) from error
+        recipient = buyer
+        if gift_to is not None:
+            table = item_model(
+                self.aws.physical_ids["GameTable"], self.aws.region, self.aws.endpoint_url
+            )
+            found = nickname_owner(table, gift_to)
+            if found is None:
+                raise PaymentRefusedError(404, f"no player is called {gift_to}")
+            recipient = found
+        names = [n for n in self.aws.secure_parameter_names() if n.endswith("webhook-secret")]
+        if not names:
+            raise PaymentRefusedError(503, "this stack has no payments function")
+        secret = self.aws.client("ssm").get_parameter(Name=names[0], WithDecryption=True)
+        body = checkout_completed(
+            SimulatedPayment(buyer, recipient, offer_id, key), self.aws.clock.now()
+        )
+        return deliver(self.gateway.http_url, body, str(secret["Parameter"]["Value"]))
 
     def grant_premium(self, name: str, days: int = 360) -> datetime:
         """Premium for the local player `name` (created if new) for `days` from the stack's

@@ -12,6 +12,11 @@ so the local stack serves the client's directory as it is, nothing built:
   player (`token`, run in a worker thread) and answers ``{"token": <ID token>, "name": "ana"}``;
   a bad body answers 400 ``{"message": ...}``. The local stack's shortcut only: a deployed client
   signs in with Cognito.
+* ``POST /_local/pay`` with the player's token in ``Authorization`` and ``{"offerId", "giftTo"?,
+  "key"}`` (`pay`, devstack.payments): what the payment provider would send once that checkout was
+  paid, delivered to the stack's webhook; its answer (``{"received": true, "handled": ...}``). A
+  refusal answers its status with ``{"message": ...}``. Local only: the shop's stand-in for the
+  payment page.
 
 Every answer carries ``Cache-Control: no-store``: an edited file shows at the next reload.
 """
@@ -61,6 +66,8 @@ PLAYER_NAME: Final = re.compile(r"[a-z0-9-]{1,20}")
 
 CONFIG_PATH: Final = "/config.json"
 TOKEN_PATH: Final = "/_local/token"
+PAY_PATH: Final = "/_local/pay"
+PAY_KEY: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _NO_STORE: Final = "no-store"
 _BODY_LIMIT: Final = 64 * 1024
 
@@ -69,6 +76,10 @@ ConfigSource = Callable[[], Mapping[str, Any]]
 
 TokenSource = Callable[[str], str]
 """``token(name)``: an ID token for the local player `name` (blocking: it may register them)."""
+
+PaySource = Callable[[str, str, str | None, str], Mapping[str, Any]]
+"""``pay(token, offer_id, gift_to, key)``: a simulated payment's webhook answer (blocking); raises
+devstack.payments.PaymentRefusedError."""
 
 
 def content_type(path: Path) -> str:
@@ -117,12 +128,14 @@ class LocalWebServer:
         *,
         config: ConfigSource,
         token: TokenSource,
+        pay: PaySource | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
         self.root = root
         self.config = config
         self.token = token
+        self.pay = pay
         self.host = host
         self.requested_port = port
         self._runner: web.AppRunner | None = None
@@ -153,6 +166,8 @@ class LocalWebServer:
         app.on_response_prepare.append(self._no_store)
         app.router.add_get(CONFIG_PATH, self._config)
         app.router.add_post(TOKEN_PATH, self._token)
+        if self.pay is not None:
+            app.router.add_post(PAY_PATH, self._pay)
         app.router.add_get("/{path:.*}", self._file)
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await runner.setup()
@@ -222,3 +237,31 @@ class LocalWebServer:
             logger.exception("no token for local player %s", name)
             return _json_message(500, f"no token for {name}: {error}")
         return web.json_response({"token": token, "name": name})
+
+    async def _pay(self, request: web.Request) -> web.StreamResponse:
+        assert self.pay is not None
+        token = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+        if not token:
+            return _json_message(401, "sign in first: the Authorization header holds your token")
+        try:
+            body = json.loads(await request.read())
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        offer = body.get("offerId") if isinstance(body, dict) else None
+        gift_to = body.get("giftTo") if isinstance(body, dict) else None
+        key = body.get("key") if isinstance(body, dict) else None
+        if (
+            not isinstance(offer, str)
+            or not (gift_to is None or isinstance(gift_to, str))
+            or not isinstance(key, str)
+            or not PAY_KEY.fullmatch(key)
+        ):
+            return _json_message(400, 'the body is JSON: {"offerId": "pack-500", "key": "k1"}')
+        # Loaded only when asked: the web server itself needs no payment code.
+        from devstack.payments import PaymentRefusedError  # noqa: PLC0415
+
+        try:
+            answer = await self._blocking(self.pay, token, offer, gift_to or None, key)
+        except PaymentRefusedError as refused:
+            return _json_message(refused.status, str(refused))
+        return web.json_response(dict(answer))

@@ -13,6 +13,7 @@ import json
 import threading
 import time
 import urllib.parse
+import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -387,6 +388,73 @@ def test_local_stack_token_refuses_a_bad_name(stack: LocalStack, body: bytes) ->
     assert answer.status == 400
     assert answer.headers["content-type"].startswith("application/json")
     assert answer.json()["message"]
+
+
+def pay(stack: LocalStack, token: str | None, body: Mapping[str, Any] | bytes) -> Answer:
+    """The shop's stand-in asks the stack to simulate a paid checkout (``POST /_local/pay``)."""
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = token
+    raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+    return request(stack.web_url, "POST", "/_local/pay", body=raw, headers=headers)
+
+
+def balance(stack: LocalStack, token: str) -> int:
+    wallet = urllib.request.Request(
+        f"{stack.gateway.http_url}/me/wallet", headers={"Authorization": token}
+    )
+    with urllib.request.urlopen(wallet, timeout=WAIT) as answer:
+        return int(json.loads(answer.read())["balance"])
+
+
+def test_local_stack_pay_credits_a_simulated_checkout_once_per_key(stack: LocalStack) -> None:
+    # given a local player signed in by the page, and another player
+    token = post_token(stack.web_url, b'{"name": "web-payer"}').json()["token"]
+    friend = post_token(stack.web_url, b'{"name": "web-payee"}').json()["token"]
+
+    # when the shop's stand-in simulates the payment of the 500 tokens pack, twice with one key
+    first = pay(stack, token, {"offerId": "pack-500", "key": "pay-1"})
+    again = pay(stack, token, {"offerId": "pack-500", "key": "pay-1"})
+
+    # then the stack's webhook took Stripe's signed event, and credited the pack once
+    assert (first.status, first.json()["handled"]) == (200, "credited")
+    assert again.status == 200
+    assert balance(stack, token) == 500
+
+    # when a gift pack is paid for the other player, by nickname
+    gift = pay(stack, token, {"offerId": "gift-500", "giftTo": "web-payee", "key": "pay-2"})
+
+    # then the tokens are theirs, not the buyer's
+    assert gift.status == 200
+    assert (balance(stack, token), balance(stack, friend)) == (500, 500)
+
+
+@pytest.mark.parametrize(
+    ("token", "body", "status"),
+    [
+        (None, {"offerId": "pack-500", "key": "k"}, 401),
+        ("not-a-token", {"offerId": "pack-500", "key": "k"}, 401),
+        ("signed-in", {"offerId": "pack-500"}, 400),
+        ("signed-in", {"offerId": "pack-500", "key": "two words"}, 400),
+        ("signed-in", b"offer=pack-500", 400),
+        ("signed-in", {"offerId": "pack-none", "key": "k"}, 404),
+        ("signed-in", {"offerId": "pack-500", "giftTo": "web-nobody-here", "key": "k"}, 404),
+    ],
+)
+def test_local_stack_pay_refuses_without_a_sign_in_a_key_or_a_known_offer(
+    stack: LocalStack, token: str | None, body: Mapping[str, Any] | bytes, status: int
+) -> None:
+    # given a local player
+    signed_in = post_token(stack.web_url, b'{"name": "web-refused"}').json()["token"]
+
+    # when the stand-in asks with no or a bad token, no key, a bad body, an unknown offer or
+    # recipient
+    answer = pay(stack, signed_in if token == "signed-in" else token, body)
+
+    # then it is refused with a message, and nothing is credited
+    assert answer.status == status
+    assert answer.json()["message"]
+    assert balance(stack, signed_in) == 0
 
 
 def test_local_stack_cognito_answers_a_cross_origin_preflight_and_sign_in(

@@ -131,10 +131,11 @@ export async function refresh(refreshToken) {
   return { token: data.AuthenticationResult.IdToken, accessToken: data.AuthenticationResult.AccessToken };
 }
 
-/** A call of the HTTP API: JSON in and out; a refusal throws an ApiError with its code and field. */
-export async function request(method, path, body, token) {
+/** A call of the HTTP API: JSON in and out; a refusal throws an ApiError with its code and field.
+ * `extra` adds headers (an `Idempotency-Key` on the economy's changes). */
+export async function request(method, path, body, token, extra = {}) {
   const { httpApiUrl } = await loadConfig();
-  const headers = { "Content-Type": "application/json" };
+  const headers = { "Content-Type": "application/json", ...extra };
   if (token) headers.Authorization = token;
   let answer;
   try {

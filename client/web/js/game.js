@@ -5,6 +5,7 @@
 
 import { byId, fill, h } from "./dom.js";
 import { cellLabel, columnLabel, gridLabel, rowLabel, turnTypeLabel } from "./labels.js";
+import { dress } from "./looks.js";
 import { sheetTable } from "./sheet.js";
 
 const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
@@ -169,9 +170,9 @@ function seats(game) {
           onclick: () => app.act("remove_bot", { gameId: game.gameId, playerId: seat.playerId }, "bot-error") }, "Remove")
       : null;
     if (seat.bot) classes.push("bot");
-    return h("li", { class: classes.join(" "), dataset: { player: seat.playerId } },
+    return dress(h("li", { class: classes.join(" "), dataset: { player: seat.playerId } },
       h("span", { class: "nickname" }, seat.nickname || seat.playerId), you ? h("span", { class: "badge you" }, "you") : null,
-      " ", facts, follow, remove);
+      " ", facts, follow, remove), { frame: seat.frame }); // E5
   });
   return [h("h3", {}, "Players"), h("ul", { class: "seats" }, items), botControls(game)];
 }
@@ -302,7 +303,7 @@ function turnPanel(game) {
   return [
     h("div", { class: `turn-head${mine ? " mine" : ""}` },
       h("strong", { id: "turn-who" }, who), part, ` · roll ${turn.roll}/3 `, clock),
-    h("div", { class: "dice", id: "dice" }, dice),
+    dress(h("div", { class: "dice", id: "dice" }, dice), { dice: turn.diceSkin }), // E5
     h("div", { class: "controls" }, controls),
     facts,
     history,
@@ -422,12 +423,13 @@ function sheets(game) {
       ? { ...game.turn, pending: ui.choice ? ui.choice.cell : game.turn.pending, hinted: hintedCell(game) }
       : null;
     const title = members.map((id) => nameOf(game, id)).join(" & ");
-    return sheetTable({
+    const table = sheetTable({
       sheet, grid, columns: Object.keys(sheet.totals), title, turn,
       onCell: forThisSheet && mine && !ui.choice ? (cell) => choose(game, cell) : null,
       announcing: forThisSheet && mine && ui.announcing ? announceColumns(game, game.turn) : null,
       onAnnounce: (cell) => announce(game, cell),
     });
+    return dress(table, { sheet: sheet.skin, effect: sheet.columnEffect }); // its owner's looks (E5)
   });
 }
 

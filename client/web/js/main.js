@@ -554,7 +554,9 @@ async function boot() {
   screenContext = {
     state, act, banner, t,
     navigate: router.navigate,
-    http: async (method, path, body) => api.request(method, path, body, await freshToken(false)),
+    // `headers`: extra ones, such as the economy's {"Idempotency-Key": key}.
+    http: async (method, path, body, headers) =>
+      api.request(method, path, body, await freshToken(false), headers),
     token: () => freshToken(false),
     onFrame: (type, listener) => {
       if (!listeners.has(type)) listeners.set(type, new Set());
