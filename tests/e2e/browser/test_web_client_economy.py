@@ -14,7 +14,7 @@ from yamb_service.common.dynamo import item_model
 from yamb_service.economy.ports import Change
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 
-from devstack.stack import LocalStack
+from devstack.stack import LocalStack, local_nickname
 from tests.e2e.browser.test_web_client import NewPage, create_game, sign_in, unique
 
 
@@ -169,3 +169,66 @@ def test_web_client_checkout_shows_the_local_stand_in_and_its_simulated_payment_
     expect(rows.nth(0).locator(".what")).to_have_text("Tokens bought")
     expect(rows.nth(0).locator(".amount")).to_have_text("+500")
     assert page_errors(page) == ["503 /me/checkout"]
+
+
+def test_web_client_gift_by_nickname_refused_beside_the_field_then_given(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given ana with 40 tokens in the shop, on a phone-sized screen, and ben, a player
+    ben = unique("eco-ben")
+    web_stack.player_token(ben)
+    page = new_page(viewport=(390, 844))
+    sign_in(page, web_stack, unique("eco-ana"))
+    grant(web_stack, page, 40)
+    open_shop(page)
+
+    # then the shop fits the phone's width
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # when she gives 15 tokens to a nickname nobody has
+    page.fill("#gift-nickname", "nobody-at-all")
+    page.fill("#gift-amount", "15")
+    page.click("#gift-send")
+
+    # then the refusal is shown beside the nickname, and her balance stays
+    expect(page.locator("#gift-nickname-error")).not_to_be_empty()
+    expect(page.locator("#shop-balance")).to_have_text("40")
+
+    # when she gives them to ben
+    page.fill("#gift-nickname", local_nickname(ben))
+    page.click("#gift-send")
+
+    # then it says so, the refusal is gone, and 25 tokens are left
+    expect(page.locator("#gift-error")).to_have_text(f"15 tokens given to {local_nickname(ben)}.")
+    expect(page.locator("#gift-nickname-error")).to_be_empty()
+    expect(page.locator("#shop-balance")).to_have_text("25")
+    assert page_errors(page) == ["404 /me/gifts"]
+
+
+def test_web_client_wallet_pages_the_ledger_newest_first(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given a player whose wallet has 21 changes (grants of 1, 2, ... 21 tokens)
+    page = new_page(viewport=(390, 844))
+    sign_in(page, web_stack, unique("eco-ledger"))
+    for amount in range(1, 22):
+        grant(web_stack, page, amount)
+
+    # when she opens her wallet
+    page.click('#nav a[href="#/wallet"]')
+
+    # then the newest 20 are shown, the newest first, and the wallet fits the phone's width
+    rows = page.locator("#ledger-rows tr.entry")
+    expect(rows).to_have_count(20)
+    expect(rows.nth(0).locator(".amount")).to_have_text("+21")
+    expect(page.locator("#wallet-balance")).to_have_text(str(sum(range(1, 22))))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # when she asks for the older entries
+    page.click("#ledger-more")
+
+    # then the first grant follows, and there is nothing older to ask for
+    expect(rows).to_have_count(21)
+    expect(rows.nth(20).locator(".amount")).to_have_text("+1")
+    expect(page.locator("#ledger-more")).to_be_hidden()
+    assert page.errors == []
