@@ -77,7 +77,7 @@ def test_web_client_shop_refuses_then_buys_premium_and_the_wallet_lists_it(
     expect(page.locator("#premium-error-7")).to_contain_text("your premium runs until")
     expect(page.locator("#shop-balance")).to_have_text(str(150 - price))
     expect(page.locator("#premium-status")).to_contain_text("Your premium runs until")
-    page.screenshot(path=str(screenshot_dir / "shop.png"), full_page=True)
+    page.screenshot(path=str(screenshot_dir / "shop.png"))
 
     # when she opens her wallet
     page.click('#nav a[href="#/wallet"]')
@@ -120,6 +120,7 @@ def test_web_client_worn_skins_show_on_the_sheet_and_dice_of_a_started_game(
     preview = page.locator('.cosmetic[data-item="sheet-slate"] .preview > div')
     expect(preview).to_have_class("sample-sheet look-sheet-slate")
     expect(page.locator("#shop-balance")).to_have_text(str(200 - 90 - 60))
+    page.locator("#shop-cosmetics").screenshot(path=str(screenshot_dir / "shop-cosmetics.png"))
 
     # when she starts a game with a bot
     page.click('#nav a[data-screen="lobby"]')

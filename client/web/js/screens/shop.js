@@ -263,7 +263,8 @@ function cosmeticsPanel(ctx, catalogue, wardrobe, nickname, refresh) {
       const forLife = item.days === null || item.days === undefined;
       const wearing = worn === item.itemId;
       let state = null;
-      if (wearing) state = t("Worn");
+      if (wearing && mine?.until) state = t("Worn, yours until {date}", { date: formatDate(mine.until, "short") });
+      else if (wearing) state = t("Worn");
       else if (mine?.valid && mine.until) state = t("Yours until {date}", { date: formatDate(mine.until, "short") });
       else if (mine?.valid) state = t("Yours");
       else if (mine?.until) state = t("Ended on {date}", { date: formatDate(mine.until, "short") });
