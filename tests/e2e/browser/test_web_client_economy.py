@@ -169,6 +169,16 @@ def test_web_client_checkout_shows_the_local_stand_in_and_its_simulated_payment_
     expect(rows).to_have_count(1)
     expect(rows.nth(0).locator(".what")).to_have_text("Tokens bought")
     expect(rows.nth(0).locator(".amount")).to_have_text("+500")
+
+    # when the payment provider sends her back to the shop (ShopUrl = <web>/#/shop), paid or not
+    page.goto(f"{web_stack.web_url}#/shop?checkout=success&session_id=cs_1")
+
+    # then the shop says the tokens come with the provider's confirmation
+    expect(page.locator("#checkout-return")).to_contain_text("as soon as the payment provider")
+    page.goto(f"{web_stack.web_url}#/shop?checkout=cancelled")
+    expect(page.locator("#checkout-return")).to_have_text(
+        "The payment was cancelled: nothing was charged."
+    )
     assert page_errors(page) == ["503 /me/checkout"]
 
 
