@@ -209,6 +209,28 @@ def test_economy_bad_input_gets_its_code_and_changes_nothing(  # noqa: PLR0917 -
     assert len(economy.http("GET", "/me/ledger", ana).json["entries"]) == 1
 
 
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/me/gifts", {"nickname": "nobody-here", "amount": 5}, "nickname"),
+        ("/me/premium", {"days": 1, "giftTo": "nobody-here"}, "giftTo"),
+    ],
+)
+def test_economy_unknown_recipient_names_the_field_that_held_the_nickname(
+    economy: Economy, path: str, body: Any, field: str
+) -> None:
+    # given a player with 30 tokens
+    ana = economy.player("ana")
+    economy.credit(ana, 30)
+
+    # when they give tokens or premium to a nickname nobody has
+    reply = economy.http("POST", path, ana, body, key="to-nobody")
+
+    # then the refusal names the request's own field, for the page to show it beside it
+    assert (reply.status, reply.code) == (404, "unknown_player"), reply
+    assert reply.json["error"]["field"] == field
+
+
 # ---------------------------------------------------------------------- cosmetics (E5)
 
 NO_LOOKS = {

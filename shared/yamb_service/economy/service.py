@@ -66,8 +66,9 @@ class EconomyService:
         """Each offer with the end of premium it would give now."""
         return premium.offers(self.wallets.premium_until(player_id), self.now())
 
-    def _recipient(self, player_id: str, nickname: str) -> str:
-        return self.accounts.recipient(player_id, nickname, field="nickname")
+    def _recipient(self, player_id: str, nickname: str, field: str = "nickname") -> str:
+        """The player `nickname` names; a refusal names the request's `field` that held it."""
+        return self.accounts.recipient(player_id, nickname, field=field)
 
     def buy_premium(
         self, player_id: str, days: int, key: str, gift_to: str | None = None
@@ -76,7 +77,7 @@ class EconomyService:
         another player; extends what is left. The entry, and the new end."""
         price = premium.price_of(days)
         scoped = client_key(player_id, key)
-        holder = player_id if gift_to is None else self._recipient(player_id, gift_to)
+        holder = player_id if gift_to is None else self._recipient(player_id, gift_to, "giftTo")
         now = self.now()
         reason: Reason = "premium" if gift_to is None else "gift_sent"
         # Badges (E8) count as it is paid: premium days held (Premium seniority), tokens given

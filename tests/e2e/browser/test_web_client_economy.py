@@ -182,7 +182,7 @@ def test_web_client_checkout_shows_the_local_stand_in_and_its_simulated_payment_
     assert page_errors(page) == ["503 /me/checkout"]
 
 
-def test_web_client_gift_by_nickname_refused_beside_the_field_then_given(
+def test_web_client_gifts_by_nickname_refused_beside_the_field_then_given(
     web_stack: LocalStack, new_page: NewPage
 ) -> None:
     # given ana with 40 tokens in the shop, on a phone-sized screen, and ben, a player
@@ -213,7 +213,21 @@ def test_web_client_gift_by_nickname_refused_beside_the_field_then_given(
     expect(page.locator("#gift-error")).to_have_text(f"15 tokens given to {local_nickname(ben)}.")
     expect(page.locator("#gift-nickname-error")).to_be_empty()
     expect(page.locator("#shop-balance")).to_have_text("25")
-    assert page_errors(page) == ["404 /me/gifts"]
+
+    # when she buys a day of premium for a nickname nobody has, then for ben
+    page.fill("#premium-gift-to", "nobody-at-all")
+    page.click("#premium-buy-1")
+    expect(page.locator("#premium-gift-to-error")).not_to_be_empty()
+    page.fill("#premium-gift-to", local_nickname(ben))
+    page.click("#premium-buy-1")
+
+    # then the refusal was beside the nickname, and the day is ben's: hers stays none
+    expect(page.locator("#premium-error-1")).to_contain_text(
+        f"Given to {local_nickname(ben)}: their premium runs until"
+    )
+    expect(page.locator("#premium-status")).to_have_text("You have no premium.")
+    expect(page.locator("#shop-balance")).to_have_text(str(25 - PREMIUM_PRICES[1]))
+    assert page_errors(page) == ["404 /me/gifts", "404 /me/premium"]
 
 
 def test_web_client_wallet_pages_the_ledger_newest_first(
