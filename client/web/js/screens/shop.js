@@ -319,18 +319,19 @@ export const screen = {
         : null;
     fill(root, h("h2", {}, t("Shop")), back, head, parts.premium, parts.tokens, parts.gift, parts.cosmetics);
     // The nickname the frames' previews show (GET /me), once a visit.
-    const nickname = await ctx.http("GET", "/me").then((me) => me.nickname).catch(() => null);
+    const nicknameOf = ctx.http("GET", "/me").then((me) => me.nickname).catch(() => null);
     let offersDrawn = false;
     let giftDrawn = false;
     // Everything that a change moves: the balance, premium's end, the wardrobe. The token offers
     // and the gift form stay (what a player typed there is kept).
     const refresh = async () => {
-      const [wallet, premium, catalogue, wardrobe, offers] = await Promise.all([
+      const [wallet, premium, catalogue, wardrobe, offers, nickname] = await Promise.all([
         ctx.http("GET", "/me/wallet"),
         ctx.http("GET", "/me/premium"),
         ctx.http("GET", "/cosmetics"),
         ctx.http("GET", "/me/cosmetics"),
         offersDrawn ? null : ctx.http("GET", "/offers"),
+        nicknameOf, // asked once a visit, beside the rest
       ]);
       fill(head, summary(wallet, "shop", false), h("p", {}, h("a", { href: "#/wallet" }, t("Every change in your wallet"))));
       const keepGift = document.getElementById("premium-gift-to")?.value || "";
