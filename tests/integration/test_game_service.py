@@ -181,6 +181,31 @@ def test_list_games_waiting_first_then_running_newest_first(harness: Any) -> Non
     assert frame["games"][1]["seats"] == 2
 
 
+def test_list_games_lists_a_table_that_starts_meanwhile_once_as_running(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a waiting table of ben's alone, which he starts just after the list has read the
+    # waiting tables and before it reads the running ones
+    game_id = harness.create_game(BEN, players=1)
+    index = harness.games._item.gsi1
+    query = index.query
+
+    def racing_query(key: str, *args: Any, **kwargs: Any) -> Any:
+        answered = list(query(key, *args, **kwargs))
+        if key == "OPEN#waiting":
+            harness.ack(BEN, harness.act(BEN, "start_game", gameId=game_id))
+        return iter(answered)
+
+    monkeypatch.setattr(index, "query", racing_query)
+
+    # when anyone lists the games
+    request_id = harness.act(ANA, "list_games")
+
+    # then the table is listed once, as the running game it has become
+    listed = [(g["gameId"], g["status"]) for g in harness.answer(ANA, request_id)["games"]]
+    assert listed == [(game_id, "running")]
+
+
 def test_list_games_leaves_out_finished_games(harness: Any) -> None:
     # given a game that ended (its only player resigned)
     game_id = harness.running_game(ANA, players=1)

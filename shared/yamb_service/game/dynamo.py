@@ -471,16 +471,21 @@ class DynamoGameRepository:
 
     @busy_when_transient
     def list_open(self, limit: int) -> list[GameSummary]:
-        """Waiting games first, then running ones, newest first in each."""
-        summaries: list[GameSummary] = []
+        """Waiting games first, then running ones, newest first in each; each game once.
+
+        A table that starts between the two queries is in both answers (waiting, then running):
+        it is listed once, as the running game it has become."""
+        summaries: dict[str, GameSummary] = {}
         for status in ("waiting", "running"):
             if len(summaries) >= limit:
                 break
             for item in self._item.gsi1.query(
                 f"OPEN#{status}", scan_index_forward=False, limit=limit - len(summaries)
             ):
-                summaries.append(GameSummary.model_validate_json(item.summary or "{}"))
-        return summaries
+                summary = GameSummary.model_validate_json(item.summary or "{}")
+                summaries.pop(summary.game_id, None)
+                summaries[summary.game_id] = summary
+        return list(summaries.values())
 
 
 def _is_slow(session: GameSession) -> bool:
