@@ -658,6 +658,11 @@ class ReplayFrame(Frame):
     first: int
     settings: GameSettings
     players: list[str]
+    nicknames: list[str | None] | None = Field(
+        default=None,
+        description="each player's name at the table, in the order of players (absent once the "
+        "game's item has expired and only its record is left)",
+    )
     winners: list[str]
     outcome: str | None
     turns: list[ReplayTurnView]

@@ -6,8 +6,8 @@ from typing import Any
 
 from yamb_service.edge.caller import Caller
 
-ANA = Caller("ana", "conn-ana")
-BEN = Caller("ben", "conn-ben")
+ANA = Caller("ana", "conn-ana", nickname="Ana")
+BEN = Caller("ben", "conn-ben", nickname="Ben")
 DAN = Caller("dan", "conn-dan")
 FREE = {"columns": ["free"], "preset": None}
 
@@ -44,6 +44,9 @@ def test_replay_of_a_finished_game_returns_every_turn(harness: Any) -> None:
         assert turn["rolls"][0]["kept"] == []
     for frame in frames:
         assert len(json.dumps(frame).encode()) < 32 * 1024
+    # and the players' names at the table, in the order of the players
+    names = {"ana": "Ana", "ben": "Ben"}
+    assert frames[0]["nicknames"] == [names[player] for player in frames[0]["players"]]
 
 
 def test_replay_outlives_the_game_item(harness: Any, item: Any) -> None:
@@ -55,11 +58,13 @@ def test_replay_outlives_the_game_item(harness: Any, item: Any) -> None:
     # when it is replayed again
     after = replay_frames(harness, ANA, harness.act(ANA, "replay", gameId=game_id))
 
-    # then the same turns come from the record's own items
+    # then the same turns come from the record's own items, without the seats' names (the
+    # game item held them)
     def without_request(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [{k: v for k, v in f.items() if k != "requestId"} for f in frames]
+        return [{k: v for k, v in f.items() if k not in ("requestId", "nicknames")} for f in frames]
 
     assert without_request(after) == without_request(before)
+    assert [f.get("nicknames") for f in after] == [None] * len(after)
 
 
 def test_replay_refusals(harness: Any) -> None:

@@ -15,8 +15,15 @@ from yamb.session.replays import ReplayHeader, replay_turns
 TURNS_BYTES_PER_FRAME = 28_000
 
 
-def replay_frames(header: ReplayHeader, lines: Sequence[str], request_id: str) -> list[ReplayFrame]:
-    """The replay of an ended game in frames that each stay under 32 KB, however long it was."""
+def replay_frames(
+    header: ReplayHeader,
+    lines: Sequence[str],
+    request_id: str,
+    nicknames: Sequence[str | None] | None = None,
+) -> list[ReplayFrame]:
+    """The replay of an ended game in frames that each stay under 32 KB, however long it was;
+    `nicknames` are the seats' names, in the order of `header.players`, while the game item
+    keeps them."""
     if len(lines) != header.turns:
         raise GameActionError(
             f"the game's record is no longer whole: {len(lines)} of {header.turns} turns are kept",
@@ -49,6 +56,7 @@ def replay_frames(header: ReplayHeader, lines: Sequence[str], request_id: str) -
                 first=first,
                 settings=header.settings,
                 players=header.players,
+                nicknames=None if nicknames is None else list(nicknames),
                 winners=header.winners,
                 outcome=header.outcome,
                 turns=turns,

@@ -88,7 +88,7 @@ def replay(ctx: GameContext, caller: Caller, action: Replay) -> None:
         archived = ctx.games.archived_record(action.game_id)
         if archived.header is None:
             raise GameNotFoundError(f"no game {action.game_id}")
-        header, lines = archived.header, archived.turns
+        header, lines, nicknames = archived.header, archived.turns, None
     else:
         if session.in_play or session.status == "deleted":
             raise GameActionError(
@@ -104,7 +104,9 @@ def replay(ctx: GameContext, caller: Caller, action: Replay) -> None:
             ctx.games.archived_record(session.game_id).turns if session.fair.archived_chunks else []
         )
         header, lines = header_of(session), [*archived_turns, *session.fair.turns]
-    for frame in replay_frames(header, lines, action.request_id):
+        by_player = {seat.player_id: seat.nickname for seat in session.seats}
+        nicknames = [by_player.get(player_id) for player_id in header.players]
+    for frame in replay_frames(header, lines, action.request_id, nicknames):
         ctx.delivery.send(caller, frame)
 
 
