@@ -17,7 +17,7 @@ export const UNDO_MS = Math.max(0, Number(params.get("undoMs") ?? 1500));
 // rolling: a roll is on its way (a held key sends no second one); botLevel: the level chosen
 // for the next bot; hint: the advice shown for one state of the turn (`key`), hinting: asked.
 export const ui = {
-  announcing: false, choice: null, replay: null, locks: null, rolling: false, enterDice: "",
+  announcing: false, choice: null, locks: null, rolling: false, enterDice: "",
   botLevel: "easy", hint: null, hinting: null,
 };
 
@@ -80,7 +80,6 @@ export function renderGame(game) {
   fill(byId("game-offer"), offer(game));
   fill(byId("game-sheets"), sheets(game));
   fill(byId("game-result"), result(game));
-  byId("game-replay").hidden = !(ui.replay && ui.replay.gameId === game.gameId);
   tick();
 }
 
@@ -123,7 +122,7 @@ function head(game) {
     } }, "Resign"));
   }
   if (game.status === "finished" || game.status === "cancelled") {
-    buttons.push(h("button", { id: "replay", onclick: () => loadReplay(game) }, "Replay"));
+    buttons.push(h("a", { id: "replay", class: "button", href: `#/replay/${game.gameId}` }, "Replay"));
   }
   buttons.push(h("button", { id: "to-lobby", onclick: () => app.showLobby() }, "Games"));
   const watching = !mine ? h("span", { class: "badge" }, "watching") : null;
@@ -461,37 +460,6 @@ function result(game) {
     game.outcome ? h("p", { class: "outcome" }, game.outcome.replace(/_/g, " ")) : null,
     h("ol", { class: "ranking" }, ranking));
 }
-
-async function loadReplay(game) {
-  const parts = await app.act("replay", { gameId: game.gameId }, "game-actions-error");
-  if (!parts) return;
-  const totals = parts.map((p) => p.regret).find((r) => r && typeof r === "object") || null;
-  ui.replay = { gameId: game.gameId, turns: parts.flatMap((p) => p.turns), players: parts[0].players, regret: totals };
-  // Yahtzee-family grids: what each turn lost against the optimal solitaire player.
-  const withRegret = ui.replay.turns.some((turn) => isNumber(turn.regret)) || Boolean(totals);
-  const rows = ui.replay.turns.map((turn) => h("tr", {},
-    h("td", {}, String(turn.number)),
-    h("td", {}, nameOf(game, turn.playerId)),
-    h("td", {}, turn.rolls.map((r) => r.dice.join("")).join(" → ")),
-    h("td", {}, turn.announcement ? cellLabel(turn.announcement) : ""),
-    h("td", {}, turn.proposal ? `${cellLabel(turn.proposal)} (${turn.proposal.score})` : ""),
-    h("td", {}, turn.write ? `${cellLabel(turn.write)}: ${turn.write.score}${turn.write.auto ? " (clock)" : ""}` : "—"),
-    withRegret ? h("td", { class: "regret" }, isNumber(turn.regret) ? points(turn.regret) : "") : null));
-  const heads = ["#", "Player", "Rolls", "Announced", "Proposed", "Written"];
-  if (withRegret) heads.push("Regret");
-  const summary = totals
-    ? h("p", { id: "replay-regret" }, "Regret (expected points lost against the optimal player; 0 is perfect): ",
-      Object.entries(totals).map(([id, value]) => `${nameOf(game, id)} ${isNumber(value) ? points(value) : "?"}`).join(" · "))
-    : null;
-  fill(byId("game-replay"), h("h3", {}, `Replay: ${ui.replay.turns.length} turns`), summary,
-    h("div", { class: "sheet-scroll" }, h("table", { class: "replay" },
-      h("thead", {}, h("tr", {}, heads.map((t) => h("th", {}, t)))),
-      h("tbody", {}, rows))));
-  byId("game-replay").hidden = false;
-}
-
-const isNumber = (value) => typeof value === "number" && Number.isFinite(value);
-const points = (value) => value.toFixed(2);
 
 // --------------------------------------------------------------------------- chat
 

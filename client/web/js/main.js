@@ -247,14 +247,29 @@ function onStatus(status) {
   }
 }
 
+/** Resolves once the connection is open (at once when it is): for screens opened on a reload. */
+function connected() {
+  if (connection?.isOpen) return Promise.resolve();
+  return new Promise((resolve) => waitingForOpen.push(resolve));
+}
+const waitingForOpen = [];
+
 async function onOpen() {
+  for (const resolve of waitingForOpen.splice(0)) resolve();
   const routed = state.routedGame;
   state.routedGame = null;
   const viewing = state.view || routed;
   // sync gives the regular game (on screen only if nothing else is) and names the slow games;
   // each of those is synced by its id, which also gives its seat this connection.
+  // A game that has ended is not opened by itself: signing in or reloading lands in the lobby
+  // unless the player has a game in play.
   const onLobby = router.currentPath() === "/";
-  const regular = await act("sync", {}, null, { open: !viewing && !state.watching && onLobby });
+  const regular = await act("sync", {}, null, { open: false });
+  const inPlay = regular?.game && ["waiting", "running"].includes(regular.game.status);
+  if (!viewing && !state.watching && onLobby) {
+    if (inPlay) showGame(state.games.get(regular.game.gameId) || regular.game);
+    else showLobby();
+  }
   for (const gameId of state.slowGames) await act("sync", { gameId }, null, { open: false });
   if (state.watching) {
     await watch(state.watching.gameId, state.watching.follow);
@@ -558,6 +573,7 @@ async function boot() {
     http: async (method, path, body, headers) =>
       api.request(method, path, body, await freshToken(false), headers),
     token: () => freshToken(false),
+    connected,
     onFrame: (type, listener) => {
       if (!listeners.has(type)) listeners.set(type, new Set());
       listeners.get(type).add(listener);

@@ -132,9 +132,10 @@ def test_web_client_two_players_play_a_whole_game_while_a_third_watches(
     expect(cy.locator("#winners")).to_have_text(winners)
     ana.screenshot(path=str(screenshot_dir / "game-end.png"), full_page=True)
 
-    # and the replay lists every turn
+    # and the replay, on a screen of its own, lists every turn; back returns to the game
     ana.click("#replay")
-    expect(ana.locator("#game-replay h3")).to_have_text(f"Replay: {2 * cells} turns")
+    expect(ana.locator("#replay-title")).to_have_text(f"Replay: {2 * cells} turns")
+    ana.go_back()
 
     # and ana's next 1 vs 1 table shows ben their head-to-head (S4), his own figure first
     ana.click("#to-lobby")

@@ -187,9 +187,10 @@ def test_web_client_replay_shows_each_turns_regret(
     ana.click("#replay")
 
     # then each turn shows its regret, and the total is given for her
-    expect(ana.locator("#game-replay h3")).to_have_text("Replay: 12 turns")
-    expect(ana.locator("#game-replay th", has_text="Regret")).to_have_count(1)
-    cells = ana.locator("#game-replay td.regret")
+    expect(ana.locator("#replay-title")).to_have_text("Replay: 12 turns")
+    ana.click("#replay-view summary")
+    expect(ana.locator("#replay-turns th", has_text="Regret")).to_have_count(1)
+    cells = ana.locator("#replay-turns td.regret")
     expect(cells).to_have_count(12)
     for value in cells.all_inner_texts():
         assert re.fullmatch(r"\d+\.\d\d", value), value

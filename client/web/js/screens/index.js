@@ -2,10 +2,16 @@
 // exporting `screen = { id, path, title, nav, public?, show(root, params, ctx), hide?() }`; add
 // one import and one entry per screen.
 
+import { screen as boards } from "./boards.js";
+import { screen as player } from "./player.js";
+import { screen as replay } from "./replay.js";
 import { screen as shop } from "./shop.js";
 import { screen as wallet } from "./wallet.js";
 
 export const screens = [
+  boards,
   shop,
   wallet,
+  player,
+  replay,
 ];

@@ -1,0 +1,120 @@
+// #/players/<nickname>: a player's statistics and records (product R3-R4), their badges, the
+// caller's head-to-head with them (each meeting opens its replay), and following them as a
+// favourite (their rows on the favourites' boards).
+
+import { fill, h } from "../dom.js";
+import { formatDate, formatNumber, t } from "../i18n.js";
+
+const VERDICTS = { win: "Won", loss: "Lost", tie: "Tied" };
+
+export const screen = {
+  id: "player",
+  path: "/players/:nickname",
+  title: "Player",
+  nav: false,
+  async show(root, { nickname }, ctx) {
+    const name = encodeURIComponent(nickname);
+    fill(root, h("h2", {}, nickname), h("p", { class: "hint" }, t("Loading…")));
+    const [stats, badges, favorites, meetings] = await Promise.all([
+      ctx.http("GET", `/players/${name}/statistics`).catch((problem) => problem),
+      ctx.http("GET", `/players/${name}/badges`).catch(() => null),
+      ctx.http("GET", "/me/favorites").catch(() => null),
+      ctx.http("GET", `/players/${name}/head-to-head`).catch(() => null),
+    ]);
+    if (stats instanceof Error) {
+      fill(root, h("h2", {}, nickname), h("p", { class: "error", id: "player-error", role: "alert" }, stats.message));
+      return;
+    }
+    document.title = `${stats.nickname} · Yamb`;
+    fill(root,
+      h("div", { class: "player-head" },
+        h("h2", { id: "player-name" }, stats.nickname, stats.country ? h("span", { class: "hint" }, ` · ${stats.country}`) : null),
+        favorites ? followButton(stats.nickname, favorites, ctx) : null),
+      stats.description ? h("p", { class: "player-description" }, stats.description) : null,
+      h("p", { class: "hint" }, t("Playing since {date}", { date: formatDate(stats.memberSince) })),
+      statistics(stats),
+      records(stats),
+      badges ? badgeList(badges) : null,
+      meetings ? headToHead(meetings, nickname, ctx) : null);
+  },
+};
+
+function followButton(nickname, favorites, ctx) {
+  let following = favorites.favorites.some((f) => f.nickname.toLowerCase() === nickname.toLowerCase());
+  const error = h("span", { class: "error", id: "follow-error", role: "alert" });
+  const button = h("button", { type: "button", id: "follow", "aria-pressed": String(following), onclick: async () => {
+    error.textContent = "";
+    button.disabled = true;
+    try {
+      await ctx.http(following ? "DELETE" : "PUT", `/me/favorites/${encodeURIComponent(nickname)}`);
+      following = !following;
+      label();
+    } catch (problem) {
+      error.textContent = problem.message;
+    } finally {
+      button.disabled = false;
+    }
+  } });
+  const label = () => {
+    button.textContent = following ? t("Following ★") : t("Follow ☆");
+    button.setAttribute("aria-pressed", String(following));
+  };
+  label();
+  return h("span", { class: "follow" }, button, error);
+}
+
+function statistics(stats) {
+  const rate = stats.winRate === null || stats.winRate === undefined ? "—"
+    : formatNumber(stats.winRate, { style: "percent", maximumFractionDigits: 0 });
+  const facts = [
+    [t("Games"), formatNumber(stats.games)], [t("Wins"), formatNumber(stats.wins)],
+    [t("Losses"), formatNumber(stats.losses)], [t("Win rate"), rate],
+    [t("Abandoned"), formatNumber(stats.abandoned)],
+    [t("Main board"), stats.mainBoardScore === null || stats.mainBoardScore === undefined ? "—"
+      : t("{score} points, place {place}", { score: formatNumber(stats.mainBoardScore), place: formatNumber(stats.mainBoardPlace) })],
+    [t("Medals"), t("{gold} gold, {silver} silver, {bronze} bronze", stats.medals)],
+  ];
+  return h("section", { class: "panel", id: "player-statistics" }, h("h3", {}, t("Statistics")),
+    h("dl", { class: "facts" }, facts.map(([term, value]) => [h("dt", {}, term), h("dd", {}, value)])));
+}
+
+function records(stats) {
+  const entries = Object.entries(stats.records || {});
+  if (!entries.length) return null;
+  return h("section", { class: "panel", id: "player-records" }, h("h3", {}, t("Records")),
+    h("ul", {}, entries.map(([kind, record]) => h("li", {},
+      h("strong", {}, formatNumber(record.score)), ` · ${kind.replace(/\//g, " · ")} · `,
+      h("a", { href: `#/replay/${record.gameId}` }, formatDate(record.at))))));
+}
+
+function badgeList(view) {
+  const items = view.badges.map((badge) => h("li", { class: "badge-item" }, `${badge.title} · ${badge.levelName}`));
+  if (view.pioneer) items.unshift(h("li", { class: "badge-item" }, t("{title} no. {number}", view.pioneer)));
+  if (!items.length) return null;
+  return h("section", { class: "panel", id: "player-badges" }, h("h3", {}, t("Badges")), h("ul", { class: "badge-list" }, items));
+}
+
+function headToHead(view, nickname, ctx) {
+  const list = h("ul", { class: "meetings", id: "meetings" });
+  const more = h("button", { type: "button", id: "meetings-more", hidden: !view.nextBefore }, t("Older games"));
+  const add = (page) => {
+    list.append(...page.meetings.map((meeting) => h("li", { class: `meeting ${meeting.verdict}`, dataset: { game: meeting.gameId } },
+      h("a", { href: `#/replay/${meeting.gameId}` }, formatDate(meeting.at, "short")), " · ",
+      t(VERDICTS[meeting.verdict] || meeting.verdict), ` ${formatNumber(meeting.mine)} – ${formatNumber(meeting.theirs)}`,
+      meeting.ranked ? h("span", { class: "badge" }, t("ranked")) : null)));
+    more.hidden = !page.nextBefore;
+    more.onclick = async () => {
+      more.disabled = true;
+      try {
+        add(await ctx.http("GET", `/players/${encodeURIComponent(nickname)}/head-to-head?before=${encodeURIComponent(page.nextBefore)}`));
+      } finally {
+        more.disabled = false;
+      }
+    };
+  };
+  add(view);
+  return h("section", { class: "panel", id: "head-to-head" },
+    h("h3", {}, t("You against {name}", { name: nickname })),
+    h("p", { id: "head-to-head-score" }, t("{wins} won, {losses} lost, {ties} tied", view)),
+    view.meetings.length ? list : h("p", { class: "hint" }, t("You have not played each other yet.")), more);
+}
