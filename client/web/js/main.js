@@ -263,9 +263,10 @@ async function onOpen() {
   // each of those is synced by its id, which also gives its seat this connection.
   // A game that has ended is not opened by itself: signing in or reloading lands in the lobby
   // unless the player has a game in play.
-  const onLobby = router.currentPath() === "/";
   const regular = await act("sync", {}, null, { open: false });
   const inPlay = regular?.game && ["waiting", "running"].includes(regular.game.status);
+  // Read after the answer: the player may have gone to another screen meanwhile.
+  const onLobby = router.currentPath() === "/" && !state.view;
   if (!viewing && !state.watching && onLobby) {
     if (inPlay) showGame(state.games.get(regular.game.gameId) || regular.game);
     else showLobby();
@@ -331,7 +332,6 @@ function start(token) {
   });
   connection.open();
   byId("nav").hidden = false;
-  securityPanel();
   // The address bar's screen (a link, a reload), else the lobby.
   if (router.currentPath() === "/") {
     show("lobby");
@@ -342,8 +342,7 @@ function start(token) {
 // --------------------------------------------------------------------------- authenticator app
 
 /** A2: two-step sign-in with an authenticator app (TOTP), for a player signed in by password. */
-function securityPanel() {
-  const panel = byId("security");
+function securityPanel(panel) {
   const access = store.getItem("yamb.access");
   panel.hidden = !access;
   if (!access) return;
@@ -475,7 +474,33 @@ function signInForms() {
       h("span", { class: "field-error", role: "alert" })),
     note("register-error"),
     h("button", { type: "submit", id: "register" }, "Register"));
-  fill(byId("signin"), local, login, register);
+  fill(byId("signin"), local, login, register, mailForm("reset", t("Forgot your password?"),
+    t("We mail a link to set a new one."), t("Mail me a link"), "/accounts/password-reset"),
+  mailForm("resend", t("No verification mail?"), t("We mail the link that verifies your address again."),
+    t("Mail it again"), "/accounts/verification"));
+}
+
+/** A form that asks the server to mail `address` (a reset link, the verification link again);
+ * the answer is the same whatever the address, so the page says the same too. */
+function mailForm(id, title, hint, submit, path) {
+  const note = h("p", { class: "error", id: `${id}-error`, role: "alert" });
+  return h("form", { id: `${id}-form`, class: "mail-form", onsubmit: async (event) => {
+    event.preventDefault();
+    note.className = "error";
+    note.textContent = "";
+    try {
+      await api.request("POST", path, { email: event.target.email.value.trim() });
+      note.className = "note";
+      note.textContent = t("If an account has this address, a mail is on its way.")
+        + (state.config.local ? ` ${t("(Local mailbox: /_local/mail on the HTTP API.)")}` : "");
+    } catch (error) {
+      note.textContent = error.message;
+    }
+  } },
+  h("h2", {}, title), h("p", { class: "hint" }, hint),
+  h("label", { class: "field" }, h("span", { class: "label" }, t("E-mail")),
+    h("input", { name: "email", id: `${id}-email`, type: "email", required: true, autocomplete: "email" })),
+  note, h("button", { type: "submit", id: `${id}-send` }, submit));
 }
 
 // --------------------------------------------------------------------------- routes
@@ -574,6 +599,21 @@ async function boot() {
       api.request(method, path, body, await freshToken(false), headers),
     token: () => freshToken(false),
     connected,
+    securityPanel,
+    /** After a password change: the new tokens of this device (the others are signed out). */
+    adoptTokens: ({ idToken, accessToken, refreshToken }) => {
+      if (idToken) store.setItem("yamb.token", idToken);
+      if (accessToken) store.setItem("yamb.access", accessToken);
+      if (refreshToken) store.setItem("yamb.refresh", refreshToken);
+    },
+    /** The header's name, after a nickname change. */
+    renamed: (nickname) => {
+      store.setItem("yamb.nickname", nickname);
+      state.nickname = nickname;
+      const me = byId("me");
+      if (me) me.textContent = nickname;
+    },
+    signOut: (reason) => signedOut(reason),
     onFrame: (type, listener) => {
       if (!listeners.has(type)) listeners.set(type, new Set());
       listeners.get(type).add(listener);

@@ -386,7 +386,9 @@ def test_web_client_signs_in_by_srp_and_adds_an_authenticator_app(
     assert any("USER_SRP_AUTH" in body for body in posted)
     assert not any("Correct-horse-9" in body for body in posted)
 
-    # when they add an authenticator app: its key is shown, and its first code confirms it
+    # when they add an authenticator app in their settings: its key is shown, and its first
+    # code confirms it
+    page.click('#nav a[data-screen="settings"]')
     page.click("#totp-add")
     expect(page.locator("#totp-secret")).not_to_be_empty()
     page.fill("#totp-code", "123456")  # moto takes any code (its TOTP check is off)
@@ -401,7 +403,8 @@ def test_web_client_signs_in_by_srp_and_adds_an_authenticator_app(
     expect(page.locator("#login-code-step")).to_be_visible()
     page.fill("#login-code", "654321")
     page.click("#login-code-confirm")
-    expect(page.locator("#lobby")).to_be_visible()
+    # (back where they signed out: the settings' address)
+    expect(page.locator("#settings")).to_be_visible()
 
 
 def api(stack: LocalStack, method: str, path: str, token: str) -> Any:

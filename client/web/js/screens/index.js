@@ -5,6 +5,7 @@
 import { screen as boards } from "./boards.js";
 import { screen as player } from "./player.js";
 import { screen as replay } from "./replay.js";
+import { screen as settings } from "./settings.js";
 import { screen as shop } from "./shop.js";
 import { screen as wallet } from "./wallet.js";
 
@@ -12,6 +13,7 @@ export const screens = [
   boards,
   shop,
   wallet,
+  settings,
   player,
   replay,
 ];

@@ -1,0 +1,146 @@
+"""The account in a real browser (issue 28, A1-A8): the settings screen changes the nickname
+(seen in the header and on the player's page) and says a refusal beside the field, keeps the
+notification switches, deletes the account, and signing in again cancels the deletion; the
+sign-in page mails a reset link."""
+
+import json
+import re
+import urllib.request
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from devstack.stack import LocalStack, local_nickname
+from tests.e2e.browser.test_web_client import NewPage, sign_in, unique
+from tests.e2e.browser.test_web_client_economy import grant, page_errors
+
+
+def account(stack: LocalStack, page: Page) -> dict[str, Any]:
+    """`GET /me` with the page's own sign-in (a new sign-in would end the page's: A2)."""
+    token = page.evaluate("localStorage.getItem('yamb.token')")
+    request = urllib.request.Request(
+        f"{stack.gateway.http_url}/me", headers={"Authorization": token}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer)
+
+
+def test_web_client_settings_change_the_nickname_and_say_a_refusal_beside_it(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given two local players, ana in her settings
+    ana, taken = unique("nick"), unique("taken")
+    web_stack.player_token(taken)
+    page = new_page()
+    sign_in(page, web_stack, ana)
+    page.click('#nav a[data-screen="settings"]')
+    expect(page).to_have_url(re.compile(r"#/settings$"))
+
+    # when she asks for a new nickname with no tokens (a change costs 100)
+    new_name = f"Renamed{unique('x').split('-')[-1]}"
+    page.fill("#settings-nickname", new_name)
+    page.click("#nickname-form-save")
+
+    # then the price is refused beside the field
+    price_refusal = page.locator('#nickname-form [data-field="nickname"] .field-error')
+    expect(price_refusal).to_contain_text("100 tokens")
+
+    # when she has 100 tokens and asks for the other player's nickname
+    grant(web_stack, page, 100)
+    page.fill("#settings-nickname", local_nickname(taken))
+    page.click("#nickname-form-save")
+
+    # then that refusal is said beside the field
+    expect(price_refusal).to_contain_text("taken")
+
+    # when she asks for the free one again
+    page.fill("#settings-nickname", new_name)
+    page.click("#nickname-form-save")
+
+    # then the page says so, the header shows it, and her player page is under the new name
+    expect(page.locator("#nickname-form-error")).to_contain_text(new_name)
+    expect(page.locator("#me")).to_have_text(new_name)
+    page.goto(f"{web_stack.web_url}#/players/{new_name}")
+    expect(page.locator("#player-name")).to_contain_text(new_name)
+    assert account(web_stack, page)["nickname"] == new_name
+    assert page_errors(page) == ["402 /me/nickname", "409 /me/nickname"]
+
+
+def test_web_client_settings_keep_the_notification_switches_and_the_profile(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given a player in her settings
+    name = unique("prefs")
+    page = new_page(viewport=(390, 844))
+    sign_in(page, web_stack, name)
+    page.goto(f"{web_stack.web_url}#/settings")
+
+    # when she turns offers by mail off and writes a description, saving each form
+    page.uncheck("#notify-email-offers")
+    page.click("#notifications-form-save")
+    expect(page.locator("#notifications-form-error")).to_have_text("Saved.")
+    page.fill("#settings-description", "Yamb since 1979")
+    page.select_option("#settings-language", "fr")
+    page.click("#profile-form-save")
+    expect(page.locator("#profile-form-error")).to_have_text("Saved.")
+
+    # then the account holds them, and the page shows them after a reload
+    preferences = account(web_stack, page)["preferences"]
+    assert preferences["notifications"]["email"]["offers"] is False
+    assert (preferences["description"], preferences["language"]) == ("Yamb since 1979", "fr")
+    page.reload()
+    expect(page.locator("#notify-email-offers")).not_to_be_checked()
+    expect(page.locator("#settings-description")).to_have_value("Yamb since 1979")
+    # and the settings fit the phone: no sideways scroll
+    assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+    assert not page.errors
+
+
+def test_web_client_deleting_the_account_signs_out_and_signing_in_cancels_it(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given a player in her settings
+    name = unique("leaver")
+    page = new_page()
+    sign_in(page, web_stack, name)
+    page.goto(f"{web_stack.web_url}#/settings")
+
+    # when she confirms with a wrong nickname, then with hers
+    page.fill("#delete-confirm", "someone else")
+    page.click("#delete-form-save")
+    expect(page.locator('#delete-form [data-field="confirm"] .field-error')).not_to_be_empty()
+    page.fill("#delete-confirm", local_nickname(name))
+    page.click("#delete-form-save")
+
+    # then she is signed out, told the date and how to keep the account
+    expect(page.locator("#signin")).to_be_visible()
+    expect(page.locator("#banner")).to_contain_text("sign in again before then")
+
+    # when she signs in again
+    sign_in(page, web_stack, name)
+
+    # then the deletion is cancelled: the settings offer the deletion again
+    assert account(web_stack, page)["deletion"] is None
+    page.goto(f"{web_stack.web_url}#/settings")
+    expect(page.locator("#delete-form")).to_be_visible()
+    expect(page.locator("#deletion-pending")).to_have_count(0)
+
+
+def test_web_client_sign_in_page_mails_a_password_reset_link(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given a registered player, signed out
+    name = unique("forgot")
+    web_stack.player_token(name)
+    email = f"{name}@example.com"
+    page = new_page()
+    page.goto(web_stack.web_url)
+
+    # when they ask for a reset link
+    page.fill("#reset-email", email)
+    page.click("#reset-send")
+
+    # then the page says a mail is on its way, and the mailbox holds the link
+    expect(page.locator("#reset-error")).to_contain_text("a mail is on its way")
+    mails = web_stack.aws.mails(email)
+    assert any("password-reset?token=" in (mail.text or "") for mail in mails)
