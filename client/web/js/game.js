@@ -4,7 +4,8 @@
 // out its undo delay, a half-typed chat line) lives in `ui`, outside the drawing.
 
 import { byId, fill, h } from "./dom.js";
-import { cellLabel, columnLabel, gridLabel, rowLabel, turnTypeLabel } from "./labels.js";
+import { cellLabel, columnLabel, gridLabel, rowLabel, statusLabel, turnTypeLabel } from "./labels.js";
+import { t } from "./i18n.js";
 import { dress } from "./looks.js";
 import { sheetTable } from "./sheet.js";
 
@@ -101,6 +102,18 @@ function settingsSummary(settings) {
   return parts.join(" · ");
 }
 
+const OUTCOME_WORDS = {
+  completed: "Every sheet was filled.", resigned: "Ended by a resignation.", abandoned: "Ended when players left.",
+  cancelled: "Cancelled: too little of it was played to count.", declined_finish: "The last player chose to end it.",
+  deadline: "The slow game's deadline passed.",
+};
+
+/** "Yamb · ana vs ben": the grid and who sits there, rather than the game's id. */
+function title(game) {
+  const names = game.seats.map((seat) => seat.nickname || t("a player"));
+  return `${gridLabel(game.settings.grid)} · ${names.join(game.settings.pairs ? ", " : " vs ")}`;
+}
+
 function head(game) {
   const mine = seated(game);
   const creator = game.creator === app.state.me;
@@ -128,7 +141,9 @@ function head(game) {
   const watching = !mine ? h("span", { class: "badge" }, "watching") : null;
   return [
     h("div", { class: "game-title" },
-      h("h2", {}, `Game ${game.gameId}`, " ", h("span", { class: `status status-${game.status}`, id: "game-status" }, game.status), " ", watching),
+      h("h2", {}, title(game), " ",
+        h("span", { class: `status status-${game.status}`, id: "game-status", dataset: { status: game.status } }, statusLabel(game.status)),
+        " ", watching, " ", h("small", { class: "hint game-id", title: t("The game's id") }, game.gameId)),
       h("p", { class: "settings" }, settingsSummary(game.settings)),
       game.slowDeadline ? h("p", {}, "Ends at ", new Date(game.slowDeadline).toLocaleString()) : null),
     h("div", { class: "actions" }, buttons),
@@ -254,8 +269,11 @@ function turnPanel(game) {
   }
   if (mine && !game.settings.physicalDice) {
     controls.push(h("button", { id: "roll", class: "primary", disabled: !turn.canRoll || ui.rolling || Boolean(ui.choice) || paused,
-      title: "R or Space", onclick: () => {
+      title: "R or Space", onclick: (event) => {
+        // A double click is one roll: the button is off from the first click to the answer.
+        if (ui.rolling) return;
         ui.rolling = true;
+        event.currentTarget.disabled = true;
         act("roll", { keep: [...locks].sort((a, b) => a - b) }).finally(() => {
           ui.rolling = false;
           redrawKeepingError();
@@ -415,7 +433,10 @@ function sheets(game) {
   if (!game.sheets.length) return null;
   const grid = app.state.catalog.grids.find((g) => g.id === game.settings.grid);
   const mine = isMine(game);
-  return game.sheets.map((sheet) => {
+  // The player's own sheet first: on a phone it is the one under the dice.
+  const own = (sheet) => (sheet.members || [sheet.playerId]).includes(app.state.me);
+  const ordered = [...game.sheets.filter(own), ...game.sheets.filter((sheet) => !own(sheet))];
+  return ordered.map((sheet) => {
     const members = sheet.members || [sheet.playerId];
     const forThisSheet = game.turn && members.includes(game.turn.playerId);
     const turn = forThisSheet
@@ -457,7 +478,7 @@ function result(game) {
   return h("div", { class: "result", id: "result" },
     h("h3", {}, game.status === "cancelled" ? "Game cancelled" : winners.includes(nameOf(game, app.state.me)) ? "You win!" : "Game over"),
     winners.length ? h("p", { id: "winners" }, "Winner: ", winners.join(", ")) : null,
-    game.outcome ? h("p", { class: "outcome" }, game.outcome.replace(/_/g, " ")) : null,
+    game.outcome ? h("p", { class: "outcome", dataset: { outcome: game.outcome } }, t(OUTCOME_WORDS[game.outcome] || game.outcome)) : null,
     h("ol", { class: "ranking" }, ranking));
 }
 

@@ -26,9 +26,15 @@ const GRIDS = {
   yacht: "Yacht", generala: "Generala",
 };
 
+const STATUSES = {
+  waiting: "Waiting for players", running: "In play", finished: "Finished", cancelled: "Cancelled",
+  deleted: "Deleted",
+};
+
 const words = (id) => id.replace(/_/g, " ");
 export const rowLabel = (id) => ROWS[id] || words(id);
 export const columnLabel = (id) => COLUMNS[id] || words(id);
 export const turnTypeLabel = (id) => TURN_TYPES[id] || words(id);
 export const gridLabel = (id) => GRIDS[id] || words(id);
 export const cellLabel = (cell) => `${rowLabel(cell.row)} in ${columnLabel(cell.column)}`;
+export const statusLabel = (id) => STATUSES[id] || words(id);

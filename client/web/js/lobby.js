@@ -3,7 +3,7 @@
 // message is shown beside each of them.
 
 import { byId, fill, h } from "./dom.js";
-import { columnLabel, gridLabel, turnTypeLabel } from "./labels.js";
+import { columnLabel, gridLabel, statusLabel, turnTypeLabel } from "./labels.js";
 
 let app = null; // {state, act, openGame, watch}
 
@@ -31,7 +31,7 @@ function renderList(games) {
       h("div", { class: "game-line" },
         h("strong", {}, gridLabel(game.grid)), ` · ${columns} · `,
         h("span", { class: "players" }, names.join(", ")), ` (${game.players.length}/${game.seats})`,
-        " ", h("span", { class: `status status-${game.status}` }, game.status),
+        " ", h("span", { class: `status status-${game.status}`, dataset: { status: game.status } }, statusLabel(game.status)),
         oneVersusOne(game, seated, names)),
       h("div", { class: "actions" }, buttons));
   });

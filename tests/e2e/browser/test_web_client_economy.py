@@ -128,7 +128,7 @@ def test_web_client_worn_skins_show_on_the_sheet_and_dice_of_a_started_game(
     page.select_option("#bot-level", "easy")
     page.click("#add-bot")
     page.click("#start")
-    expect(page.locator("#game-status")).to_have_text("running")
+    expect(page.locator("#game-status")).to_have_attribute("data-status", "running")
 
     # then her sheet wears the Slate skin (the bot's none), and her dice the Neon skin on her turn
     expect(page.locator(f'.sheet[data-player="{player_id}"]')).to_have_class(
