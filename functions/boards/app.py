@@ -16,7 +16,13 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb.results import periods
 from yamb.results.boards import board
 from yamb.results.errors import ResultsError
-from yamb.results.messages import BoardView, FavoritesView, HeadToHeadView, StatisticsView
+from yamb.results.messages import (
+    BoardView,
+    FavoritesView,
+    HeadToHeadView,
+    PastGamesView,
+    StatisticsView,
+)
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
 from yamb_service.edge.http_api import (
@@ -107,6 +113,18 @@ def head_to_head(nickname: str) -> Response[str]:
     event = app.current_event
     before = event.get_query_string_value("before") or None
     return json_reply(200, results_service().head_to_head(player_id(event), nickname, before))
+
+
+@routes.get(
+    "/me/games",
+    "The caller's own past games, newest first",
+    PastGamesView,
+    parameters=(Parameter("before", "The page before this one (a previous page's cursor)."),),
+)
+def past_games() -> Response[str]:
+    event = app.current_event
+    before = event.get_query_string_value("before") or None
+    return json_reply(200, results_service().past_games(player_id(event), before))
 
 
 @routes.get("/me/favorites", "The players the caller follows", FavoritesView)

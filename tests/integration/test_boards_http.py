@@ -1097,3 +1097,59 @@ def test_public_page_of_an_id_name_is_the_html_no_such_page(people: Boards) -> N
     assert reply.status == 404
     assert "No such page" in reply.body
     assert reply.headers["Cache-Control"] == "no-store"
+
+
+def test_past_games_list_the_callers_games_newest_first_a_page_at_a_time(
+    played: Boards, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given pages of two games, and ana played ben three times more: lost, tied, won
+    monkeypatch.setattr("yamb_service.results.service.PAST_GAMES_PAGE", 2)
+    start = sample_result().ended_at
+    played.record(
+        game({ANA: 300, BEN: 400}, at=start + timedelta(hours=1), game_id="past-1"),
+        game({ANA: 350, BEN: 350}, at=start + timedelta(hours=2), game_id="past-2"),
+        game({ANA: 500, BEN: 100}, at=start + timedelta(hours=3), game_id="past-3"),
+    )
+
+    # when ana reads her past games, then the next page with its nextBefore
+    first = played.call("GET", "/me/games", player=ANA)
+    second = played.call("GET", "/me/games", {"before": first.json["nextBefore"]}, player=ANA)
+
+    # then they come newest first, two by two, each with her total, the verdict and ben by name
+    assert first.status == second.status == 200
+    assert [(g["gameId"], g["verdict"]) for g in first.json["games"]] == [
+        ("past-3", "win"),
+        ("past-2", "tie"),
+    ]
+    newest = first.json["games"][0]
+    assert (newest["mine"], newest["others"]) == (
+        500,
+        [{"nickname": "ben", "bot": None, "total": 100}],
+    )
+    assert (newest["grid"], newest["preset"], newest["ranked"]) == ("yamb", 1, True)
+    assert [(g["gameId"], g["verdict"]) for g in second.json["games"]] == [
+        ("past-1", "loss"),
+        (sample_result().game_id, "win"),
+    ]
+    assert second.json["nextBefore"] is None
+    # and ben's list is his own side of the same games
+    bens = played.call("GET", "/me/games", player=BEN).json["games"]
+    assert [(g["gameId"], g["verdict"], g["mine"]) for g in bens] == [
+        ("past-3", "loss", 100),
+        ("past-2", "tie", 350),
+    ]
+
+
+def test_past_games_name_a_deleted_player_by_nobody_and_refuse_a_forged_cursor(
+    played: Boards,
+) -> None:
+    # given ben's account was deleted (purged) after the sample game
+    played.update(BEN, status=AccountStatus.DELETED)
+
+    # when ana reads her past games, and a page before a cursor she made up
+    games = played.call("GET", "/me/games", player=ANA).json["games"]
+    forged = played.call("GET", "/me/games", {"before": "yesterday"}, player=ANA)
+
+    # then the game shows without his name, and the cursor is refused, naming the field
+    assert [seat["nickname"] for seat in games[0]["others"]] == [None]
+    assert forged.error == (400, "bad_request", "before")

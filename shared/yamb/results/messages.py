@@ -93,6 +93,34 @@ class HeadToHeadView(_View):
     next_before: str | None
 
 
+class PastSeatView(_View):
+    # The player's nickname (None: a deleted account), or the bot's level.
+    nickname: str | None
+    bot: str | None = None
+    total: int
+
+
+class PastGameView(_View):
+    game_id: str
+    at: datetime
+    grid: str
+    preset: int | None
+    ranked: bool
+    outcome: str | None
+    # win, loss, tie; cancelled (rules.md 8); alone (a solo game).
+    verdict: str
+    mine: int
+    others: list[PastSeatView]
+
+
+class PastGamesView(_View):
+    """The caller's own past games, newest first, each replayable."""
+
+    games: list[PastGameView]
+    # Pass as `before` for older games (None: none left).
+    next_before: str | None
+
+
 class FavoriteView(_View):
     nickname: str
 

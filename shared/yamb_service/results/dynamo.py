@@ -28,6 +28,7 @@ from pynamodb.transactions import TransactWrite
 from yamb.results.boards import Board, Entry
 from yamb.results.head_to_head import Meeting, Side
 from yamb.results.periods import Period
+from yamb.results.played import PlayedGame
 from yamb.results.prizes import Award
 from yamb.results.stats import PlayerStats
 
@@ -38,6 +39,8 @@ from yamb_service.results.ports import Counted, HeadToHeadCount, Written
 
 _ROW, _COUNT, _STATS, _COUNTED, _CLOSED = "E#", "N#", "STATS", "COUNTED", "CLOSED"
 _H2H, _MEETING, _FAVORITE, _PRIZE, _PAIR = "H2H#", "MEET#", "FAV#", "PRIZE#", "PAIR#"
+# Not "PLAYED#": the badges count the days a player played as PLAYED#<day>.
+_PLAYED = "PAST#"
 _AWARDS = "AWARDS#"
 # Far above any score a board can hold (9 columns x 5 results is under 20,000).
 _SCORE_CEILING = 9_999_999
@@ -242,6 +245,8 @@ class DynamoResultsStore:
         before: dict[str, PlayerStats],
         after: dict[str, PlayerStats],
         sides: list[Side],
+        *,
+        played: dict[str, PlayedGame],
     ) -> Counted:
         """A game's statistics and head-to-heads, in one transaction with the game's `COUNTED`
         marker: each player's statistics on the version read."""
@@ -269,6 +274,14 @@ class DynamoResultsStore:
                     )
                 for side in sides:
                     self._add_meeting(write, side)
+                for player_id, entry in played.items():
+                    write.save(
+                        item(
+                            player_key(player_id),
+                            f"{_PLAYED}{entry.at.isoformat()}#{entry.game_id}",
+                            summary=entry.model_dump_json(by_alias=True),
+                        )
+                    )
         except TransactWriteError as error:
             reasons = _reasons(error)
             if reasons and reasons[0] == _FAILED:  # the marker: the first put
@@ -296,6 +309,27 @@ class DynamoResultsStore:
                 summary=meeting.model_dump_json(by_alias=True),
             )
         )
+
+    def played(self, player_id: str, limit: int, before: str | None = None) -> list[PlayedGame]:
+        """The player's past games, newest first; `before` pages on from an entry's key."""
+        item = self._item
+        condition = (
+            item.sk.startswith(_PLAYED)
+            if before is None
+            else item.sk.between(_PLAYED, f"{_PLAYED}{before}")
+        )
+        try:
+            found = [
+                PlayedGame.model_validate_json(found.summary or "{}")
+                for found in item.query(
+                    player_key(player_id), condition, scan_index_forward=False, limit=limit + 1
+                )
+            ]
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+        if before is not None:  # between() includes the page's last entry
+            found = [g for g in found if f"{g.at.isoformat()}#{g.game_id}" != before]
+        return found[:limit]
 
     def head_to_head(self, player_id: str, opponent: str) -> HeadToHeadCount:
         try:

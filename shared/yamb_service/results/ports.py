@@ -10,6 +10,7 @@ from typing import Any, Literal, Protocol
 from yamb.results.boards import Board, Entry
 from yamb.results.head_to_head import Meeting, Side
 from yamb.results.periods import Period
+from yamb.results.played import PlayedGame
 from yamb.results.prizes import Award
 from yamb.results.stats import PlayerStats
 
@@ -71,9 +72,14 @@ class ResultsStore(Protocol):
         before: dict[str, PlayerStats],
         after: dict[str, PlayerStats],
         sides: list[Side],
+        *,
+        played: dict[str, PlayedGame],
     ) -> Counted:
-        """A game's statistics and head-to-heads, at once with the game's marker: each
-        player's statistics on the version read."""
+        """A game's statistics, head-to-heads and each person's entry among their past games,
+        at once with the game's marker: each player's statistics on the version read."""
+
+    def played(self, player_id: str, limit: int, before: str | None = None) -> list[PlayedGame]:
+        """The player's past games, newest first; `before` pages on from an entry's key."""
 
     def head_to_head(self, player_id: str, opponent: str) -> HeadToHeadCount: ...
     def meetings(

@@ -37,11 +37,15 @@ from yamb.results.messages import (
     FavoriteView,
     HeadToHeadView,
     MedalsView,
+    PastGamesView,
+    PastGameView,
+    PastSeatView,
     RatesView,
     RowView,
     StatisticsView,
 )
 from yamb.results.periods import ALL_TIME, PeriodKind
+from yamb.results.played import PlayedSeat, played_games
 from yamb.results.prizes import PRIZES, Award, awards, places, share_of
 from yamb.results.stats import PlayerStats, counted, counted_players
 from yamb.session.results import GameResult
@@ -55,6 +59,7 @@ from yamb_service.results.ports import ResultsStore
 
 ATTEMPTS = 8
 MEETINGS_PAGE = 20
+PAST_GAMES_PAGE = 20
 # How long a payout waits after closing a period before reading its boards' index (gsi1 is
 # eventually consistent: it follows the table within a second, typically).
 SETTLE_SECONDS = 5.0
@@ -138,7 +143,14 @@ class ResultsRecorder(_OnResults):
                 p.player_id: counted(before.get(p.player_id, PlayerStats()), result, p)
                 for p in people
             }
-            outcome = self.store.count_game(result.game_id, self.now(), before, after, sides)
+            outcome = self.store.count_game(
+                result.game_id,
+                self.now(),
+                before,
+                after,
+                sides,
+                played=played_games(result, people),
+            )
             if outcome == "counted":
                 metrics.add_metric(name="GameCounted", unit=MetricUnit.Count, value=1)
                 return True
@@ -350,6 +362,45 @@ class ResultsService(_OnResults):
             losses=counts.losses,
             ties=counts.ties,
             meetings=meetings,
+            next_before=None if last is None else f"{last.at.isoformat()}#{last.game_id}",
+        )
+
+    # -------------------------------------------------------------- past games
+
+    def past_games(self, viewer: str, before: str | None) -> PastGamesView:
+        """The viewer's own past games, a page at a time; the others named as they are now."""
+        if before is not None and not _MEETING_KEY.fullmatch(before):
+            raise ResultsError(
+                "before is the nextBefore of the page before", code="bad_request", field="before"
+            )
+        found = self.store.played(viewer, PAST_GAMES_PAGE + 1, before)
+        games = found[:PAST_GAMES_PAGE]
+        last = games[-1] if len(found) > PAST_GAMES_PAGE else None
+        people = {s.player_id for g in games for s in g.others if s.bot is None}
+        profiles = self.accounts.profiles(sorted(people)) if people else {}
+
+        def name(seat: PlayedSeat) -> str | None:
+            profile = profiles.get(seat.player_id)
+            return profile.nickname if profile is not None and profile.status in _VISIBLE else None
+
+        return PastGamesView(
+            games=[
+                PastGameView(
+                    game_id=g.game_id,
+                    at=g.at,
+                    grid=g.grid,
+                    preset=g.preset,
+                    ranked=g.ranked,
+                    outcome=g.outcome,
+                    verdict=g.verdict,
+                    mine=g.mine,
+                    others=[
+                        PastSeatView(nickname=None if s.bot else name(s), bot=s.bot, total=s.total)
+                        for s in g.others
+                    ],
+                )
+                for g in games
+            ],
             next_before=None if last is None else f"{last.at.isoformat()}#{last.game_id}",
         )
 

@@ -142,3 +142,29 @@ def test_web_client_boards_refused_filter_is_said_beside_the_filters(
     # and an unknown player's page says so
     page.goto(f"{web_stack.web_url}#/players/nobody-here-xyz")
     expect(page.locator("#player-error")).not_to_be_empty()
+
+
+def test_web_client_past_games_list_the_game_and_open_its_replay(
+    web_stack: LocalStack, players: Any, new_page: NewPage
+) -> None:
+    # given a ranked game ana won against ben
+    ana, ben, game_id = ranked_game_on_the_board(web_stack, players, "wg")
+    page = new_page(viewport=(390, 844))
+    sign_in(page, web_stack, ana.name)
+
+    # when she opens her games from the navigation
+    page.click('#nav a[data-screen="games"]')
+
+    # then the game is listed, won, against ben by name
+    entry = page.locator(f'.past-game[data-game="{game_id}"]')
+    expect(entry).to_contain_text("Won")
+    expect(entry.get_by_role("link", name=local_nickname(ben.name))).to_be_visible()
+    assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+
+    # when she opens it
+    entry.locator("a.past-game-when").click()
+
+    # then its replay shows
+    expect(page).to_have_url(re.compile(rf"#/replay/{game_id}$"))
+    expect(page.locator("#replay-title")).to_have_text("Replay: 52 turns")
+    assert not page.errors

@@ -3,6 +3,7 @@
 // one import and one entry per screen.
 
 import { screen as boards } from "./boards.js";
+import { screen as games } from "./games.js";
 import { screen as player } from "./player.js";
 import { screen as replay } from "./replay.js";
 import { screen as settings } from "./settings.js";
@@ -10,6 +11,7 @@ import { screen as shop } from "./shop.js";
 import { screen as wallet } from "./wallet.js";
 
 export const screens = [
+  games,
   boards,
   shop,
   wallet,
