@@ -21,6 +21,7 @@ from yamb.results.boards import (
 from yamb.results.errors import ResultsError
 from yamb.results.facts import facts_of
 from yamb.results.head_to_head import meeting_sides
+from yamb.results.played import played_games
 from yamb.results.prizes import awards, places
 from yamb.results.stats import PlayerStats, counted, counted_players, kind_of
 from yamb.session.results import GameResult, PlayerResult
@@ -380,3 +381,50 @@ def test_stats_kinds_are_bounded_and_custom_sets_unordered() -> None:
     assert after.kinds[OTHER_KIND] == 1 and len(after.kinds) == MAX_KINDS
     assert OTHER_KIND not in after.records
     assert kind_of(one_order) == kind_of(other_order)
+
+
+# ---------------------------------------------------------------- past games
+
+
+def test_played_games_each_person_sees_their_own_verdict_and_the_others() -> None:
+    # given a game ana won, one she tied with ben, a solo game, and a 2 vs 2 won by ana and cy
+    won = _result({"ana": 300, "ben": 200, "bot": 100}, bots=frozenset({"bot"}))
+    tied = _result({"ana": 250, "ben": 250})
+    solo = _result({"ana": 180}, GameSettings(players=1))
+    pairs = _result(
+        {"ana": 300, "ben": 200, "cy": 300, "dan": 200},
+        GameSettings(players=4, pairs=True),
+        winners=["ana", "cy"],
+    )
+
+    # when each game's entries are made for its people
+    def verdicts(result: GameResult) -> dict[str, str]:
+        entries = played_games(result, counted_players(result))
+        return {player: entry.verdict for player, entry in entries.items()}
+
+    # then each has their own verdict, the bot has no entry, and the others are kept by id
+    assert verdicts(won) == {"ana": "win", "ben": "loss"}
+    assert verdicts(tied) == {"ana": "tie", "ben": "tie"}
+    assert verdicts(solo) == {"ana": "alone"}
+    assert verdicts(pairs) == {"ana": "win", "ben": "loss", "cy": "win", "dan": "loss"}
+    bens = played_games(won, counted_players(won))["ben"]
+    assert (bens.mine, [(s.player_id, s.total, s.bot) for s in bens.others]) == (
+        200,
+        [("ana", 300, None), ("bot", 100, "hard")],
+    )
+
+
+def test_played_games_of_a_cancelled_game_are_the_leavers_only() -> None:
+    # given a cancelled game that ben abandoned
+    result = _result({"ana": 40, "ben": 10}).model_copy(update={"outcome": "cancelled"})
+    result = result.model_copy(
+        update={
+            "players": [result.players[0], result.players[1].model_copy(update={"abandoned": True})]
+        }
+    )
+
+    # when its entries are made
+    entries = played_games(result, counted_players(result))
+
+    # then only ben has one, saying the game was cancelled
+    assert {p: e.verdict for p, e in entries.items()} == {"ben": "cancelled"}
