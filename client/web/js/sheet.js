@@ -2,6 +2,7 @@
 // each section. The cells that can be written now carry their score and a button.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { columnLabel, rowLabel } from "./labels.js";
 
 const SECTION_TOTALS = { upper: "Σ upper", middle: "Σ middle", lower: "Σ lower" };
@@ -17,7 +18,8 @@ export function sheetTable({ sheet, grid, columns, title, turn, onCell, onAnnoun
   const legal = new Map((turn?.legal || []).map((cell) => [`${cell.column}/${cell.row}`, cell]));
   const opened = new Set((turn?.opened || []).map((cell) => `${cell.column}/${cell.row}`));
   const key = (column, row) => `${column}/${row}`;
-  const head = h("tr", {}, h("th", { scope: "col" }, ""),
+  // The corner names the row labels' column for screen readers (an empty header is a defect).
+  const head = h("tr", {}, h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Row"))),
     columns.map((column) => h("th", { scope: "col", dataset: { column } }, columnLabel(column))));
   const body = [];
   let section = grid.rows[0].section;
