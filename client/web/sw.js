@@ -7,7 +7,10 @@
 const CACHE = "yamb-shell-v1";
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(["./", "index.html"])));
+  // The browser asks for the tab's icon and the manifest on its own, outside the page's list of
+  // files (performance entries): kept from the start, so that an offline start finds them too.
+  const shell = ["./", "index.html", "manifest.webmanifest", "icons/icon.svg", "icons/icon-192.png"];
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(shell)));
   self.skipWaiting();
 });
 
@@ -25,6 +28,14 @@ self.addEventListener("message", (event) => {
     cache.add(url).catch(() => undefined))))); // a file that fails now is kept at its next load
 });
 
+/** Tells the page a request failed for want of network (it shows its "offline" notice): the
+ * page being opened (a navigation's resultingClientId) or the one that asked. */
+function tellOffline(event) {
+  const id = event.resultingClientId || event.clientId;
+  if (!id) return;
+  event.waitUntil(self.clients.get(id).then((client) => client?.postMessage({ offline: true })));
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
@@ -39,6 +50,7 @@ self.addEventListener("fetch", (event) => {
       }
       return answer;
     } catch (offline) {
+      tellOffline(event);
       const kept = await caches.match(request, { ignoreSearch: url.pathname.endsWith("/") });
       if (kept) return kept;
       if (request.mode === "navigate") return (await caches.match("index.html")) || Response.error();

@@ -231,11 +231,14 @@ function onStatus(status) {
   const reconnect = h("button", { onclick: () => connection.reconnectNow() }, "Reconnect now");
   switch (status.state) {
     case "open":
+      offline = false;
       return banner("ok");
     case "connecting":
-      if (status.attempt) banner("warning", "Connecting…");
+      if (status.attempt) banner("warning", isOffline() ? offlineNotice() : "Connecting…");
       return undefined;
     case "lost":
+      // With no network at all, say so: retrying cannot help until it is back.
+      if (isOffline()) return banner("warning", offlineNotice());
       return banner("error", `Connection lost. Retrying in ${Math.ceil(status.retryInMs / 1000)} s (attempt ${status.attempt}). `, reconnect);
     case "replaced":
       return banner("error", "This game is open in another window or device; this one is disconnected. ",
@@ -552,6 +555,16 @@ function setUpTheme() {
 /** The shell kept by a service worker (sw.js), so that the installed app opens offline too. */
 function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) return;
+  // The worker says when it answered from its cache because the network failed (sw.js): the
+  // browser's navigator.onLine stays true on a network that is up but reaches nothing.
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    if (!event.data?.offline || offline) return;
+    offline = true;
+    if (byId("banner").hidden || byId("banner").classList.contains("error")) {
+      banner("warning", offlineNotice());
+    }
+  });
+  navigator.serviceWorker.startMessages();
   navigator.serviceWorker.register("sw.js").catch((error) => {
     console.warn("no service worker:", error.message); // the page works without it
   });
@@ -562,11 +575,18 @@ function registerServiceWorker() {
   }).catch(() => undefined);
 }
 
+const offlineNotice = () => t("You are offline: the game will go on when the network is back.");
+let offline = false; // the service worker answered from its cache: the network failed
+const isOffline = () => offline || !navigator.onLine;
+
 /** A notice while the browser has no network: nothing the page sends can arrive. */
 function watchOnline() {
-  const notice = () => banner("warning", t("You are offline: the game will go on when the network is back."));
+  const notice = () => banner("warning", offlineNotice());
   window.addEventListener("offline", notice);
-  window.addEventListener("online", () => banner("ok"));
+  window.addEventListener("online", () => {
+    offline = false;
+    banner("ok");
+  });
   if (!navigator.onLine) notice();
 }
 
@@ -581,7 +601,7 @@ async function boot() {
     state.config = config;
     state.catalog = catalog;
   } catch (error) {
-    if (!navigator.onLine) banner("warning", t("You are offline: the game will go on when the network is back."));
+    if (!navigator.onLine) banner("warning", offlineNotice());
     else banner("error", t("The page could not load its configuration: {reason}", { reason: error.message }));
     return;
   }
