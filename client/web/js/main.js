@@ -569,6 +569,9 @@ function registerServiceWorker() {
     console.warn("no service worker:", error.message); // the page works without it
   });
   // The files of this first load came before the worker: it keeps them for offline starts.
+  // A page the worker already controls had each of its files kept as it passed (sw.js): told
+  // again, the worker would fetch every one a second time (make bench counted it).
+  if (navigator.serviceWorker.controller) return;
   navigator.serviceWorker.ready.then((registration) => {
     const keep = performance.getEntriesByType("resource").map((entry) => entry.name);
     registration.active?.postMessage({ keep: [location.href.split("#")[0], ...keep] });
