@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: test test-steps venv lint typecheck pytest unit integration e2e browser chromium sam-check \
-	iac-check asyncapi-check openapi alarms dev bench clean solver-tables
+	iac-check asyncapi-check openapi alarms dev bench screenshots clean solver-tables
 
 # pytest-xdist: as many workers as cores (`make unit PYTEST_WORKERS=0` runs in one process); a test
 # goes with its file, the browser tests all in one worker (tests/conftest.py).
@@ -59,6 +59,11 @@ e2e: $(STAMP)
 
 browser: $(STAMP) chromium
 	$(PYTEST) tests/e2e/browser
+
+# Screenshots of every screen of the web client (390 and 1280 px wide, light and dark) into
+# docs/screenshots/screens/, on a local stack of its own: only when asked (a test run writes none).
+screenshots: $(STAMP) chromium
+	$(PY) -m tests.e2e.browser.screenshots
 
 # Debian's Chromium for the browser tests (tests/e2e/browser), installed when missing as root;
 # not root: a note, and those tests skip (under CI=true they fail).

@@ -550,6 +550,8 @@ function setUpTheme() {
     label();
   });
   label();
+  // The system's theme changing (the phone turning dark at night) changes what the button offers.
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", label);
 }
 
 /** The shell kept by a service worker (sw.js), so that the installed app opens offline too. */
