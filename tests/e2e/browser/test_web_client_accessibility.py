@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from devstack.stack import PROJECT_ROOT, LocalStack
+from devstack.stack import PROJECT_ROOT, LocalStack, local_nickname
 from tests.e2e.browser.accessibility import assert_accessible
+from tests.e2e.browser.screenshots import ROUTED, finished_game, screen_drawn
 from tests.e2e.browser.test_web_client import NewPage, create_game, sign_in, unique
 
 # (theme, viewport): both themes and both widths, without running every pair.
@@ -79,6 +80,42 @@ def test_accessibility_game_has_no_serious_violation(
     # may write included: their scores are short text, which axe alone leaves undecided)
     expect(page.locator("td.legal button").first).to_be_visible()
     assert_accessible(page, "game (in play)")
+    assert not page.errors
+
+
+@pytest.fixture(scope="module")
+def finished(web_stack: LocalStack) -> tuple[str, str]:
+    """A ranked game played to the end over the protocol: its first player and its id."""
+    return "a11y-routed-ana", finished_game(web_stack, "a11y-routed")
+
+
+@pytest.mark.parametrize(("theme", "viewport"), LOOKS, ids=["light-wide", "dark-phone"])
+def test_accessibility_every_routed_screen_has_no_serious_violation(
+    web_stack: LocalStack,
+    new_page: NewPage,
+    finished: tuple[str, str],
+    theme: str,
+    viewport: tuple[int, int],
+) -> None:
+    # given a player with a finished ranked game, signed in
+    player, game_id = finished
+    params = {"nickname": local_nickname(player), "gameId": game_id}
+    page = new_page(color_scheme=theme, viewport=viewport)
+    sign_in(page, web_stack, player)
+
+    # when each screen of js/screens/index.js is opened at its address (a screen added there
+    # is checked here too, as it first shows; its own tests check its other states)
+    routed = page.evaluate(ROUTED)
+    assert {"wallet", "shop"} <= {route["id"] for route in routed}
+    for route in routed:
+        unknown = set(re.findall(r":(\w+)", route["path"])) - set(params)
+        assert not unknown, f"{route['path']}: give this test a value for {unknown}"
+        path = re.sub(r":(\w+)", lambda found: params[found.group(1)], route["path"])
+        page.goto(f"{web_stack.web_url}?undoMs=0#{path}")
+        screen_drawn(page, route["id"])
+
+        # then axe-core finds no serious or critical violation on it
+        assert_accessible(page, route["id"])
     assert not page.errors
 
 
