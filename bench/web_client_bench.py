@@ -117,10 +117,15 @@ class Load:
     lobby_ms: float | None = None
 
 
-def token_context(browser: Browser, token: str) -> BrowserContext:
-    """A fresh context whose pages hold the player's token (as a signed-in browser does)."""
+def token_context(browser: Browser, name: str, token: str) -> BrowserContext:
+    """A fresh context whose pages hold the local player `name`'s token, as a signed-in browser
+    does (with the name, the page signs in again by itself when its socket's handshake is
+    refused, as the local stack's page does: the gateway now and then refuses one when busy)."""
     context = browser.new_context()
-    context.add_init_script(f"localStorage.setItem('yamb.token', {json.dumps(token)})")
+    context.add_init_script(
+        f"localStorage.setItem('yamb.token', {json.dumps(token)});"
+        f"localStorage.setItem('yamb.local', {json.dumps(name)});"
+    )
     context.add_init_script(DRAWN)
     return context
 
@@ -178,14 +183,12 @@ def keeps_the_shell(context: BrowserContext, url: str) -> None:
     page.close()
 
 
-def first_loads(
-    browser: Browser, stack: LocalStack, token: str, loads: int
-) -> dict[str, list[Any]]:
+def first_loads(browser: Browser, stack: LocalStack, loads: int) -> dict[str, list[Any]]:
     """`loads` rounds of: a cold load, a warm one (the worker in control), an offline one, and
     the baseline; alternated, so that noise falls on each alike."""
     rounds: dict[str, list[Any]] = {"cold": [], "warm": [], "offline": [], "baseline": []}
     for _ in range(loads):
-        context = token_context(browser, token)
+        context = token_context(browser, "bench-loader", stack.player_token("bench-loader"))
         cold = page_load(context, stack.web_url)
         keeps_the_shell(context, stack.web_url)
         warm = page_load(context, stack.web_url)
@@ -195,6 +198,7 @@ def first_loads(
         rounds["cold"].append(cold)
         rounds["warm"].append(warm)
         rounds["offline"].append(offline)
+        token = stack.player_token("bench-baseline")  # a player of its own: no page signs it out
         rounds["baseline"].append(baseline_load(stack, token, sorted(set(cold.files))))
     return rounds
 
@@ -296,14 +300,13 @@ def main() -> int:
     args = parser.parse_args()
     with LocalStack() as stack, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        token = stack.player_token("bench-loader")
-        first_loads(browser, stack, token, 1)  # warm-up: every function's first call
-        print_loads(first_loads(browser, stack, token, args.loads))
+        first_loads(browser, stack, 1)  # warm-up: every function's first call
+        print_loads(first_loads(browser, stack, args.loads))
 
         # Roll: the page's solo game and a protocol client's, alternated in rounds.
         for name in ("bench-roller", "bench-protocol"):
             stack.grant_premium(name)  # preset 7 is premium's
-        context = token_context(browser, stack.player_token("bench-roller"))
+        context = token_context(browser, "bench-roller", stack.player_token("bench-roller"))
         page = context.new_page()
         page.goto(f"{stack.web_url}?undoMs=0")
         page.wait_for_selector("#create")
