@@ -336,10 +336,10 @@ function start(token) {
   connection.open();
   byId("nav").hidden = false;
   // The address bar's screen (a link, a reload), else the lobby.
-  if (router.currentPath() === "/") {
-    show("lobby");
-    progression.refresh();
-  } else router.dispatch();
+  // The lobby's lists and its progress panel are read once the socket is open (onOpen's
+  // showLobby): reading the panel here too asked each of its three reads twice (make bench).
+  if (router.currentPath() === "/") show("lobby");
+  else router.dispatch();
 }
 
 // --------------------------------------------------------------------------- authenticator app
