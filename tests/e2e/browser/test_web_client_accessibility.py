@@ -175,3 +175,35 @@ def test_accessibility_every_colour_of_the_theme_resolves(
     # then each has a value (one that names itself, or an unknown one, has none: what it
     # colours, a badge or a panel, would lose its background and its contrast with it)
     assert [name for name, value in values if not value] == []
+
+
+def test_accessibility_a_turn_is_played_with_the_keyboard_only(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given a player's solo game, started with the keyboard (Tab to Start, Enter)
+    page = new_page()
+    sign_in(page, web_stack, unique("a11y-keys"))
+    create_game(page, players="1", preset="1")
+    page.locator("#start").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#roll")).to_be_enabled()
+
+    # when they roll (R), keep die 1 (1), roll again (Space), and Tab to a cell they may write
+    page.keyboard.press("r")
+    expect(page.locator(".turn-head")).to_contain_text("roll 1/3")
+    page.keyboard.press("1")
+    expect(page.locator('.die[data-index="0"]')).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Space")
+    expect(page.locator(".turn-head")).to_contain_text("roll 2/3")
+    written = page.locator("td.written").count()
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('td.legal button')"):
+            break
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+
+    # then the focused cell names its row, column and score, and Enter writes it
+    assert re.fullmatch(r".+ in .+: \d+", label or ""), label
+    page.keyboard.press("Enter")
+    expect(page.locator("td.written")).to_have_count(written + 1)
+    assert not page.errors
