@@ -43,6 +43,8 @@ CLIENT_MODELS: list[type[BaseModel]] = [
     protocol.AddBot,
     protocol.RemoveBot,
     protocol.Hint,
+    protocol.Ping,
+    protocol.ChatHistory,
 ]
 SERVER_MODELS: list[type[BaseModel]] = [
     protocol.Ack,
@@ -56,6 +58,8 @@ SERVER_MODELS: list[type[BaseModel]] = [
     protocol.ChatFrame,
     protocol.ReplayFrame,
     protocol.HintFrame,
+    protocol.ChatHistoryFrame,
+    protocol.Pong,
 ]
 
 

@@ -19,6 +19,8 @@ MAX_CHAT_CHARS = 200
 CHAT_BURST = 5
 CHAT_WINDOW_SECONDS = 10.0
 CHAT_MIN_GAP_SECONDS = 1.0
+# The lines a game keeps for a page that opens it later (a reload, a spectator coming in).
+HISTORY_LINES = 50
 
 # A malformed message (a control character) is refused like any malformed request.
 type ChatRefusal = Literal[
@@ -103,6 +105,25 @@ class ChatRate(BaseModel):
         """A message was sent `now`: remembered, and what no longer counts forgotten."""
         kept = [moment for moment in self.sent if _age(moment, now) < CHAT_WINDOW_SECONDS]
         self.sent = sorted([*kept, now])[-CHAT_BURST:]
+
+
+class LoggedLine(BaseModel):
+    """A line of a game's chat as the game keeps it."""
+
+    sender: str
+    nickname: str | None = None
+    spectator: bool = False
+    text: str
+    sent_at: datetime
+
+
+class ChatLog(BaseModel):
+    """A game's last HISTORY_LINES chat lines, oldest first."""
+
+    lines: list[LoggedLine] = Field(default_factory=list)
+
+    def add(self, line: LoggedLine) -> None:
+        self.lines = [*self.lines, line][-HISTORY_LINES:]
 
 
 def _age(moment: datetime, now: datetime) -> float:

@@ -49,6 +49,7 @@ type ErrorCode = Literal[
     "turn_not_started",
     "game_over",
     "no_rolls_left",
+    "already_rolled",
     "reroll_refused",
     "unknown_cell",
     "cell_written",

@@ -156,6 +156,15 @@ class Roll(TurnAction):
     keep: Positions | None = Field(
         default=None, description="the locks for this roll; absent: the locks set by lock"
     )
+    roll: StrictInt | None = Field(
+        default=None,
+        ge=0,
+        le=3,
+        description="the rolls already made in this turn as the client saw them (the game "
+        "frame's turn.roll); when given, a roll that arrives after another one was made (a "
+        "double click, a resent action) is refused with already_rolled instead of spending a "
+        "second roll",
+    )
 
 
 class Announce(TurnAction):
@@ -295,6 +304,22 @@ class Verify(Action):
     game_id: GameId
 
 
+class Ping(Action):
+    """A heartbeat: answered at once by a `pong` frame and nothing else (no read, no write).
+    A client sends one every few seconds to learn that its connection still carries frames:
+    without answers it says so and connects again."""
+
+    action: Literal["ping"]
+
+
+class ChatHistory(Action):
+    """The game's recent chat lines (answered by a `chat_history` frame), for a page that
+    opens the game or reloads: the table's talk so far, as the others have it."""
+
+    action: Literal["chat_history"]
+    game_id: GameId
+
+
 ClientAction = Annotated[
     CreateGame
     | ListGames
@@ -324,7 +349,9 @@ ClientAction = Annotated[
     | Replay
     | AddBot
     | RemoveBot
-    | Hint,
+    | Hint
+    | Ping
+    | ChatHistory,
     Field(discriminator="action"),
 ]
 CLIENT_ACTIONS: TypeAdapter[ClientAction] = TypeAdapter(
@@ -686,6 +713,33 @@ class ChatFrame(Frame):
     sent_at: datetime
 
 
+class ChatLine(Frame):
+    """One line of a game's chat as kept for `chat_history`."""
+
+    sender: str
+    nickname: str | None = None
+    spectator: bool
+    text: str
+    sent_at: datetime
+
+
+class ChatHistoryFrame(Frame):
+    """The answer to `chat_history`: the game's last lines, oldest first (at most
+    yamb.chat.HISTORY_LINES, kept as long as the game's item)."""
+
+    type: Literal["chat_history"] = "chat_history"
+    request_id: str
+    game_id: str
+    messages: list[ChatLine]
+
+
+class Pong(Frame):
+    """The answer to `ping`."""
+
+    type: Literal["pong"] = "pong"
+    request_id: str
+
+
 class HintFrame(Frame):
     """The answer to `hint`: the move the `level` bot would make now. `move` is `roll` (hold
     the dice at `keep`, 0-based positions, and roll the rest), `announce` or `write` (the
@@ -723,7 +777,9 @@ ServerFrame = Annotated[
     | HistoryFrame
     | ChatFrame
     | ReplayFrame
-    | HintFrame,
+    | HintFrame
+    | ChatHistoryFrame
+    | Pong,
     Field(discriminator="type"),
 ]
 SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(

@@ -3,6 +3,7 @@ filter, the length and rate limits, and nothing written to the game."""
 
 from typing import Any
 
+from yamb.chat import HISTORY_LINES
 from yamb_service.edge.caller import Caller
 
 ANA = Caller("ana", "conn-ana")
@@ -92,3 +93,55 @@ def test_chat_too_frequent_messages_are_refused(harness: Any) -> None:
     assert [harness.answer(ANA, r)["type"] for r in answers] == ["chat"] * 4 + ["error"]
     assert harness.error(ANA, answers[-1])["code"] == "chat_too_fast"
     assert [m["text"] for m in chats(harness, BEN)] == ["one", "m0", "m1", "m2", "m3"]
+
+
+def test_chat_history_gives_a_reloaded_page_the_lines_the_others_have(harness: Any) -> None:
+    # given ana and ben talked at their game watched by dan
+    game_id = watched_game(harness)
+    for caller, text in ((ANA, "good luck"), (BEN, "you too"), (DAN, "go ana")):
+        harness.answer(caller, harness.act(caller, "chat", gameId=game_id, text=text))
+        harness.advance(seconds=2)
+
+    # when ben's page reloads and asks for the chat, and dan's too
+    answers = {
+        caller.player_id: harness.answer(
+            caller, harness.act(caller, "chat_history", gameId=game_id)
+        )
+        for caller in (BEN, DAN)
+    }
+
+    # then each gets the three lines, oldest first, with who said them
+    for answer in answers.values():
+        assert answer["type"] == "chat_history" and answer["gameId"] == game_id
+        lines = [(m["sender"], m["text"], m["spectator"]) for m in answer["messages"]]
+        assert lines == [
+            ("ana", "good luck", False),
+            ("ben", "you too", False),
+            ("dan", "go ana", True),
+        ]
+
+
+def test_chat_history_keeps_the_last_lines_and_is_refused_to_a_stranger(harness: Any) -> None:
+    # given ana said more lines than a game keeps
+    game_id = watched_game(harness)
+    for number in range(HISTORY_LINES + 2):
+        harness.answer(ANA, harness.act(ANA, "chat", gameId=game_id, text=f"line {number}"))
+        harness.advance(seconds=2)
+    harness.connect(ZED)
+
+    # when ben and zed (neither seated nor watching) ask for the chat
+    kept = harness.answer(BEN, harness.act(BEN, "chat_history", gameId=game_id))["messages"]
+    refused = harness.act(ZED, "chat_history", gameId=game_id)
+
+    # then ben gets the last HISTORY_LINES, and zed is refused
+    assert [m["text"] for m in kept] == [f"line {n}" for n in range(2, HISTORY_LINES + 2)]
+    assert harness.error(ZED, refused)["code"] == "not_seated"
+
+
+def test_ping_is_answered_by_a_pong_and_nothing_else(harness: Any) -> None:
+    # given ana is connected / when she pings
+    harness.connect(ANA)
+    request = harness.act(ANA, "ping")
+
+    # then the answer is a pong to that request
+    assert harness.answer(ANA, request) == {"type": "pong", "requestId": request}

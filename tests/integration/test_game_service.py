@@ -610,6 +610,23 @@ def test_roll_refused(harness: Any, rolls_before: int, keep: list[int], code: st
     assert harness.session(game_id).version == version
 
 
+def test_roll_asked_at_an_older_count_is_refused_one_click_one_roll(harness: Any) -> None:
+    # given ana's turn at roll 1, and her page's roll asked at roll 1 was made (roll 2)
+    game_id = harness.running_game(ANA, BEN)
+    harness.ack(ANA, harness.act(ANA, "roll", gameId=game_id, keep=[], roll=1))
+    version = harness.session(game_id).version
+
+    # when a second roll asked at that same count arrives (the double click's second click)
+    request_id = harness.act(ANA, "roll", gameId=game_id, keep=[], roll=1)
+
+    # then it is refused, the turn stays at roll 2, and a roll at the count she sees now rolls
+    assert harness.error(ANA, request_id)["code"] == "already_rolled"
+    assert harness.session(game_id).version == version
+    assert harness.session(game_id).game().roll == 2
+    harness.ack(ANA, harness.act(ANA, "roll", gameId=game_id, keep=[], roll=2))
+    assert harness.session(game_id).game().roll == 3
+
+
 # ============================================================================ announce
 
 

@@ -254,9 +254,19 @@ def roll(
     keep: list[int] | None,
     turn: int | None,
     dice: DiceSource,
+    *,
+    seen: int | None = None,
 ) -> None:
-    """Rolls the unlocked dice: `keep` replaces the locks when given, else the locks stand."""
+    """Rolls the unlocked dice: `keep` replaces the locks when given, else the locks stand.
+    `seen`: the rolls made as the client saw them; a roll asked for at an older count (the
+    second click of a double click) is refused, not rolled."""
     game = current(session, player_id, turn)
+    if seen is not None and seen != game.roll:
+        raise GameActionError(
+            f"this roll was asked for after roll {seen}, but roll {game.roll} has been made "
+            "since: one click rolls once",
+            code="already_rolled",
+        )
     if scorekeeping.is_scorekeeping(session):
         raise GameActionError(
             "at a scorekeeping table the dice are rolled at the table: type them (enter_dice)",

@@ -1,15 +1,21 @@
 """A chat message to everyone at the table: checked, counted against the sender's connection,
-then sent; the game item is not written."""
+kept in the game's chat log (its last lines, for a page that opens the game later), then sent;
+the game item is not written. `history` answers those last lines."""
 
 from datetime import datetime
 
 from yamb import chat
-from yamb.protocol import Chat, ChatFrame
+from yamb.chat import LoggedLine
+from yamb.protocol import Chat, ChatFrame, ChatHistory, ChatHistoryFrame, ChatLine
 from yamb.session.effects import GameActionError
 
-from yamb_service.common.observability import MetricUnit, metrics
+from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.edge.caller import Caller
 from yamb_service.game.context import GameContext
+from yamb_service.game.ports import LoadedGame
+
+# Lines written at once by several senders: each reads the log again and adds its own.
+LOG_ATTEMPTS = 3
 
 
 def send(ctx: GameContext, caller: Caller, action: Chat, now: datetime) -> None:
@@ -38,6 +44,7 @@ def send(ctx: GameContext, caller: Caller, action: Chat, now: datetime) -> None:
         text=text,
         sent_at=now,
     )
+    _log(ctx, message, now)
     ctx.delivery.send(caller, message.model_copy(update={"request_id": action.request_id}))
     for held in session.seats:
         if held.connection_id not in (None, caller.connection_id) and held.present:
@@ -49,3 +56,35 @@ def send(ctx: GameContext, caller: Caller, action: Chat, now: datetime) -> None:
     ]
     if gone:
         ctx.games.forget_spectators(session.game_id, gone)
+
+
+def _log(ctx: GameContext, message: ChatFrame, now: datetime) -> None:
+    """Keeps the line in the game's log; a log that keeps changing under it loses the line
+    (logged), never the message, which is sent all the same."""
+    line = LoggedLine(
+        sender=message.sender,
+        nickname=message.nickname,
+        spectator=message.spectator,
+        text=message.text,
+        sent_at=message.sent_at,
+    )
+    for _ in range(LOG_ATTEMPTS):
+        log, version = ctx.games.chat_log(message.game_id)
+        log.add(line)
+        if ctx.games.save_chat_log(message.game_id, log, version, now):
+            return
+    metrics.add_metric(name="ChatLineNotKept", unit=MetricUnit.Count, value=1)
+    logger.warning("a chat line was sent but not kept", game_id=message.game_id)
+
+
+def history(ctx: GameContext, caller: Caller, action: ChatHistory, _now: datetime) -> None:
+    """The game's last chat lines, to a player seated there (also one who left) or a
+    spectator watching it from this connection: what the others at the table have."""
+    loaded: LoadedGame = ctx.games.load(action.game_id)
+    seated = loaded.session.seat_of(caller.player_id) is not None
+    if not seated and caller.connection_id not in loaded.spectators:
+        raise GameActionError("sit at this game or watch it to read its chat", code="not_seated")
+    log, _version = ctx.games.chat_log(action.game_id)
+    lines = [ChatLine.model_validate(line.model_dump()) for line in log.lines]
+    frame = ChatHistoryFrame(request_id=action.request_id, game_id=action.game_id, messages=lines)
+    ctx.delivery.send(caller, frame)

@@ -25,7 +25,7 @@ from pynamodb.exceptions import (
 from pynamodb.expressions.condition import Condition, size
 from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
-from yamb.chat import ChatRate
+from yamb.chat import ChatLog, ChatRate
 from yamb.protocol import GameSummary
 from yamb.session.cooldown import Cooldown
 from yamb.session.effects import PlayerChange
@@ -65,6 +65,9 @@ _GAME, _LANE, _PLAYER, _ENDED = "GAME", "LANE", "PLAYER", "ENDED"
 ENDED_TTL = timedelta(days=30)
 # A connection's recent chat messages (its rate limit), under `CONN#<connectionId>`.
 _CHAT = "CHAT"
+# A game's last chat lines, in the game's partition; before "GAME" in key order, so the query
+# that loads a game does not read them. Kept as long as an ended game's item.
+_CHAT_LOG = "CHAT#LOG"
 # Sorted between the game and its lane: one query reads the three kinds together.
 _SPECTATOR = "GAME#W#"
 # Before "GAME" in key order: the query that loads a game does not read them.
@@ -220,6 +223,35 @@ class DynamoGameRepository:
             body=rate.model_dump_json().encode(),
             version=version + 1,
             expires_at=_epoch(now + SPECTATOR_TTL),
+        )
+        try:
+            self._put(item, condition)
+        except _ConditionFailedError:
+            return False
+        return True
+
+    @busy_when_transient
+    def chat_log(self, game_id: str) -> tuple[ChatLog, int]:
+        """The game's last chat lines, and the version to write them back on."""
+        try:
+            item = self._item.get(_game_key(game_id), _CHAT_LOG, consistent_read=True)
+        except DoesNotExist:
+            return ChatLog(), 0
+        return ChatLog.model_validate_json(item.body or b"{}"), int(item.version or 0)
+
+    @busy_when_transient
+    def save_chat_log(self, game_id: str, log: ChatLog, version: int, now: datetime) -> bool:
+        """Writes the game's chat lines back if nobody did since `version` was read; False
+        when another line came first (the caller reads again and adds its line)."""
+        condition = (
+            self._item.version.does_not_exist() if version == 0 else self._item.version == version
+        )
+        item = self._item(
+            _game_key(game_id),
+            _CHAT_LOG,
+            body=log.model_dump_json().encode(),
+            version=version + 1,
+            expires_at=_epoch(now + CLOSED_GAME_TTL),
         )
         try:
             self._put(item, condition)

@@ -53,7 +53,8 @@ def lock(ctx: GameContext, caller: Caller, action: Lock, now: datetime) -> None:
 
 def roll(ctx: GameContext, caller: Caller, action: Roll, now: datetime) -> None:
     player, dice = caller.player_id, ctx.dice
-    _play(ctx, caller, action, now, lambda s: turns.roll(s, player, action.keep, action.turn, dice))
+    keep, turn, seen = action.keep, action.turn, action.roll
+    _play(ctx, caller, action, now, lambda s: turns.roll(s, player, keep, turn, dice, seen=seen))
 
 
 def announce(ctx: GameContext, caller: Caller, action: Announce, now: datetime) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from yamb.chat import ChatRate
+from yamb.chat import ChatLog, ChatRate
 from yamb.economy.looks import Looks
 from yamb.errors import ErrorCode, YambError
 from yamb.protocol import GameSummary
@@ -166,6 +166,8 @@ class GameRepository(Protocol):
     def save_chat_rate(
         self, connection_id: str, rate: ChatRate, version: int, now: datetime
     ) -> bool: ...
+    def chat_log(self, game_id: str) -> tuple[ChatLog, int]: ...
+    def save_chat_log(self, game_id: str, log: ChatLog, version: int, now: datetime) -> bool: ...
     def result(self, game_id: str) -> GameResult | None: ...
 
 

@@ -24,6 +24,7 @@ from yamb.protocol import (
     AddSeed,
     Announce,
     Chat,
+    ChatHistory,
     ClientAction,
     CorrectTurn,
     CreateGame,
@@ -40,6 +41,8 @@ from yamb.protocol import (
     ListGames,
     Lock,
     Pause,
+    Ping,
+    Pong,
     RemoveBot,
     Replay,
     Resign,
@@ -115,7 +118,14 @@ ROUTES: dict[type[BaseModel], Route] = {
     Replay: lambda ctx, caller, action, _: reads.replay(ctx, caller, action),
     Hint: lambda ctx, caller, action, _: reads.hint(ctx, caller, action),
     Chat: chat.send,
+    ChatHistory: chat.history,
+    Ping: lambda ctx, caller, action, _: _pong(ctx, caller, action),
 }
+
+
+def _pong(ctx: GameContext, caller: Caller, action: Ping) -> None:
+    """A heartbeat's answer: nothing read, nothing written."""
+    ctx.delivery.send(caller, Pong(request_id=action.request_id))
 
 
 class GameService:
