@@ -4,6 +4,12 @@
 // connection, so nothing is replayed from here).
 
 const ANSWER_TIMEOUT_MS = 10_000;
+const settings = new URLSearchParams(location.search);
+// The heartbeat: a `ping` this often while nothing else was heard; a connection that brought no
+// frame at all for SILENT_MS is taken as dead (a network that drops traffic closes nothing), is
+// dropped and made again. (Both can be shortened in the address, for tests.)
+const HEARTBEAT_MS = Math.max(200, Number(settings.get("heartbeatMs") ?? 10_000));
+const SILENT_MS = Math.max(400, Number(settings.get("silentMs") ?? 20_000));
 const BACKOFF_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000];
 const ENDED_ELSEWHERE = "this sign-in has ended: you signed in on another device, or signed out everywhere";
 
@@ -44,6 +50,8 @@ export class Connection {
     this.ignored = 0;
     this.needFreshToken = false;
     this.connecting = false;
+    this.heard = 0; // when the open socket last brought a frame (performance.now())
+    this.heartbeat = null;
   }
 
   get isOpen() {
@@ -74,18 +82,27 @@ export class Connection {
     this.socket = socket;
     let opened = false;
     this.on.status({ state: "connecting", attempt: this.attempt });
+    // A handshake that hangs (a dead network) is given up as a silent socket is.
+    setTimeout(() => {
+      if (!opened && this.socket === socket) this.silent(socket);
+    }, SILENT_MS);
     socket.addEventListener("open", () => {
       opened = true;
       this.attempt = 0;
+      this.heard = performance.now();
+      this.beat(socket);
       this.on.status({ state: "open" });
       this.on.open();
     });
     socket.addEventListener("message", (event) => {
-      if (this.socket === socket) this.receive(event.data);
+      if (this.socket !== socket) return;
+      this.heard = performance.now();
+      this.receive(event.data);
     });
     socket.addEventListener("close", () => {
       if (this.socket !== socket) return;
       this.socket = null;
+      clearInterval(this.heartbeat);
       this.failPending();
       if (this.stopped) return;
       // A handshake refused before it opened is most often a token that expired meanwhile;
@@ -103,11 +120,44 @@ export class Connection {
     });
   }
 
-  retry() {
+  /** Pings while the socket is quiet; a socket silent for SILENT_MS is given up. */
+  beat(socket) {
+    clearInterval(this.heartbeat);
+    const every = Math.min(HEARTBEAT_MS, SILENT_MS / 2);
+    this.heartbeat = setInterval(() => {
+      if (this.socket !== socket) {
+        clearInterval(this.heartbeat);
+        return;
+      }
+      const quiet = performance.now() - this.heard;
+      if (quiet >= SILENT_MS) {
+        this.silent(socket);
+        return;
+      }
+      if (quiet >= every - 50) this.send("ping", {}, { heartbeat: true }).catch(() => undefined);
+    }, Math.max(100, Math.round(every / 2)));
+  }
+
+  /** No frame for SILENT_MS: the page says so and connects again on a new socket (the old
+   * one may never close by itself on a dead network). */
+  silent(socket) {
+    clearInterval(this.heartbeat);
+    this.socket = null;
+    this.failPending();
+    try {
+      socket.close(4000, "no answer");
+    } catch {
+      // closing a dead socket may fail: it is dropped all the same
+    }
+    this.on.status({ state: "silent", silentMs: SILENT_MS });
+    this.retry(false);
+  }
+
+  retry(tell = true) {
     const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
     const jittered = Math.round(delay * (0.8 + Math.random() * 0.4));
     this.attempt += 1;
-    this.on.status({ state: "lost", retryInMs: jittered, attempt: this.attempt });
+    if (tell) this.on.status({ state: "lost", retryInMs: jittered, attempt: this.attempt });
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.open(), jittered);
   }
@@ -121,6 +171,7 @@ export class Connection {
 
   close() {
     this.stopped = true;
+    clearInterval(this.heartbeat);
     clearTimeout(this.timer);
     if (this.socket) this.socket.close(1000, "bye");
     this.socket = null;

@@ -4,21 +4,24 @@
 // out its undo delay, a half-typed chat line) lives in `ui`, outside the drawing.
 
 import { byId, fill, h } from "./dom.js";
-import { cellLabel, columnLabel, gridLabel, rowLabel, statusLabel, turnTypeLabel } from "./labels.js";
 import { t } from "./i18n.js";
+import { cellLabel, columnLabel, gridLabel, rowLabel, statusLabel, turnTypeLabel } from "./labels.js";
 import { dress } from "./looks.js";
 import { sheetTable } from "./sheet.js";
 
-const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+// A die's pips on a 3 x 3 grid (cells 0-8, row by row): the face as a real die shows it.
+const PIPS = [[], [4], [0, 8], [0, 4, 8], [0, 2, 6, 8], [0, 2, 4, 6, 8], [0, 2, 3, 5, 6, 8]];
 const params = new URLSearchParams(location.search);
 // How long a chosen cell waits before it is written, so that a misclick can be taken back.
 export const UNDO_MS = Math.max(0, Number(params.get("undoMs") ?? 1500));
 
 // locks: the locks asked for this roll, ahead of the server's answer (quick clicks add up);
-// rolling: a roll is on its way (a held key sends no second one); botLevel: the level chosen
+// rolling: a roll is on its way (a held key or a double click sends no second one; the roll
+// carries the roll count it was asked at, so the server refuses a copy too); shownRoll: the
+// roll whose dice are drawn (a new one tumbles once); botLevel: the level chosen
 // for the next bot; hint: the advice shown for one state of the turn (`key`), hinting: asked.
 export const ui = {
-  announcing: false, choice: null, locks: null, rolling: false, enterDice: "",
+  announcing: false, choice: null, locks: null, rolling: false, shownRoll: null, enterDice: "",
   botLevel: "easy", hint: null, hinting: null,
 };
 
@@ -35,6 +38,23 @@ let app = null; // {state, act, showLobby, watch}
 export function setUp(context) {
   app = context;
   document.addEventListener("keydown", onKey);
+  applyMotion();
+}
+
+// Motion: the dice tumble on a roll unless the system asks for reduced motion (CSS) or the
+// player turned it off here (kept for the next visit).
+const motionOn = () => localStorage.getItem("yamb.motion") !== "off";
+function applyMotion() {
+  if (motionOn()) delete document.documentElement.dataset.motion;
+  else document.documentElement.dataset.motion = "off";
+}
+
+function motionSwitch() {
+  return h("label", { class: "motion-switch inline" },
+    h("input", { type: "checkbox", id: "motion", checked: motionOn(), onchange: (event) => {
+      localStorage.setItem("yamb.motion", event.target.checked ? "on" : "off");
+      applyMotion();
+    } }), t("Animate the dice"));
 }
 
 function nameOf(game, playerId) {
@@ -77,7 +97,9 @@ export function renderGame(game) {
   if (!isMine(game)) ui.announcing = false;
   fill(byId("game-head"), head(game));
   fill(byId("game-seats"), seats(game));
-  fill(byId("game-turn"), turnPanel(game));
+  // A panel with nothing to say (the turn once the game is over) is not left empty on screen.
+  const turnBox = fill(byId("game-turn"), turnPanel(game));
+  turnBox.hidden = turnBox.childElementCount === 0;
   fill(byId("game-offer"), offer(game));
   fill(byId("game-sheets"), sheets(game));
   fill(byId("game-result"), result(game));
@@ -109,7 +131,7 @@ const OUTCOME_WORDS = {
 };
 
 /** "Yamb · ana vs ben": the grid and who sits there, rather than the game's id. */
-function title(game) {
+export function gameTitle(game) {
   const names = game.seats.map((seat) => seat.nickname || t("a player"));
   return `${gridLabel(game.settings.grid)} · ${names.join(game.settings.pairs ? ", " : " vs ")}`;
 }
@@ -138,10 +160,11 @@ function head(game) {
     buttons.push(h("a", { id: "replay", class: "button", href: `#/replay/${game.gameId}` }, "Replay"));
   }
   buttons.push(h("button", { id: "to-lobby", onclick: () => app.showLobby() }, "Games"));
+  buttons.push(motionSwitch());
   const watching = !mine ? h("span", { class: "badge" }, "watching") : null;
   return [
     h("div", { class: "game-title" },
-      h("h2", {}, title(game), " ",
+      h("h2", {}, gameTitle(game), " ",
         h("span", { class: `status status-${game.status}`, id: "game-status", dataset: { status: game.status } }, statusLabel(game.status)),
         " ", watching, " ", h("small", { class: "hint game-id", title: t("The game's id") }, game.gameId)),
       h("p", { class: "settings" }, settingsSummary(game.settings)),
@@ -235,22 +258,36 @@ function turnPanel(game) {
   const canLock = mine && turn.canRoll && turn.roll > 0 && !game.settings.physicalDice && !turn.grace && !ui.choice;
   const advice = ui.hint && ui.hint.key === hintKey(game) ? ui.hint.frame : null;
   const advised = new Set(advice?.move === "roll" ? advice.keep || [] : []);
-  const dice = turn.dice.map((face, index) => h("button", {
-    class: `die${locks.has(index) ? " locked" : ""}${advised.has(index) ? " hinted" : ""}`,
-    dataset: { index: String(index), face: String(face) },
-    "aria-pressed": locks.has(index) ? "true" : "false",
-    "aria-label": `die ${index + 1}: ${face}${locks.has(index) ? ", kept" : ""}${advised.has(index) ? ", the hint keeps it" : ""}`,
-    disabled: !canLock,
-    onclick: () => {
-      const next = new Set(locks);
-      if (next.has(index)) next.delete(index); else next.add(index);
-      ui.locks = { gameId: game.gameId, turn: turn.number, roll: turn.roll, set: [...next].sort((a, b) => a - b) };
-      act("lock", { keep: ui.locks.set }).then((answer) => {
-        if (!answer) ui.locks = null; // refused: the server's locks stand
-      });
-      renderGame(app.state.game);
-    },
-  }, h("span", { class: "pips" }, FACES[face] || "?"), h("span", { class: "face" }, String(face))));
+  // A new roll tumbles the dice it threw, once (not the kept ones; not with motion off).
+  const rollKey = `${game.gameId}|${turn.number}|${turn.playerId}|${turn.roll}`;
+  const tumbling = turn.roll > 0 && ui.shownRoll !== null && ui.shownRoll !== rollKey;
+  ui.shownRoll = rollKey;
+  const dice = turn.dice.map((face, index) => {
+    const kept = locks.has(index);
+    const props = {
+      class: `die${kept ? " locked" : ""}${advised.has(index) ? " hinted" : ""}${tumbling && !kept ? " tumble" : ""}${face ? "" : " blank"}`,
+      dataset: { index: String(index), face: String(face) },
+      "aria-label": dieLabel(index, face, kept, advised.has(index)),
+    };
+    const drawn = [dieFace(face), h("span", { class: "face", "aria-hidden": "true" }, face ? String(face) : "")];
+    // Only the player in turn holds dice: for everyone else they are pictures, not controls
+    // (a watcher's dice are drawn as brightly as the player's).
+    if (!mine) return h("span", { ...props, role: "img" }, drawn);
+    return h("button", {
+      ...props,
+      "aria-pressed": kept ? "true" : "false",
+      disabled: !canLock,
+      onclick: () => {
+        const next = new Set(locks);
+        if (next.has(index)) next.delete(index); else next.add(index);
+        ui.locks = { gameId: game.gameId, turn: turn.number, roll: turn.roll, set: [...next].sort((a, b) => a - b) };
+        act("lock", { keep: ui.locks.set }).then((answer) => {
+          if (!answer) ui.locks = null; // refused: the server's locks stand
+        });
+        renderGame(app.state.game);
+      },
+    }, drawn);
+  });
   const bot = game.seats.find((seat) => seat.playerId === turn.playerId)?.bot;
   const who = mine ? "Your turn" : `${bot ? "🤖 " : ""}${nameOf(game, turn.playerId)}'s turn`;
   const part = turn.part ? (turn.part === 1 ? " · proposes" : " · finishes the team turn") : "";
@@ -269,16 +306,17 @@ function turnPanel(game) {
   }
   if (mine && !game.settings.physicalDice) {
     controls.push(h("button", { id: "roll", class: "primary", disabled: !turn.canRoll || ui.rolling || Boolean(ui.choice) || paused,
-      title: "R or Space", onclick: (event) => {
-        // A double click is one roll: the button is off from the first click to the answer.
+      title: t("R or Space"), onclick: (event) => {
+        // One click, one roll: the button is off at once, before any answer (a double click's
+        // second click meets it disabled), and the roll names the count it was asked at.
         if (ui.rolling) return;
         ui.rolling = true;
         event.currentTarget.disabled = true;
-        act("roll", { keep: [...locks].sort((a, b) => a - b) }).finally(() => {
+        act("roll", { keep: [...locks].sort((a, b) => a - b), roll: turn.roll }).finally(() => {
           ui.rolling = false;
           redrawKeepingError();
         });
-      } }, "Roll"));
+      } }, t("Roll")));
   }
   if (mine && game.settings.physicalDice) {
     const input = h("input", { id: "enter-dice", inputmode: "numeric", maxlength: String(game.settings.dice),
@@ -326,6 +364,23 @@ function turnPanel(game) {
     history,
     h("p", { class: "error", id: "turn-error", role: "alert" }),
   ];
+}
+
+/** "Die 3 showing 5, kept": what a screen reader says of a die. */
+function dieLabel(index, face, kept, advised) {
+  const number = index + 1;
+  if (!face) return t("Die {number}, not rolled yet", { number });
+  if (kept && advised) return t("Die {number} showing {face}, kept, the hint keeps it", { number, face });
+  if (kept) return t("Die {number} showing {face}, kept", { number, face });
+  if (advised) return t("Die {number} showing {face}, the hint keeps it", { number, face });
+  return t("Die {number} showing {face}", { number, face });
+}
+
+/** A die's face drawn with its pips (CSS places them on a 3 x 3 grid). */
+function dieFace(face) {
+  const spots = new Set(PIPS[face] || []);
+  return h("span", { class: "pips", "aria-hidden": "true" },
+    Array.from({ length: 9 }, (_, spot) => h("span", { class: spots.has(spot) ? "pip on" : "pip" })));
 }
 
 // --------------------------------------------------------------------------- hints

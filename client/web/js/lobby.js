@@ -16,7 +16,38 @@ export async function refreshList() {
   if (frame) renderList(frame.games);
 }
 
+// The lobby is live: while it is on screen (and the tab visible) the list is asked again every
+// LIVE_MS, quietly (a refusal shown beside a Join stays; a lost answer waits for the next).
+// A push of each table's change to every page in the lobby is the better design; the server
+// keeps no list of the connections in the lobby yet (docs/decisions.md, webgame).
+const LIVE_MS = Math.max(500, Number(new URLSearchParams(location.search).get("lobbyMs") ?? 5_000));
+let live = null;
+let lastListed = null;
+
+export function startLive() {
+  stopLive();
+  live = setInterval(async () => {
+    if (document.hidden || byId("lobby").hidden) return;
+    const connection = app.connection();
+    if (!connection || !connection.isOpen) return;
+    try {
+      const frame = await connection.send("list_games", {}, { open: false });
+      // Drawn again only when something changed: a button is not swapped under a click.
+      const listed = JSON.stringify(frame.games);
+      if (!byId("lobby").hidden && listed !== lastListed) renderList(frame.games);
+    } catch {
+      // the next tick asks again
+    }
+  }, LIVE_MS);
+}
+
+export function stopLive() {
+  clearInterval(live);
+  live = null;
+}
+
 function renderList(games) {
+  lastListed = JSON.stringify(games);
   const rows = games.map((game) => {
     const names = game.players.map((id, index) => (game.nicknames && game.nicknames[index]) || id);
     const seated = game.players.includes(app.state.me);

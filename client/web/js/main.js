@@ -26,6 +26,8 @@ const state = {
   // A game this page watches (no seat): watched again after a reconnect, which sync cannot do.
   watching: null,
   chat: new Map(),
+  // The games whose recent chat lines were asked of the server on this connection.
+  chatLoaded: new Set(),
   slowGames: [],
 };
 let connection = null;
@@ -46,6 +48,7 @@ function show(screen) {
     shownScreen = null;
     leaving.hide?.();
   }
+  if (screen !== "lobby") lobby.stopLive();
   for (const section of byId("screens").children) section.hidden = section.id !== screen;
   document.body.dataset.screen = screen;
   for (const link of document.querySelectorAll("#nav a")) {
@@ -95,16 +98,40 @@ function showLobby() {
   document.title = "Yamb";
   show("lobby");
   lobby.refreshList();
+  lobby.startLive();
   progression.refresh();
 }
 
 function showGame(game) {
+  lobby.stopLive();
   state.game = game;
   state.view = game.gameId;
   router.pushPath(`/game/${game.gameId}`);
   show("game");
+  document.title = `${gameScreen.gameTitle(game)} · Yamb`;
   gameScreen.renderGame(game);
   gameScreen.renderChat(state.chat.get(game.gameId) || [], game);
+  if (!state.chatLoaded.has(game.gameId)) loadChat(game.gameId);
+}
+
+/** The game's recent chat lines from the server (after a reload this page has none), merged
+ * with the lines heard meanwhile. Asked once a connection: onOpen asks again. */
+async function loadChat(gameId) {
+  if (!connection || !connection.isOpen) return;
+  state.chatLoaded.add(gameId);
+  let frame;
+  try {
+    frame = await connection.send("chat_history", { gameId }, { open: false });
+  } catch {
+    state.chatLoaded.delete(gameId); // refused (not seated yet) or lost: asked again later
+    return;
+  }
+  const key = (m) => `${m.sender}|${m.sentAt}|${m.text}`;
+  const merged = new Map((frame.messages || []).map((m) => [key(m), { ...m, gameId }]));
+  for (const m of state.chat.get(gameId) || []) merged.set(key(m), m);
+  const messages = [...merged.values()].sort((a, b) => String(a.sentAt).localeCompare(String(b.sentAt)));
+  state.chat.set(gameId, messages.slice(-200));
+  if (state.game && state.game.gameId === gameId) gameScreen.renderChat(state.chat.get(gameId), state.game);
 }
 
 function banner(kind, ...text) {
@@ -227,15 +254,29 @@ function onChat(frame) {
 
 // --------------------------------------------------------------------------- connection
 
+// Set while the page connects again after a socket that brought no frame (js/connection.js).
+let silentSince = null;
+
+function silentBanner(reconnect) {
+  banner("error", t("No answer from the server for {seconds} s: the network may be down. Connecting again…",
+    { seconds: Math.round(silentSince / 1000) }), " ", reconnect);
+}
+
 function onStatus(status) {
   const reconnect = h("button", { onclick: () => connection.reconnectNow() }, "Reconnect now");
   switch (status.state) {
     case "open":
       offline = false;
+      silentSince = null;
       return banner("ok");
     case "connecting":
+      // After a silent socket the banner keeps saying why the page connects again.
+      if (silentSince) return silentBanner(reconnect);
       if (status.attempt) banner("warning", isOffline() ? offlineNotice() : "Connecting…");
       return undefined;
+    case "silent":
+      silentSince = silentSince || status.silentMs;
+      return silentBanner(reconnect);
     case "lost":
       // With no network at all, say so: retrying cannot help until it is back.
       if (isOffline()) return banner("warning", offlineNotice());
@@ -259,6 +300,8 @@ const waitingForOpen = [];
 
 async function onOpen() {
   for (const resolve of waitingForOpen.splice(0)) resolve();
+  // Lines said while this page was away: the shown game's chat is asked again.
+  state.chatLoaded.clear();
   const routed = state.routedGame;
   state.routedGame = null;
   const viewing = state.view || routed;

@@ -55,12 +55,16 @@ export function sheetTable({ sheet, grid, columns, title, turn, onCell, onAnnoun
       const cell = legal.get(id);
       if (announcing && announcing.includes(column) && onAnnounce) {
         return h("td", { class: classes.join(" "), dataset: data },
-          h("button", { class: "announce-cell", title: `announce ${rowLabel(row.id)}`,
+          h("button", { class: "announce-cell", title: t("Announce {row}", { row: rowLabel(row.id) }),
+            "aria-label": t("Announce {row} in {column}", { row: rowLabel(row.id), column: columnLabel(column) }),
             onclick: () => onAnnounce({ column, row: row.id }) }, "📣"));
       }
       if (cell) {
         classes.push("legal");
-        const label = `${rowLabel(row.id)} in ${columnLabel(column)}: ${cell.score}`;
+        const announced = classes.includes("announced");
+        const label = announced
+          ? t("{row} in {column}, the announced cell: write {score}", { row: rowLabel(row.id), column: columnLabel(column), score: cell.score })
+          : t("{row} in {column}: write {score}", { row: rowLabel(row.id), column: columnLabel(column), score: cell.score });
         return h("td", { class: classes.join(" "), dataset: data },
           onCell
             ? h("button", { class: "write-cell", "aria-label": label, onclick: () => onCell(cell) }, String(cell.score))
@@ -78,7 +82,9 @@ export function sheetTable({ sheet, grid, columns, title, turn, onCell, onAnnoun
   }
   body.push(h("tr", { class: "totals grand" }, h("th", { scope: "row" }, "Total"),
     columns.map((column) => h("td", {}, String(sheet.totals[column]?.total ?? 0)))));
-  return h("section", { class: "sheet", dataset: { player: sheet.playerId } },
+  // While its player chooses, the cells that can be written now stand out and the rest fade.
+  const choosing = Boolean(onCell) && legal.size > 0;
+  return h("section", { class: `sheet${choosing ? " choosing" : ""}`, dataset: { player: sheet.playerId } },
     h("h3", {}, title, " ", h("span", { class: "sheet-total" }, String(sheet.total))),
     h("div", { class: "sheet-scroll" }, h("table", {}, h("thead", {}, head), h("tbody", {}, body))));
 }
