@@ -18,6 +18,7 @@ from yamb.protocol import (
     GameDeletedFrame,
     GameFrame,
     GameListFrame,
+    GameSummary,
     GameView,
     LegalCellView,
     SeatView,
@@ -90,6 +91,17 @@ def render_frame(frame: ServerFrame | Mapping[str, Any], *, me: str | None, now:
             return f"(a frame this client does not know: {frame})"
 
 
+def _creator_name(game: GameSummary, me: str | None) -> str:
+    """`you`, or the creator's nickname as the list names the players (their id shortened
+    only when the list has no nickname for them)."""
+    if game.creator == me:
+        return "you"
+    for player_id, nickname in zip(game.players, game.nicknames, strict=False):
+        if player_id == game.creator and nickname:
+            return nickname
+    return player_label(game.creator, me)
+
+
 def render_game_list(frame: GameListFrame, *, me: str | None) -> str:
     if not frame.games:
         return "No open games: `new` creates one."
@@ -99,7 +111,7 @@ def render_game_list(frame: GameListFrame, *, me: str | None) -> str:
         lines.append(
             f"  {game.game_id}  {game.status:<7}  {game.grid} ({columns})  "
             f"{len(game.players)}/{game.seats} players  "
-            f"created by {player_label(game.creator, me)}"
+            f"created by {_creator_name(game, me)}"
         )
     lines.append("Join one with: join GAMEID")
     return "\n".join(lines)

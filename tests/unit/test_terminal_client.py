@@ -330,6 +330,26 @@ def test_render_frame_given_a_game_list_then_shows_each_game_and_how_to_join() -
     assert "join GAMEID" in text
 
 
+def test_render_frame_given_a_game_list_with_nicknames_then_names_the_creator_by_nickname() -> None:
+    # given a list whose game's creator has a nickname
+    summary = GameSummary(
+        game_id="abc123",
+        status="waiting",
+        creator=BEN,
+        players=[BEN],
+        nicknames=["benny"],
+        seats=2,
+        grid="yamb",
+        columns=["down", "up"],
+        created_at=NOW,
+    )
+    # when rendered
+    text = render_frame(GameListFrame(request_id="r", games=[summary]), me=ANA, now=NOW)
+    # then the creator is named by that nickname, not by an id prefix
+    assert "created by benny" in text
+    assert "ben-4444" not in text
+
+
 def test_render_frame_given_an_unknown_frame_then_shows_it_raw() -> None:
     # given a frame type the client does not know; when rendered; then it is shown as data
     assert "does not know" in render_frame({"type": "news", "x": 1}, me=None, now=NOW)
