@@ -268,7 +268,7 @@ def test_web_client_chat_and_nicknames_are_text_never_markup(
     message = ana.locator("#chat-messages li .text")
     expect(message).to_have_text(markup)
     assert ana.locator("#chat-messages img, #chat-messages b").count() == 0
-    assert ana.title() == "Yamb"
+    assert ana.title() != "1"  # the markup's onerror never ran
 
     # and a message that is too long is refused beside the chat box
     ben.fill("#chat-input", "x" * 300)

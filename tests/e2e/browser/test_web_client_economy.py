@@ -132,7 +132,7 @@ def test_web_client_worn_skins_show_on_the_sheet_and_dice_of_a_started_game(
 
     # then her sheet wears the Slate skin (the bot's none), and her dice the Neon skin on her turn
     expect(page.locator(f'.sheet[data-player="{player_id}"]')).to_have_class(
-        "sheet look-sheet-slate"
+        re.compile(r"(^|\s)look-sheet-slate(\s|$)")
     )
     expect(page.locator(f'.sheet:not([data-player="{player_id}"])')).to_have_class("sheet")
     expect(page.locator("#turn-who")).to_have_text("Your turn", timeout=20_000)
