@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from pynamodb.exceptions import (
     DoesNotExist,
@@ -312,24 +312,7 @@ class DynamoResultsStore:
 
     def played(self, player_id: str, limit: int, before: str | None = None) -> list[PlayedGame]:
         """The player's past games, newest first; `before` pages on from an entry's key."""
-        item = self._item
-        condition = (
-            item.sk.startswith(_PLAYED)
-            if before is None
-            else item.sk.between(_PLAYED, f"{_PLAYED}{before}")
-        )
-        try:
-            found = [
-                PlayedGame.model_validate_json(found.summary or "{}")
-                for found in item.query(
-                    player_key(player_id), condition, scan_index_forward=False, limit=limit + 1
-                )
-            ]
-        except PynamoDBException as error:
-            raise busy_or(error) from error
-        if before is not None:  # between() includes the page's last entry
-            found = [g for g in found if f"{g.at.isoformat()}#{g.game_id}" != before]
-        return found[:limit]
+        return self._newest_first(player_id, _PLAYED, PlayedGame, limit, before)
 
     def head_to_head(self, player_id: str, opponent: str) -> HeadToHeadCount:
         try:
@@ -344,28 +327,31 @@ class DynamoResultsStore:
         self, player_id: str, opponent: str, limit: int, before: str | None = None
     ) -> list[Meeting]:
         """The meetings of two players, newest first; `before` pages on from a meeting's key."""
+        return self._newest_first(player_id, f"{_MEETING}{opponent}#", Meeting, limit, before)
+
+    def _newest_first[Summary: Meeting | PlayedGame](
+        self, player_id: str, prefix: str, model: type[Summary], limit: int, before: str | None
+    ) -> list[Summary]:
+        """The player's items under `prefix` (keyed `<prefix><at>#<game id>`), newest first,
+        from the one after `before` (a page's last key) when given."""
         item = self._item
-        prefix = f"{_MEETING}{opponent}#"
         condition = (
             item.sk.startswith(prefix)
             if before is None
             else item.sk.between(prefix, f"{prefix}{before}")
         )
         try:
-            found = [
-                Meeting.model_validate_json(found.summary or "{}")
-                for found in item.query(
-                    player_key(player_id),
-                    condition,
-                    scan_index_forward=False,
-                    limit=limit + 1,
+            entries: list[Summary] = [
+                cast("Summary", model.model_validate_json(row.summary or "{}"))
+                for row in item.query(
+                    player_key(player_id), condition, scan_index_forward=False, limit=limit + 1
                 )
             ]
         except PynamoDBException as error:
             raise busy_or(error) from error
-        if before is not None:
-            found = [m for m in found if f"{m.at.isoformat()}#{m.game_id}" != before]
-        return found[:limit]
+        if before is not None:  # between() includes the page's last entry
+            entries = [e for e in entries if f"{e.at.isoformat()}#{e.game_id}" != before]
+        return entries[:limit]
 
     # -------------------------------------------------------------- favorites
 
