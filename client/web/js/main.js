@@ -597,11 +597,14 @@ function setUpTheme() {
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", label);
 }
 
-/** The shell kept by a service worker (sw.js), so that the installed app opens offline too. */
-function registerServiceWorker() {
+/**
+ * The worker says when it answered from its cache because the network failed (sw.js): the
+ * browser's navigator.onLine stays true on a network that is up but reaches nothing. Listened
+ * to as the module first runs: the messages of this load's first requests are delivered at
+ * DOMContentLoaded, before boot() has read its configuration.
+ */
+function hearTheWorker() {
   if (!("serviceWorker" in navigator)) return;
-  // The worker says when it answered from its cache because the network failed (sw.js): the
-  // browser's navigator.onLine stays true on a network that is up but reaches nothing.
   navigator.serviceWorker.addEventListener("message", (event) => {
     if (!event.data?.offline || offline) return;
     offline = true;
@@ -609,7 +612,11 @@ function registerServiceWorker() {
       banner("warning", offlineNotice());
     }
   });
-  navigator.serviceWorker.startMessages();
+}
+
+/** The shell kept by a service worker (sw.js), so that the installed app opens offline too. */
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return;
   navigator.serviceWorker.register("sw.js").catch((error) => {
     console.warn("no service worker:", error.message); // the page works without it
   });
@@ -715,4 +722,5 @@ async function boot() {
 }
 
 window.yamb = { state, frames: () => connection?.ignored ?? 0 };
+hearTheWorker();
 boot();
