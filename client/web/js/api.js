@@ -168,15 +168,6 @@ export const resendVerification = (email) => http("POST", "/accounts/verificatio
 export const headToHead = (nickname, token) =>
   http("GET", `/players/${encodeURIComponent(nickname)}/head-to-head`, undefined, token);
 
-/** E6: the week's tasks with the player's progress, and a claim. */
-export const tasks = (token) => http("GET", "/me/tasks", undefined, token);
-export const claimTask = (taskId, week, token) =>
-  http("POST", `/me/tasks/${encodeURIComponent(taskId)}/claim`, { week }, token);
-
-/** E7: the player's referral code, link and invitees. E8: the badges (paying levels due). */
-export const referral = (token) => http("GET", "/me/referral", undefined, token);
-export const badges = (token) => http("GET", "/me/badges", undefined, token);
-
 /** A2: whether `token` still opens the API (the HTTP authorizer refuses a token of a sign-in
  * older than the player's latest, or of an account signed out everywhere, with 401 or 403). */
 export async function stillSignedIn(token) {

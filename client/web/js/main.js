@@ -9,7 +9,6 @@ import { byId, fill, h } from "./dom.js";
 import * as gameScreen from "./game.js";
 import { t } from "./i18n.js";
 import * as lobby from "./lobby.js";
-import * as progression from "./progression.js";
 import * as router from "./router.js";
 import { screens } from "./screens/index.js";
 
@@ -99,7 +98,6 @@ function showLobby() {
   show("lobby");
   lobby.refreshList();
   lobby.startLive();
-  progression.refresh();
 }
 
 function showGame(game) {
@@ -379,8 +377,7 @@ function start(token) {
   connection.open();
   byId("nav").hidden = false;
   // The address bar's screen (a link, a reload), else the lobby.
-  // The lobby's lists and its progress panel are read once the socket is open (onOpen's
-  // showLobby): reading the panel here too asked each of its three reads twice (make bench).
+  // The lobby's lists are read once the socket is open (onOpen's showLobby).
   if (router.currentPath() === "/") show("lobby");
   else router.dispatch();
 }
@@ -700,7 +697,6 @@ async function boot() {
   registerServiceWorker();
   watchOnline();
   lobby.setUp(context);
-  progression.setUp(context);
   gameScreen.setUp(context);
   lobby.buildCreateForm();
   byId("refresh").addEventListener("click", () => lobby.refreshList());

@@ -8,6 +8,7 @@ import { screen as player } from "./player.js";
 import { screen as replay } from "./replay.js";
 import { screen as settings } from "./settings.js";
 import { screen as shop } from "./shop.js";
+import { screen as tasks } from "./tasks.js";
 import { screen as wallet } from "./wallet.js";
 
 export const screens = [
@@ -15,6 +16,7 @@ export const screens = [
   boards,
   shop,
   wallet,
+  tasks,
   settings,
   player,
   replay,
