@@ -215,7 +215,9 @@ def verify() -> Response[str]:
 )
 def request_reset() -> Response[str]:
     account_service().request_reset(
-        body(app.current_event, EmailRequest, forms=True).email, _link_base()
+        body(app.current_event, EmailRequest, forms=True).email,
+        _link_base(),
+        client_base=account_settings().web_base_url,
     )
     return json_reply(202, AcceptedView(message=_ACCEPTED))
 

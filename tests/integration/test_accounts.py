@@ -26,6 +26,7 @@ from yamb.settings import GameSettings
 from yamb_service.accounts import service as account_service_module
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.accounts.service import DailyJobError
+from yamb_service.accounts.wiring import account_service
 from yamb_service.common.dynamo import item_model
 from yamb_service.economy.ports import Change
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
@@ -37,6 +38,20 @@ from yamb_service.progression.wiring import referrals_on
 from devstack.stack import LocalStack
 from devstack.template import Template
 from tests.integration.test_template import dynamodb_allowed, iam_actions, refusals
+
+# The web client's screens a mailed link may open, and the API route each one posts to.
+CLIENT_SCREENS = {"/reset": "/accounts/password-reset"}
+
+
+def link_route(url: str) -> tuple[str, str]:
+    """A mailed link's API route and token: the link's own, or, for a web client's screen
+    (`<web>/#/reset?token=`), the route that screen calls."""
+    parsed = urlparse(url)
+    if parsed.fragment:
+        screen, _, query = parsed.fragment.partition("?")
+        return CLIENT_SCREENS[screen], parse_qs(query)["token"][0]
+    return parsed.path, parse_qs(parsed.query)["token"][0]
+
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"
@@ -188,8 +203,7 @@ class Accounts:
     def link(self, to: str) -> tuple[str, str]:
         """The path and token of the link in the latest mail to `to`."""
         (url,) = self.mails(to)[-1]["links"]
-        parsed = urlparse(url)
-        return parsed.path, parse_qs(parsed.query)["token"][0]
+        return link_route(url)
 
     def follow(self, to: str) -> Reply:
         """The latest link to `to` used as a person does: its page, then its button (a post
@@ -1013,7 +1027,7 @@ def test_account_mail_goes_whatever_the_notification_switches(accounts: Accounts
     before = len(accounts.mails(email))
     accounts.http("POST", "/accounts/password-reset", {"email": email})
     assert len(accounts.mails(email)) == before + 1
-    assert re.search(r"/accounts/password-reset\?token=", accounts.mails(email)[-1]["text"])
+    assert re.search(r"/#/reset\?token=", accounts.mails(email)[-1]["text"])
 
 
 def test_register_losing_the_nickname_in_the_transaction_leaves_no_user(
@@ -1304,11 +1318,8 @@ def test_mail_to_one_address_is_bounded_and_every_answer_is_alike(accounts: Acco
     assert len(accounts.mails(email)) == before + 2
 
     # and of the two links mailed at once one works (the one stored last)
-    live = [
-        accounts.http("GET", urlparse(link).path, query=urlparse(link).query).status
-        for mail in accounts.mails(email)[before:]
-        for link in mail["links"]
-    ]
+    routes = [link_route(link) for mail in accounts.mails(email)[before:] for link in mail["links"]]
+    live = [accounts.http("GET", path, query=f"token={token}").status for path, token in routes]
     assert sorted(live) == [200, 404]
 
     # when an hour has passed, then one more goes
@@ -1327,11 +1338,24 @@ def test_mailed_links_lead_to_the_configured_address_whatever_the_host(
     # when it asks for a reset
     reply = accounts.http("POST", "/accounts/password-reset", {"email": email}, headers=forged)
 
-    # then the mailed link leads to the configured API, not to the host the request named
+    # then the mailed link leads to the configured web client's reset screen (WEB_BASE_URL),
+    # not to the host the request named
     assert reply.status == 202
     (link,) = accounts.mails(email)[-1]["links"]
-    assert link.startswith(f"{accounts.stack.gateway.http_url}/accounts/password-reset?token=")
+    assert link.startswith(f"{accounts.stack.web_url.rstrip('/')}/#/reset?token=")
     assert "evil" not in accounts.mails(email)[-1]["text"]
+
+    # and a verification mail asked the same way leads to the configured API's page
+    unverified = f"{_unique('Unver').lower()}@example.com"
+    accounts.register(_unique("Unver"), unverified)
+    accounts.http("POST", "/accounts/verification", {"email": unverified}, headers=forged)
+    (link,) = accounts.mails(unverified)[-1]["links"]
+    assert link.startswith(f"{accounts.stack.gateway.http_url}/accounts/verify?token=")
+
+    # and with no web client configured a reset link leads to the API's own page
+    account_service().request_reset(email, accounts.stack.gateway.http_url, client_base=None)
+    (link,) = accounts.mails(email)[-1]["links"]
+    assert link.startswith(f"{accounts.stack.gateway.http_url}/accounts/password-reset?token=")
 
 
 def test_email_change_needs_the_password_and_a_reset_ends_it(accounts: Accounts) -> None:

@@ -714,7 +714,14 @@ async function boot() {
   }
   const token = store.getItem("yamb.token");
   if (token) start(token);
+  else if (publicScreenShown()) router.dispatch();
   else show("signin");
+}
+
+/** Whether the address names a screen open to a signed-out visitor (a mailed link's). */
+function publicScreenShown() {
+  const found = router.match(router.currentPath());
+  return Boolean(found && screens.some((screen) => screen.public && screen.path === found.route.pattern));
 }
 
 window.yamb = { state, frames: () => connection?.ignored ?? 0 };

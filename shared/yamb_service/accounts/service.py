@@ -59,6 +59,10 @@ LINK_PATHS = {
     LinkKind.RESET: "/accounts/password-reset",
     LinkKind.EMAIL: "/accounts/email-change",
 }
+# The links a web client's screen takes instead, when one is configured (WEB_BASE_URL): a reset
+# link opens the client's #/reset, which posts the new password to the same API. The token is in
+# the fragment, which a browser sends to no server (no log, no Referer keeps it).
+CLIENT_LINK_PATHS = {LinkKind.RESET: "/#/reset"}
 # The mails anyone can cause to an address, counted against its bound (the links are counted
 # in _mail_link).
 _BOUNDED = frozenset({MailKind.ACCOUNT_EXISTS, MailKind.EMAIL_CHANGE_NOTICE})
@@ -322,14 +326,16 @@ class AccountService:
 
     # ------------------------------------------------------------------ A3 reset
 
-    def request_reset(self, email: str, link_base: str) -> None:
-        """A reset link, if the address is a verified account's; says nothing either way."""
+    def request_reset(self, email: str, link_base: str, client_base: str | None = None) -> None:
+        """A reset link, if the address is a verified account's; says nothing either way. With
+        `client_base` (the web client's address) the link opens the client's reset screen, else
+        the API's own page."""
         profile = self._profile_by_email(email)
         if profile is not None and profile.status in (
             AccountStatus.ACTIVE,
             AccountStatus.DELETING,
         ):
-            self._mail_link(profile, LinkKind.RESET, link_base)
+            self._mail_link(profile, LinkKind.RESET, link_base, client_base=client_base)
 
     def reset_password(self, token: str, password: str) -> None:
         # A weak password (ours or Cognito's verdict) leaves the link usable for a better one.
@@ -660,16 +666,22 @@ class AccountService:
         *,
         to: str | None = None,
         new_email: str | None = None,
+        client_base: str | None = None,
     ) -> None:
         """A new link of `kind` (the one before it ends) mailed, within the address's bound:
-        beyond it no link is made, so the last one mailed stays the live one."""
+        beyond it no link is made, so the last one mailed stays the live one. It leads to the
+        web client at `client_base` when the client has a screen for it, else to the API."""
         address = to or profile.email
         assert address is not None
         if not self._within_bound(address):
             return
         token, link = new_link(kind, profile.player_id, self.now(), new_email=new_email)
         self.store.put_link(link)
-        url = f"{link_base.rstrip('/')}{LINK_PATHS[kind]}?{urlencode({'token': token})}"
+        query = urlencode({"token": token})
+        if client_base and kind in CLIENT_LINK_PATHS:
+            url = f"{client_base.rstrip('/')}{CLIENT_LINK_PATHS[kind]}?{query}"
+        else:
+            url = f"{link_base.rstrip('/')}{LINK_PATHS[kind]}?{query}"
         self._send(profile, address, _LINK_MAILS[kind], {"nickname": profile.nickname, "link": url})
 
     def _within_bound(self, address: str) -> bool:

@@ -76,6 +76,9 @@ class AccountSettings(_EnvironmentSettings):
     # Where the mailed links lead: the HTTP API's address (stacks/accounts.yaml); only the
     # accounts function mails links. Never taken from a request.
     link_base_url: str | None = None
+    # The web client's address (template parameter WebUrl): a password reset link opens its
+    # #/reset screen. None: the reset link leads to the API's own page too.
+    web_base_url: str | None = None
     # The triggers get the pool from Cognito's event: only the others have these.
     user_pool_id: str | None = None
     user_pool_client_id: str | None = None

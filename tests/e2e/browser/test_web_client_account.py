@@ -66,6 +66,40 @@ def test_web_client_settings_change_the_nickname_and_say_a_refusal_beside_it(
     assert page_errors(page) == ["402 /me/nickname", "409 /me/nickname"]
 
 
+def test_web_client_settings_say_a_wrong_password_beside_its_field(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given a player in her settings
+    name = unique("wrongpw")
+    page = new_page()
+    sign_in(page, web_stack, name)
+    page.goto(f"{web_stack.web_url}#/settings")
+
+    # when she asks for a new e-mail address with a wrong password
+    page.fill("#settings-email", f"{name}-new@example.com")
+    page.fill("#settings-email-password", "not-my-password-1")
+    page.click("#email-form-save")
+
+    # then the refusal is said beside the password field, and the address is unchanged
+    expect(page.locator('#email-form [data-field="password"] .field-error')).to_contain_text(
+        "password is not right"
+    )
+    expect(page.locator("#pending-email")).to_have_count(0)
+
+    # when she changes her password giving a wrong current one
+    page.fill("#settings-old-password", "not-my-password-1")
+    page.fill("#settings-new-password", "Another-long-one-8")
+    page.click("#password-form-save")
+
+    # then that refusal is said beside the current password's field, and she stays signed in
+    expect(page.locator('#password-form [data-field="oldPassword"] .field-error')).to_contain_text(
+        "current password is not right"
+    )
+    expect(page.locator("#nav")).to_be_visible()
+    assert account(web_stack, page)["email"] == f"{name}@example.com"
+    assert page_errors(page) == ["403 /me/email", "403 /me/password"]
+
+
 def test_web_client_settings_keep_the_notification_switches_and_the_profile(
     web_stack: LocalStack, new_page: NewPage
 ) -> None:
@@ -126,7 +160,7 @@ def test_web_client_deleting_the_account_signs_out_and_signing_in_cancels_it(
     expect(page.locator("#deletion-pending")).to_have_count(0)
 
 
-def test_web_client_sign_in_page_mails_a_password_reset_link(
+def test_web_client_password_reset_by_the_mailed_link_sets_the_password_in_the_client(
     web_stack: LocalStack, new_page: NewPage
 ) -> None:
     # given a registered player, signed out
@@ -136,11 +170,39 @@ def test_web_client_sign_in_page_mails_a_password_reset_link(
     page = new_page()
     page.goto(web_stack.web_url)
 
-    # when they ask for a reset link
+    # when they ask for a reset link on the sign-in page
     page.fill("#reset-email", email)
     page.click("#reset-send")
 
-    # then the page says a mail is on its way, and the mailbox holds the link
+    # then the page says a mail is on its way, and the mailbox holds a link to this web
+    # client's reset screen (the token in the address's fragment)
     expect(page.locator("#reset-error")).to_contain_text("a mail is on its way")
-    mails = web_stack.aws.mails(email)
-    assert any("password-reset?token=" in (mail.text or "") for mail in mails)
+    (link,) = web_stack.aws.mails(email)[-1].links
+    assert link.startswith(f"{web_stack.web_url.rstrip('/')}/#/reset?token=")
+
+    # when they open it and give a password too short
+    page.goto(link)
+    page.fill("#set-password", "short")
+    page.click("#set-password-save")
+
+    # then the refusal is said beside the field
+    expect(page.locator("#set-password-field-error")).to_contain_text("12")
+
+    # when they give a good one
+    page.fill("#set-password", "Brand-new-dice-7")
+    page.click("#set-password-save")
+
+    # then the screen says so, and signing in with it reaches the lobby
+    expect(page.locator("#set-password-done")).to_contain_text("sign in with the new one")
+    page.click("#set-password-sign-in")
+    page.fill("#login-email", email)
+    page.fill("#login-password", "Brand-new-dice-7")
+    page.click("#login")
+    expect(page.locator("#lobby")).to_be_visible()
+
+    # when the link is opened again, then the screen says it no longer works
+    page.goto(link)
+    expect(page.locator("#set-password-refused")).not_to_be_empty()
+    expect(page.locator("#set-password-form")).to_have_count(0)
+    refused = ["400 /accounts/password-reset/confirm", "404 /accounts/password-reset"]
+    assert page_errors(page) == refused

@@ -6,6 +6,7 @@ import { screen as boards } from "./boards.js";
 import { screen as games } from "./games.js";
 import { screen as player } from "./player.js";
 import { screen as replay } from "./replay.js";
+import { screen as reset } from "./reset.js";
 import { screen as settings } from "./settings.js";
 import { screen as shop } from "./shop.js";
 import { screen as tasks } from "./tasks.js";
@@ -20,4 +21,5 @@ export const screens = [
   settings,
   player,
   replay,
+  reset,
 ];
