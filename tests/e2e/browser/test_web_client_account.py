@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from devstack.stack import LocalStack, local_nickname
 from tests.e2e.browser.test_web_client import NewPage, sign_in, unique
 from tests.e2e.browser.test_web_client_economy import grant, page_errors
+from tests.e2e.browser.test_web_client_results import ranked_game_on_the_board
 
 
 def account(stack: LocalStack, page: Page) -> dict[str, Any]:
@@ -127,6 +128,33 @@ def test_web_client_settings_keep_the_notification_switches_and_the_profile(
     expect(page.locator("#settings-description")).to_have_value("Yamb since 1979")
     # and the settings fit the phone: no sideways scroll
     assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+    assert not page.errors
+
+
+def test_web_client_settings_choose_the_proud_game_shown_on_the_players_page(
+    web_stack: LocalStack, players: Any, new_page: NewPage
+) -> None:
+    # given a ranked game ana won, and ana in her settings
+    ana, _, game_id = ranked_game_on_the_board(web_stack, players, "proud")
+    page = new_page()
+    sign_in(page, web_stack, ana.name)
+    page.goto(f"{web_stack.web_url}#/settings")
+
+    # when she chooses that game, one of her records, as the game she is proud of
+    choice = page.locator(f'#settings-proud-game option[value="{game_id}"]')
+    expect(choice).to_contain_text("points")
+    page.select_option("#settings-proud-game", game_id)
+    page.click("#profile-form-save")
+    expect(page.locator("#profile-form-error")).to_have_text("Saved.")
+
+    # then her page links to its replay, and the settings show it chosen after a reload
+    name = local_nickname(ana.name)
+    page.goto(f"{web_stack.web_url}#/players/{name}")
+    link = page.locator("#player-proud-game a")
+    expect(link).to_have_attribute("href", f"#/replay/{game_id}")
+    page.goto(f"{web_stack.web_url}#/settings")
+    expect(page.locator("#settings-proud-game")).to_have_value(game_id)
+    assert account(web_stack, page)["preferences"]["proudGame"] == game_id
     assert not page.errors
 
 

@@ -31,6 +31,8 @@ export const screen = {
         h("h2", { id: "player-name" }, stats.nickname, stats.country ? h("span", { class: "hint" }, ` · ${stats.country}`) : null),
         favorites ? followButton(stats.nickname, favorites, ctx) : null),
       stats.description ? h("p", { class: "player-description" }, stats.description) : null,
+      stats.proudGame ? h("p", { id: "player-proud-game" }, h("a", { href: `#/replay/${encodeURIComponent(stats.proudGame)}` },
+        t("The game {name} is proud of", { name: stats.nickname }))) : null,
       h("p", { class: "hint" }, t("Playing since {date}", { date: formatDate(stats.memberSince) })),
       statistics(stats),
       records(stats),

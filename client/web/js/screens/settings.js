@@ -121,15 +121,38 @@ function profilePanel(account, ctx) {
     field("description", t("About you"), h("textarea", { name: "description", id: "settings-description", maxlength: "1120", rows: "3" }, prefs.description || "")),
     field("publicPage", t("Public page"), h("input", { name: "publicPage", id: "settings-public-page", type: "checkbox", checked: prefs.publicPage }),
       t("Anyone, signed in or not, may see your statistics on a page of their own.")),
+    field("proudGame", t("The game you are proud of"), proudGameSelect(account, prefs.proudGame, ctx),
+      t("Shown on your page, with its replay: one of your records, or the one chosen before.")),
   ], t("Save profile"), async (element) => {
     await ctx.http("PATCH", "/me/settings", {
       language: element.language.value,
       country: element.country.value.trim() || null,
       description: element.description.value,
       publicPage: element.publicPage.checked,
+      proudGame: element.proudGame.value || null,
     });
     return t("Saved.");
   });
+}
+
+/** The proud game's choices: none, the one chosen, and the games of the player's records (their
+ * statistics, read after the screen is drawn: the select fills in when they come). */
+function proudGameSelect(account, chosen, ctx) {
+  const select = h("select", { name: "proudGame", id: "settings-proud-game" },
+    h("option", { value: "" }, t("None")),
+    chosen ? h("option", { value: chosen, selected: true }, t("The game chosen before")) : null);
+  ctx.http("GET", `/players/${encodeURIComponent(account.nickname)}/statistics`).then((stats) => {
+    const seen = new Set(chosen ? [chosen] : []);
+    for (const [kind, record] of Object.entries(stats.records || {})) {
+      const label = t("{score} points · {kind} · {date}", { score: formatNumber(record.score),
+        kind: kind.replace(/\//g, " · "), date: formatDate(record.at) });
+      if (record.gameId === chosen) select.querySelector(`option[value="${CSS.escape(chosen)}"]`).textContent = label;
+      if (seen.has(record.gameId)) continue;
+      seen.add(record.gameId);
+      select.append(h("option", { value: record.gameId }, label));
+    }
+  }).catch(() => undefined); // no statistics yet: only "None" and the chosen game
+  return select;
 }
 
 function notificationsPanel(account, ctx) {
