@@ -1,5 +1,6 @@
 """Generates client/web/catalog.json: what the game's rules offer, for the web client's forms
-and sheets (grids and their rows, column types, presets, the settings' limits).
+and sheets (grids and their rows, column types, presets, the settings' limits), and the
+country codes an account's settings accept (A4).
 
     python -m devstack.web_catalog > client/web/catalog.json
 
@@ -12,6 +13,7 @@ import sys
 from typing import Any, get_args
 
 import annotated_types
+from iso3166 import countries_by_alpha2
 from yamb import settings as game_settings
 from yamb.rules import COLUMN_TYPES, GRIDS, PRESETS
 
@@ -64,6 +66,8 @@ def catalog() -> dict[str, Any]:
             "maxColumns": game_settings.FREE_MAX_COLUMNS,
             "maxColumnRank": game_settings.FREE_MAX_COLUMN_RANK,
         },
+        # What yamb.accounts.preferences.check_country accepts; the page names them (Intl).
+        "countries": sorted(countries_by_alpha2),
     }
 
 

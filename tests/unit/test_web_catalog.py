@@ -3,6 +3,9 @@
 import json
 from pathlib import Path
 
+import pytest
+from yamb.accounts.errors import AccountError
+from yamb.accounts.preferences import check_country
 from yamb.rules import GRIDS, PRESETS
 from yamb.settings import validate_settings
 
@@ -40,3 +43,16 @@ def test_web_catalog_every_offered_choice_is_accepted_by_the_server() -> None:
         assert validate_settings({"preset": 1, "turnType": turn_type, **extra})
     hours = catalog()["slowDeadlineHours"]
     assert hours == {"min": 1, "max": 720}
+
+
+def test_web_catalog_offers_every_country_the_settings_accept_and_no_other() -> None:
+    # given the countries the catalog offers a player's settings
+    offered = json.loads(render())["countries"]
+
+    # then each is accepted by the settings' check, as it is sent (upper case)
+    assert len(offered) > 200
+    assert all(check_country(code) == code for code in offered)
+    # and a code the settings refuse is not offered
+    with pytest.raises(AccountError):
+        check_country("XX")
+    assert "XX" not in offered

@@ -2,6 +2,7 @@
 // caller's head-to-head with them (each meeting opens its replay), and following them as a
 // favourite (their rows on the favourites' boards).
 
+import { countryName, flagOf } from "../countries.js";
 import { fill, h } from "../dom.js";
 import { formatDate, formatNumber, t } from "../i18n.js";
 
@@ -28,7 +29,9 @@ export const screen = {
     document.title = `${stats.nickname} · Yamb`;
     fill(root,
       h("div", { class: "player-head" },
-        h("h2", { id: "player-name" }, stats.nickname, stats.country ? h("span", { class: "hint" }, ` · ${stats.country}`) : null),
+        h("h2", { id: "player-name" }, stats.nickname, stats.country
+          ? h("span", { class: "hint", id: "player-country", title: countryName(stats.country) }, ` · ${flagOf(stats.country)} ${countryName(stats.country)}`)
+          : null),
         favorites ? followButton(stats.nickname, favorites, ctx) : null),
       stats.description ? h("p", { class: "player-description" }, stats.description) : null,
       stats.proudGame ? h("p", { id: "player-proud-game" }, h("a", { href: `#/replay/${encodeURIComponent(stats.proudGame)}` },

@@ -3,7 +3,8 @@
 // account. Each form answers beside its own button; a refusal naming a field is said there.
 
 import { fill, h } from "../dom.js";
-import { formatDate, formatNumber, t } from "../i18n.js";
+import { countryName, flagOf } from "../countries.js";
+import { currentLanguage, formatDate, formatNumber, t } from "../i18n.js";
 
 const LANGUAGES = [["en", "English"], ["fr", "Français"], ["da", "Dansk"], ["hr", "Hrvatski"]];
 const EMAIL_GROUPS = [["returnReminders", "Reminders to come back to a game"], ["tournaments", "Tournaments"], ["offers", "Offers"]];
@@ -117,7 +118,7 @@ function profilePanel(account, ctx) {
   return form("profile-form", t("Profile"), [
     field("language", t("Language"), h("select", { name: "language", id: "settings-language" },
       LANGUAGES.map(([value, label]) => h("option", { value, selected: value === prefs.language }, label)))),
-    field("country", t("Country"), h("input", { name: "country", id: "settings-country", value: prefs.country || "", maxlength: "8", autocomplete: "country" })),
+    field("country", t("Country flag"), countrySelect(prefs.country, ctx.state.catalog?.countries || [])),
     field("description", t("About you"), h("textarea", { name: "description", id: "settings-description", maxlength: "1120", rows: "3" }, prefs.description || "")),
     field("publicPage", t("Public page"), h("input", { name: "publicPage", id: "settings-public-page", type: "checkbox", checked: prefs.publicPage }),
       t("Anyone, signed in or not, may see your statistics on a page of their own.")),
@@ -126,13 +127,24 @@ function profilePanel(account, ctx) {
   ], t("Save profile"), async (element) => {
     await ctx.http("PATCH", "/me/settings", {
       language: element.language.value,
-      country: element.country.value.trim() || null,
+      country: element.country.value || null,
       description: element.description.value,
       publicPage: element.publicPage.checked,
       proudGame: element.proudGame.value || null,
     });
     return t("Saved.");
   });
+}
+
+/** The flag beside one's name: "Yamb world" (no country, the default) or a country the server
+ * accepts (the catalog's codes), named in the page's language and sorted by that name. */
+function countrySelect(chosen, codes) {
+  const all = chosen && !codes.includes(chosen) ? [...codes, chosen] : codes;
+  const named = all.map((code) => [code, countryName(code)]);
+  named.sort((a, b) => a[1].localeCompare(b[1], currentLanguage()));
+  return h("select", { name: "country", id: "settings-country", autocomplete: "off" },
+    h("option", { value: "", selected: !chosen }, t("Yamb world")),
+    named.map(([code, name]) => h("option", { value: code, selected: code === chosen }, `${flagOf(code)} ${name}`)));
 }
 
 /** The proud game's choices: none, the one chosen, and the games of the player's records (their
