@@ -1,7 +1,8 @@
 """The account in a real browser (issue 28, A1-A8): the settings screen changes the nickname
-(seen in the header and on the player's page) and says a refusal beside the field, keeps the
-notification switches, deletes the account, and signing in again cancels the deletion; the
-sign-in page mails a reset link."""
+(seen in the header and on the player's page) and says a refusal (a taken name, a wrong
+password) beside its field, keeps the notification switches, the country flag and the proud
+game, deletes the account, and signing in again cancels the deletion; the sign-in page mails a
+reset link, whose screen in the client sets the new password, and the verification link again."""
 
 import json
 import re
@@ -243,3 +244,39 @@ def test_web_client_password_reset_by_the_mailed_link_sets_the_password_in_the_c
     expect(page.locator("#set-password-form")).to_have_count(0)
     refused = ["400 /accounts/password-reset/confirm", "404 /accounts/password-reset"]
     assert page_errors(page) == refused
+
+
+def test_web_client_sign_in_page_mails_the_verification_link_again(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given a person who registered in the page and did not confirm the address
+    name = unique("unconfirmed").replace("-", "")
+    email = f"{name}@example.com"
+    page = new_page()
+    page.goto(web_stack.web_url)
+    page.fill("#register-nickname", name[:16])
+    page.fill("#register-email", email)
+    page.fill("#register-password", "Correct-horse-9")
+    page.click("#register")
+    expect(page.locator("#register-error")).to_contain_text("Check your mail")
+    (first,) = [link for mail in web_stack.aws.mails(email) for link in mail.links]
+
+    # when they ask for the verification mail again
+    page.fill("#resend-email", email)
+    page.click("#resend-send")
+
+    # then the page says a mail is on its way, and the new link (the earlier one ended)
+    # confirms the address, after which signing in reaches the lobby
+    expect(page.locator("#resend-error")).to_contain_text("a mail is on its way")
+    links = [link for mail in web_stack.aws.mails(email) for link in mail.links]
+    assert len(links) == 2 and links[0] == first and "/accounts/verify?token=" in links[1]
+    ended = page.goto(first)
+    assert ended is not None and ended.status == 404
+    page.goto(links[1])
+    page.locator("button").first.click()
+    expect(page.locator("body")).to_contain_text("E-mail confirmed")
+    page.goto(web_stack.web_url)
+    page.fill("#login-email", email)
+    page.fill("#login-password", "Correct-horse-9")
+    page.click("#login")
+    expect(page.locator("#lobby")).to_be_visible()
