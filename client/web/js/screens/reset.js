@@ -21,7 +21,10 @@ export const screen = {
     const again = h("p", {}, h("a", { href: "#/", id: "set-password-ask-again" }, t("Ask for a new link on the sign-in page")));
     const refused = (message) => fill(root, heading,
       h("p", { class: "error", id: "set-password-refused", role: "alert" }, message), again);
-    if (!token) return refused(t("This link has no token: open the link of the mail as it is."));
+    if (!token) { // not a mailed link's address (a typed one, a walk of every screen): how to get one
+      return fill(root, heading, h("p", { class: "hint", id: "set-password-how" },
+        t("Open the link of the password reset mail to choose a new password here.")), again);
+    }
     fill(root, heading, h("p", { class: "hint" }, t("Loading…")));
     try {
       await request("GET", `/accounts/password-reset?token=${encodeURIComponent(token)}`);
