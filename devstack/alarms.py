@@ -74,6 +74,13 @@ SETTINGS: dict[str, Settings] = {
         "the message holds the event and its error; fix the fault, then run the job again "
         "with the day as its now (each step is idempotent).",
     ),
+    "Push": Settings(
+        "push",
+        "Pushes refused for want of concurrency (Lambda retries an asynchronous call once).",
+        "The push function failed (a push service's refusal is an answer, counted as PushFailed):"
+        " phones miss their notifications.",
+        errors_threshold=5,
+    ),
     "Connections": Settings(
         "connections",
         "Handshakes or disconnects refused for want of concurrency.",

@@ -50,6 +50,9 @@ stage, no stage in the path), and the local tools under ``/_local``:
 * ``GET /_local/jobs``: the scheduled jobs (`jobs`); ``POST /_local/jobs/<name>?now=<ISO 8601>``
   runs one (`run_job`, no timeout) and answers its JSON result, or 500 with its ``errorType`` and
   ``errorMessage``;
+* ``GET /_local/push``: what the push function would have pushed (`push_outbox`,
+  devstack.push), newest first, as JSON (``?player=<id>``, ``?last=N``); ``POST /_local/push``
+  is where the push function posts it; ``POST /_local/push/gone`` marks an endpoint gone (410);
 * ``GET /openapi.yaml``: the HTTP API's OpenAPI document (`openapi`, a file read on each request:
   docs/openapi.yaml), without authorization and to any origin; 404 when the stack has none.
 """
@@ -84,6 +87,7 @@ from devstack.lambda_context import LocalLambdaContext
 from devstack.mail import Mail, mailbox_page
 from devstack.policy import AuthorizerConfigurationError as _AuthorizerConfigurationError
 from devstack.policy import policy_allows as _policy_allows
+from devstack.push import PushOutbox
 from devstack.template import CorsConfiguration
 
 __all__ = [
@@ -556,6 +560,8 @@ class LocalGateway:
         jobs: JobList | None = None,
         run_job: JobRunner | None = None,
         openapi: Path | None = None,
+        push_outbox: PushOutbox | None = None,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         if not re.fullmatch(r"[A-Za-z0-9_\-]+", stage):
             raise ValueError(f"stage {stage!r}: letters, digits, - and _ only")
@@ -570,6 +576,8 @@ class LocalGateway:
         self.jobs = jobs
         self.run_job = run_job
         self.openapi = openapi
+        self.push_outbox = push_outbox or PushOutbox()
+        self.clock = clock or (lambda: datetime.now(UTC))
         self.handlers: dict[str, LambdaHandler] = dict(handlers)
         self.authorizer = authorizer
         self.stage = stage
@@ -634,6 +642,11 @@ class LocalGateway:
         return f"{self.http_url}/_local/mail"
 
     @property
+    def push_url(self) -> str:
+        """``GET``: what would have been pushed; the push function ``POST``s there."""
+        return f"{self.http_url}/_local/push"
+
+    @property
     def jobs_url(self) -> str:
         """``GET`` lists the scheduled jobs, ``POST <jobs_url>/<name>?now=...`` runs one."""
         return f"{self.http_url}/_local/jobs"
@@ -674,6 +687,9 @@ class LocalGateway:
         app.router.add_get("/_local/mail.json", self._mail_json)
         app.router.add_get("/_local/jobs", self._list_jobs)
         app.router.add_post("/_local/jobs/{name}", self._run_job)
+        app.router.add_get("/_local/push", self._push_list)
+        app.router.add_post("/_local/push", self._push_receive)
+        app.router.add_post("/_local/push/gone", self._push_gone)
         app.router.add_get("/openapi.yaml", self._openapi_document)
         # Everything else is the HTTP API's (its own 404 for what no route matches).
         app.router.add_route("*", "/{path:.*}", self.http.handle)
@@ -825,6 +841,33 @@ class LocalGateway:
         if last is not None:
             mails = mails[: int(last)]
         return web.json_response([mail.to_json() for mail in mails])
+
+    async def _push_list(self, request: web.Request) -> web.StreamResponse:
+        """What would have been pushed, newest first: ``?player=<id>``, ``?last=N``."""
+        last = request.query.get("last")
+        if last is not None and not last.isdigit():
+            return _json_error(400, None, "last: a number of pushes")
+        player = request.query.get("player") or None
+        found = self.push_outbox.listed(player, None if last is None else int(last))
+        return web.json_response(found, headers={"Cache-Control": "no-store"})
+
+    async def _push_receive(self, request: web.Request) -> web.StreamResponse:
+        try:
+            record = await request.json()
+        except ValueError:
+            return _json_error(400, None, "a JSON push record")
+        if not isinstance(record, dict):
+            return _json_error(400, None, "a JSON push record")
+        status = self.push_outbox.receive(record, self.clock())
+        return web.json_response({"status": status}, status=status)
+
+    async def _push_gone(self, request: web.Request) -> web.StreamResponse:
+        try:
+            endpoint = (await request.json())["endpoint"]
+        except (ValueError, KeyError, TypeError):
+            return _json_error(400, None, '{"endpoint": ...}: the endpoint to answer 410 for')
+        self.push_outbox.mark_gone(str(endpoint))
+        return web.json_response({"gone": endpoint})
 
     async def _list_jobs(self, request: web.Request) -> web.StreamResponse:
         jobs = [] if self.jobs is None else await self._blocking(self.jobs)

@@ -39,6 +39,7 @@ from devstack import srp
 from devstack.aws import LocalAws
 from devstack.gateway import GatewayThread, HttpAuthorizer, HttpRoute, LocalGateway, iso8601_utc
 from devstack.policy import DynamoDbGuard, guard_dynamodb
+from devstack.push import local_vapid_public_key
 from devstack.streams import StreamPoller
 from devstack.template import Schedule, Template, TemplateError, load_handler
 from devstack.web import LocalWebServer
@@ -193,6 +194,7 @@ class LocalStack:
             jobs=self.jobs,
             run_job=self.run_job,
             openapi=self.root / "docs" / "openapi.yaml",
+            clock=self.aws.clock.now,
         )
 
     # -------------------------------------------------------------- wiring
@@ -298,6 +300,11 @@ class LocalStack:
             # Stripe cannot be reached from here: its SDK is pointed at a closed local port, so
             # a checkout answers payment_provider_unavailable at once (docs/economy.md).
             "STRIPE_API_BASE": LOCAL_STRIPE_API_BASE,
+            # Web Push: nothing leaves this machine; the push function posts each notification
+            # to the stack's outbox (GET /_local/push shows it). The page subscribes with a key
+            # pair made now (devstack.push).
+            "LOCAL_PUSH_OUTBOX_URL": self.gateway.push_url,
+            "PUSH_VAPID_PUBLIC_KEY": local_vapid_public_key(),
         }
         # One process runs every function: their (disjoint or equal) variables are merged,
         # and put back as they were when the stack stops.
@@ -382,6 +389,7 @@ class LocalStack:
             "mailboxUrl": self.gateway.mailbox_url,
             "mailJsonUrl": f"{self.gateway.mailbox_url}.json",
             "jobsUrl": self.gateway.jobs_url,
+            "pushUrl": self.gateway.push_url,
             "openApiUrl": self.gateway.openapi_url,
             "webUrl": self.web_url,
         }

@@ -28,7 +28,8 @@ from yamb.accounts.messages import (
 from yamb.accounts.passwords import MIN_PASSWORD_CHARS
 from yamb.accounts.preferences import PreferencesChange
 from yamb.progression.errors import ProgressionError
-from yamb_service.accounts.wiring import account_service
+from yamb.push.messages import PushDeviceView, PushKeyView, PushSubscriptionRequest
+from yamb_service.accounts.wiring import account_service, push_devices
 from yamb_service.common.config import account_settings
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
@@ -66,6 +67,7 @@ routes = Routes(
         "busy": 503,
         "internal": 500,
         "unknown_referral_code": 404,
+        "push_devices_full": 409,
     },
 )
 _ACCEPTED = "if the address belongs to an account that needs it, a mail is on its way"
@@ -382,6 +384,42 @@ def sign_out() -> Response[str]:
 def request_deletion() -> Response[str]:
     profile = account_service().request_deletion(player_id(app.current_event))
     return json_reply(202, AccountView.of(profile))
+
+
+# ---------------------------------------------------------------------- Web Push (A8)
+
+
+@routes.get(
+    "/push/vapid-key",
+    "The VAPID public key a page subscribes to pushes with (null: no pushes here)",
+    PushKeyView,
+    public=True,
+)
+def push_key() -> Response[str]:
+    key = account_settings().push_vapid_public_key or None
+    return json_reply(200, PushKeyView(public_key=key))
+
+
+@routes.put(
+    "/me/push-subscriptions",
+    "This device's push subscription kept (or renewed): its pushes go to it",
+    PushDeviceView,
+    request=PushSubscriptionRequest,
+)
+def subscribe_device() -> Response[str]:
+    request = body(app.current_event, PushSubscriptionRequest)
+    device = push_devices().subscribe(player_id(app.current_event), request)
+    return json_reply(200, PushDeviceView(device_id=device))
+
+
+@routes.delete(
+    "/me/push-subscriptions/{deviceId}",
+    "A device's push subscription removed (no more pushes to it; removing it again is no error)",
+    PushDeviceView,
+)
+def unsubscribe_device(device_id: str) -> Response[str]:
+    push_devices().unsubscribe(player_id(app.current_event), device_id)
+    return json_reply(200, PushDeviceView(device_id=device_id))
 
 
 # ---------------------------------------------------------------------- errors

@@ -67,6 +67,7 @@ def test_trimmed_botocore_makes_the_functions_clients(tmp_path: Path) -> None:
         "cognito-idp",
         "ses",
         "ssm",
+        "lambda",
     } == set(services)
     assert len(removed) > 300
 
@@ -128,6 +129,10 @@ LAYER_PINS = {
 }
 DEPENDENCIES = LAYER_PINS["DependenciesLayer"]
 PAYMENTS = LAYER_PINS["PaymentsLayer"]
+PUSH = LAYER_PINS["PushLayer"]
+# The layers no function takes together (each is one function's own): they may pin the same
+# library, in the same version (requests: Stripe's and pywebpush's HTTP client).
+APART = {"PaymentsLayer", "PushLayer"}
 
 
 def test_layers_pin_what_pyproject_pins_each_in_one_layer() -> None:
@@ -138,11 +143,13 @@ def test_layers_pin_what_pyproject_pins_each_in_one_layer() -> None:
     # when the layers' requirements are read
     layers_of = {name: [k for k, p in LAYER_PINS.items() if name in p] for name in wanted}
 
-    # then each is pinned by exactly one layer, as pyproject pins it (extras included), and what
-    # else a layer pins is something one of them needs
+    # then each is pinned by exactly one layer (or by layers no function takes together), as
+    # pyproject pins it (extras included), and what else a layer pins is something one of them
+    # needs
     for name, requirement in wanted.items():
-        assert len(layers_of[name]) == 1, (name, layers_of[name])
-        assert str(LAYER_PINS[layers_of[name][0]][name]) == str(requirement)
+        holders = layers_of[name]
+        assert len(holders) == 1 or set(holders) <= APART, (name, holders)
+        assert all(str(LAYER_PINS[layer][name]) == str(requirement) for layer in holders)
     needed = closure(wanted)
     for layer, layer_pins in LAYER_PINS.items():
         assert set(layer_pins) <= needed, (layer, set(layer_pins) - needed)
@@ -173,6 +180,33 @@ def test_payments_layer_holds_what_only_stripe_needs() -> None:
             pin = PAYMENTS.get(dependency) or DEPENDENCIES.get(dependency)
             have = version(pin) if pin else Version(importlib.metadata.version(dependency))
             assert needed.specifier.contains(have, prereleases=True), (name, text, have)
+
+
+def test_push_layer_holds_what_only_pywebpush_needs() -> None:
+    # given what the dependencies layer ships and what pywebpush and its signer need
+    shipped = closure(DEPENDENCIES)
+    push_needs = closure({name: PUSH[name] for name in ("pywebpush", "py-vapid", "http-ece")})
+
+    # then the push layer pins exactly what they need and the dependencies layer lacks, each
+    # in the version pyproject (or the payments layer, for what they share) pins
+    assert set(PUSH) == push_needs - shipped
+    for name in set(PUSH) & set(PAYMENTS):
+        assert str(PUSH[name]) == str(PAYMENTS[name])
+    assert "--no-deps" in (LAYERS / "push" / "Makefile").read_text(encoding="utf-8")
+
+
+def test_push_layer_is_the_push_function_s_alone(template: dict[str, Any]) -> None:
+    # given the template / when each function's layers are read
+    with_layer = [
+        name
+        for name, resource in template["Resources"].items()
+        if resource["Type"] == "AWS::Serverless::Function"
+        and "PushLayer" in function_layers(template, name)
+    ]
+    # then only the push function has pywebpush's layer (its import alone is about 270 ms), and
+    # no function has it beside Stripe's
+    assert with_layer == ["PushFunction"]
+    assert re.search(r"^build-PushLayer:", (LAYERS / "push" / "Makefile").read_text(), re.M)
 
 
 # ------------------------------------------------------------------------- what functions import

@@ -1244,7 +1244,7 @@ def _watching(body: dict[str, Any], namespace: str, metric: str) -> dict[str, li
 @pytest.mark.parametrize("metric", ["Errors", "Throttles"])
 def test_every_function_has_errors_and_throttles_alarms(body: dict[str, Any], metric: str) -> None:
     # given every function of the root and nested templates
-    assert len(FUNCTIONS) == 16
+    assert len(FUNCTIONS) == 17
     # when the alarms on Lambda's metric are read
     watching = _watching(body, "AWS/Lambda", metric)
     # then each function has one, and no alarm watches something that is not a function

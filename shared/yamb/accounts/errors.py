@@ -40,6 +40,8 @@ type AccountErrorCode = Literal[
     "account_banned",
     "account_deleted",
     "conflict",
+    # Web Push (A8): a player's devices with notifications on are bounded
+    "push_devices_full",
 ]
 
 

@@ -18,6 +18,8 @@ from yamb_service.common.dynamo import botocore_session, item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.game.result_dynamo import game_result
 from yamb_service.progression.wiring import pioneer_enrolment, referrals_on
+from yamb_service.push.dynamo import DynamoSubscriptions
+from yamb_service.push.service import PushDevices
 
 _CONFIG = Config(retries={"mode": "standard", "max_attempts": 4}, connect_timeout=2, read_timeout=5)
 
@@ -119,3 +121,12 @@ def account_service(
         referrals=referrals,
         games=_LazySeatNames(item),
     )
+
+
+@cache
+def push_devices() -> PushDevices:
+    """A device's Web Push subscription kept or removed (yamb_service.push): the push domain's
+    store and rules, without its sender."""
+    settings = account_settings()
+    item = item_model(settings.table_name, settings.aws_region, settings.aws_endpoint_url)
+    return PushDevices(DynamoSubscriptions(item))

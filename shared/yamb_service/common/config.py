@@ -44,6 +44,9 @@ class ServiceSettings(_EnvironmentSettings):
     mail_from: str | None = None
     mail_template_prefix: str | None = None
     web_base_url: str = "https://yamb.example"
+    # The push function (Web Push, yamb_service.push): the connections and clock functions
+    # hand it a return countdown and a slow game's turn; None: nothing is pushed.
+    push_function_name: str | None = None
     # Read by Powertools itself at import; required here so that a deployment without them
     # fails on its first call, not when the metrics are flushed.
     powertools_service_name: str
@@ -82,6 +85,9 @@ class AccountSettings(_EnvironmentSettings):
     # The triggers get the pool from Cognito's event: only the others have these.
     user_pool_id: str | None = None
     user_pool_client_id: str | None = None
+    # Web Push's VAPID public key (base64url), which the page subscribes with: not a secret
+    # (its private half is the push function's, in SSM). Empty: this deployment pushes nothing.
+    push_vapid_public_key: str = ""
     aws_region: str = "us-east-1"
     aws_endpoint_url: str | None = None
     powertools_service_name: str
@@ -111,6 +117,42 @@ class ResultsSettings(EconomySettings):
 @cache
 def results_settings() -> ResultsSettings:
     return ResultsSettings.from_environment()
+
+
+class PrizeSettings(ResultsSettings):
+    """The prize payouts: the results' table, and the push function a paid prize is pushed
+    through (None: nothing is pushed)."""
+
+    push_function_name: str | None = None
+
+
+@cache
+def prize_settings() -> PrizeSettings:
+    return PrizeSettings.from_environment()
+
+
+class PushSettings(_EnvironmentSettings):
+    """What the push function needs (Web Push, docs/push.md)."""
+
+    table_name: str
+    # The SSM SecureString that holds the VAPID private key (PEM), read once per cold start:
+    # never in code, in the template or in the environment.
+    push_vapid_private_key_parameter: str
+    # The contact the push services may write to about our pushes (VAPID's `sub`).
+    push_contact: str = "mailto:admin@yamb.example"
+    # Where a notification's click leads (the web client).
+    web_base_url: str = "https://yamb.example"
+    # The local stack: the notifications go to its outbox (GET /_local/push), not out.
+    local_push_outbox_url: str | None = None
+    aws_region: str = "us-east-1"
+    aws_endpoint_url: str | None = None
+    powertools_service_name: str
+    powertools_metrics_namespace: str
+
+
+@cache
+def push_settings() -> PushSettings:
+    return PushSettings.from_environment()
 
 
 class ProgressionSettings(EconomySettings):

@@ -141,6 +141,8 @@ class TableItem(Model):
     # Referral (progression.referral.dynamo): the invitee's weeks played and weeks paid.
     played_weeks = UnicodeSetAttribute(null=True)
     paid_weeks = UnicodeSetAttribute(null=True)
+    # Web Push (yamb_service.push.dynamo): a device's subscription as JSON.
+    push = UnicodeAttribute(null=True)
     gsi1 = _Index1()
 
 

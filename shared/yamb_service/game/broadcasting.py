@@ -6,8 +6,10 @@ together."""
 from datetime import datetime
 
 from yamb.protocol import ClientAction
+from yamb.push.messages import PushKind, PushRequest
 from yamb.session import presence
 from yamb.session.effects import Effects
+from yamb.session.model import GameSession
 
 from yamb_service.common.observability import logger
 from yamb_service.edge.caller import Caller
@@ -67,3 +69,18 @@ def away(ctx: GameContext, game_id: str, caller: Caller, *, at: datetime | None 
         return
     if applied.written:
         broadcast(ctx, applied, skip=caller.connection_id)
+        _countdown_pushed(ctx, applied.session, caller.player_id)
+
+
+def _countdown_pushed(ctx: GameContext, session: GameSession, player_id: str) -> None:
+    """The away player's return countdown of a running game started: their phone is told
+    (Web Push, A8), if the away came from a phone that went to sleep, it is how they learn."""
+    seat = session.seat_of(player_id)
+    if seat is None or session.status != "running":
+        return
+    held = session.seats[seat]
+    if held.present or held.left or held.return_deadline is None:
+        return
+    ctx.pusher.push(
+        PushRequest(player_id=player_id, kind=PushKind.RETURN_COUNTDOWN, game_id=session.game_id)
+    )

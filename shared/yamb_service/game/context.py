@@ -12,6 +12,7 @@ from yamb_service.edge.notifier import Notifier
 from yamb_service.game.delivery import Delivery
 from yamb_service.game.ports import GameRepository, PlayerRepository, ReturnReminders, Wardrobes
 from yamb_service.game.writer import GameWriter
+from yamb_service.push.ports import Pusher
 
 
 class GameContext(Protocol):
@@ -21,6 +22,7 @@ class GameContext(Protocol):
     dice: DiceSource
     wardrobes: Wardrobes
     reminders: ReturnReminders
+    pusher: Pusher
     writer: GameWriter
     delivery: Delivery
     now: Callable[[], datetime]

@@ -76,6 +76,7 @@ from yamb_service.game.ports import (
 from yamb_service.game.throttle import ConnectionThrottle
 from yamb_service.game.timers import LaneInput
 from yamb_service.game.writer import GameWriter
+from yamb_service.push.ports import NoPusher, Pusher
 
 SESSION_EXPIRED = "your sign-in has expired: connect again with a fresh token"
 SLOW_DOWN = "too many frames: this one and the next ones this second are not applied; slow down"
@@ -143,6 +144,7 @@ class GameService:
         wardrobes: Wardrobes | None = None,
         away_grace: Callable[[], None] = presence.wait_away_grace,
         reminders: ReturnReminders | None = None,
+        pusher: Pusher | None = None,
     ) -> None:
         self.throttle = throttle
         # Waits, in a closed connection's $disconnect, for its player to come back unseen
@@ -150,6 +152,8 @@ class GameService:
         self.away_grace = away_grace
         # Return reminders (A8): mailed by the clock function only.
         self.reminders: ReturnReminders = reminders or NoReminders()
+        # Web Push (a return countdown, a slow game's turn): the push function, asked.
+        self.pusher: Pusher = pusher or NoPusher()
         # What a player shows at the table (E5), read when they sit down.
         self.wardrobes: Wardrobes = wardrobes or NoWardrobes()
         # A sign-in expires on the wall clock, as the authorizer that checked it measures it;

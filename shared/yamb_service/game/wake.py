@@ -3,6 +3,7 @@ move), and a heartbeat lane learns whether to wait again."""
 
 from datetime import datetime
 
+from yamb.push.messages import PushKind, PushRequest
 from yamb.session.deadlines import woken
 
 from yamb_service.common.observability import MetricUnit, logger, metrics
@@ -36,6 +37,15 @@ def wake(
             # Once per absence: the write above took it, whether the mail goes or not.
             if ctx.reminders.remind(player_id, applied.session):
                 metrics.add_metric(name="ReturnReminderSent", unit=MetricUnit.Count, value=1)
+            if applied.session.status == "running" and applied.session.settings.turn_type == "slow":
+                # The slow game waits for the player's turn: their phone is told too (A8).
+                ctx.pusher.push(
+                    PushRequest(
+                        player_id=player_id,
+                        kind=PushKind.YOUR_TURN,
+                        game_id=applied.session.game_id,
+                    )
+                )
     if lane is None or lost:
         return None
     plan = applied.timers

@@ -19,6 +19,7 @@ from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepositor
 from yamb_service.game.service import GameService
 from yamb_service.game.throttle import ConnectionThrottle
 from yamb_service.game.timers import StepFunctionsTimers
+from yamb_service.push.invoke import pusher
 
 
 @cache
@@ -55,6 +56,9 @@ def game_service() -> GameService:
         ),
         wardrobes=DynamoWardrobeStore(item),
         reminders=_reminders(item, client) if settings.mail_from else None,
+        pusher=pusher(
+            item, settings.push_function_name, settings.aws_region, settings.aws_endpoint_url
+        ),
     )
 
 

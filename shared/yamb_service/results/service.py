@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from aws_lambda_powertools.metrics import MetricUnit
 from yamb.accounts.nicknames import MAX_NICKNAME_CHARS
 from yamb.accounts.profile import AccountStatus, Profile
+from yamb.push.messages import PushKind, PushRequest
 from yamb.results import periods
 from yamb.results.boards import (
     MAIN,
@@ -54,6 +55,7 @@ from yamb_service.accounts.ports import Profiles
 from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import logger, metrics
 from yamb_service.economy.ports import Change, WalletStore
+from yamb_service.push.ports import NoPusher, Pusher
 from yamb_service.results import MAX_FAVORITES
 from yamb_service.results.ports import ResultsStore
 
@@ -494,7 +496,10 @@ class PrizeService:
         *,
         settle_seconds: float = SETTLE_SECONDS,
         sleep: Callable[[float], None] = time.sleep,
+        pusher: Pusher | None = None,
     ) -> None:
+        # A prize paid is pushed to the winner's phones (Web Push, A8 "rewards").
+        self.pusher: Pusher = pusher or NoPusher()
         self.store = store
         self.wallets = wallets
         self.accounts = accounts
@@ -576,5 +581,13 @@ class PrizeService:
             if applied.written:
                 payout.paid.append(f"{target.key} {player} {award.tokens}")
                 metrics.add_metric(name="PrizePaid", unit=MetricUnit.Count, value=1)
+                self.pusher.push(
+                    PushRequest(
+                        player_id=player,
+                        kind=PushKind.PRIZE_PAID,
+                        tokens=award.tokens,
+                        board=target.key,
+                    )
+                )
             else:
                 payout.repeated += 1

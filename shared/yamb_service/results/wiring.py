@@ -6,10 +6,11 @@ from functools import cache, partial
 
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.common import clock
-from yamb_service.common.config import results_settings
+from yamb_service.common.config import prize_settings, results_settings
 from yamb_service.common.dynamo import ItemModel, item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.game.result_dynamo import game_result
+from yamb_service.push.invoke import pusher
 from yamb_service.results.dynamo import DynamoResultsStore
 from yamb_service.results.service import PrizeService, ResultsRecorder, ResultsService
 
@@ -40,6 +41,13 @@ def results_service() -> ResultsService:
 
 @cache
 def prize_service() -> PrizeService:
+    settings = prize_settings()
     return PrizeService(
-        DynamoResultsStore(_item()), DynamoWalletStore(_item()), _accounts(), now=_now
+        DynamoResultsStore(_item()),
+        DynamoWalletStore(_item()),
+        _accounts(),
+        now=_now,
+        pusher=pusher(
+            _item(), settings.push_function_name, settings.aws_region, settings.aws_endpoint_url
+        ),
     )
