@@ -58,3 +58,42 @@ self.addEventListener("fetch", (event) => {
     }
   })());
 });
+
+// Web Push (docs/push.md): the server's notification (yamb.push.messages.Notification: title,
+// body, the page to open, a tag so that a newer one about the same game replaces the older) is
+// shown as it came; a click opens the game's page, in a window of the app already open if there
+// is one. Only this app's own pages are opened.
+self.addEventListener("push", (event) => {
+  let shown = {};
+  try {
+    shown = event.data ? event.data.json() : {};
+  } catch {
+    shown = { body: event.data ? event.data.text() : "" };
+  }
+  const target = new URL(shown.url || "./", self.location.href);
+  const url = target.origin === self.location.origin ? target.href : new URL("./", self.location.href).href;
+  event.waitUntil(self.registration.showNotification(shown.title || "Yamb", {
+    body: shown.body || "",
+    tag: shown.tag || undefined,
+    icon: "icons/icon-192.png",
+    data: { url },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = event.notification.data?.url || new URL("./", self.location.href).href;
+  event.waitUntil((async () => {
+    const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const app = open.find((client) => new URL(client.url).origin === self.location.origin);
+    if (app) {
+      try {
+        await app.focus();
+        return await app.navigate(url); // a page this worker does not control refuses
+      } catch {
+        // opened below instead
+      }
+    }
+    return self.clients.openWindow(url);
+  })());
+});

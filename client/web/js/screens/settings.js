@@ -5,6 +5,7 @@
 import { fill, h } from "../dom.js";
 import { countryName, flagOf } from "../countries.js";
 import { currentLanguage, formatDate, formatNumber, t } from "../i18n.js";
+import { mountPushControl } from "../push.js";
 
 const LANGUAGES = [["en", "English"], ["fr", "Français"], ["da", "Dansk"], ["hr", "Hrvatski"]];
 const EMAIL_GROUPS = [["returnReminders", "Reminders to come back to a game"], ["tournaments", "Tournaments"], ["offers", "Offers"]];
@@ -25,10 +26,12 @@ export const screen = {
       return;
     }
     const security = h("section", { class: "panel", id: "security" });
+    const push = h("div", { id: "push-slot" });
     fill(root, h("h2", {}, t("Settings")),
       nicknamePanel(account, ctx), emailPanel(account, ctx), passwordPanel(ctx),
-      profilePanel(account, ctx), notificationsPanel(account, ctx), security,
+      profilePanel(account, ctx), notificationsPanel(account, ctx), push, security,
       sessionsPanel(ctx), deletionPanel(account, ctx));
+    mountPushControl(push, ctx);
     ctx.securityPanel(security);
   },
 };
