@@ -13,6 +13,7 @@ import urllib.request
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import http_ece
@@ -380,3 +381,19 @@ def test_pywebpush_sends_a_signed_push_only_the_device_can_read(
     body = sent.body if isinstance(sent.body, bytes) else str(sent.body).encode()
     clear = http_ece.decrypt(body, private_key=device_key, auth_secret=auth, version="aes128gcm")
     assert Notification.model_validate_json(clear) == shown
+
+
+def test_an_account_s_purge_forgets_its_devices(
+    stack: LocalStack, accounts: Accounts, player: tuple[str, str]
+) -> None:
+    # given a player with a device subscribed, who asked for the account's deletion
+    player_id, token = player
+    call(stack, "PUT", "/me/push-subscriptions", subscription(), token=token)
+    assert call(stack, "DELETE", "/me", token=token).status == 202
+
+    # when the grace period is over and the daily job purges the account
+    report = accounts.daily(timedelta(days=31))
+
+    # then its devices are gone with the rest of its personal data
+    assert report["purged"] >= 1
+    assert devices(stack, player_id) == []

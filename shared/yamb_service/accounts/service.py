@@ -52,6 +52,7 @@ from yamb_service.accounts.ports import (
 )
 from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.economy.ports import Change, Plan, WalletStore
+from yamb_service.push.service import PushDevices
 
 # Where each mailed link leads (the HTTP API's routes).
 LINK_PATHS = {
@@ -114,8 +115,11 @@ class AccountService:
         on_verified: Sequence[Callable[[str, datetime], object]] = (),
         referrals: Referrals | None = None,
         games: PlayedGames | None = None,
+        devices: PushDevices | None = None,
     ) -> None:
         self.store = store
+        # The devices the player's pushes go to (Web Push): forgotten by the purge.
+        self.devices = devices
         # The games whose seats keep the nickname (the purge renames them).
         self.games = games
         self.referrals = referrals
@@ -550,6 +554,9 @@ class AccountService:
         # write: a crash here leaves the purge begun, and the next run renames what is left).
         if self.games is not None:
             self.games.rename_seats(player_id, purged_nickname(player_id), self.now())
+        # And the devices' push subscriptions (their endpoints are the player's).
+        if self.devices is not None:
+            self.devices.forget(player_id)
         stripped = Profile(
             player_id=player_id,
             nickname=purged_nickname(player_id),

@@ -120,6 +120,7 @@ def account_service(
         on_verified=(pioneer_enrolment(item), referrals.on_verified),
         referrals=referrals,
         games=_LazySeatNames(item),
+        devices=PushDevices(DynamoSubscriptions(item)),
     )
 
 

@@ -44,6 +44,11 @@ class PushDevices:
     def unsubscribe(self, player_id: str, device: str) -> None:
         self.subscriptions.delete(player_id, device)
 
+    def forget(self, player_id: str) -> None:
+        """Every device of the player (an account's purge)."""
+        for device in self.subscriptions.devices(player_id):
+            self.subscriptions.delete(player_id, device.device_id)
+
 
 class PushService:
     def __init__(
