@@ -397,3 +397,15 @@ def test_an_account_s_purge_forgets_its_devices(
     # then its devices are gone with the rest of its personal data
     assert report["purged"] >= 1
     assert devices(stack, player_id) == []
+
+
+def test_the_push_function_s_sample_event_for_no_account_pushes_nothing(stack: LocalStack) -> None:
+    # given the sample push request (events/push.json), for a player with no account here
+    event = json.loads((ROOT / "events" / "push.json").read_text(encoding="utf-8"))
+
+    # when the push function is invoked with it
+    answer = stack.aws.invoke_function("PushFunction", event)
+
+    # then nothing is pushed, and the answer says why
+    assert answer == {"skipped": "no_account", "sent": [], "dropped": [], "failed": []}
+    assert outbox(stack, event["playerId"]) == []

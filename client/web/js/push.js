@@ -34,7 +34,9 @@ async function registration() {
 export function mountPushControl(element, ctx) {
   const status = h("p", { id: "push-status", class: "hint", "aria-live": "polite" });
   const error = h("p", { id: "push-error", class: "error", role: "alert" });
-  const button = h("button", { type: "button", id: "push-toggle", class: "primary", disabled: true });
+  // Shown once the page knows whether this device is subscribed (or never, without push).
+  const button = h("button", { type: "button", id: "push-toggle", class: "primary", hidden: true },
+    t("Turn on on this device"));
   const panel = h("section", { class: "panel", id: "push-panel", "aria-labelledby": "push-title" },
     h("h3", { id: "push-title" }, t("Notifications on this device")),
     h("p", { class: "hint" }, t("Your phone or computer tells you when a slow game waits for your turn, when your return countdown starts and when a prize is paid, as your switches under In the game allow.")),
@@ -48,6 +50,7 @@ export function mountPushControl(element, ctx) {
     button.textContent = on ? t("Turn off on this device") : t("Turn on on this device");
     button.setAttribute("aria-pressed", String(on));
     button.disabled = false;
+    button.hidden = false;
   };
 
   async function turnOn(worker) {
