@@ -56,9 +56,7 @@ def game_service() -> GameService:
         ),
         wardrobes=DynamoWardrobeStore(item),
         reminders=_reminders(item, client) if settings.mail_from else None,
-        pusher=pusher(
-            item, settings.push_function_name, settings.aws_region, settings.aws_endpoint_url
-        ),
+        pusher=pusher(settings.push_function_name, client("lambda", settings.aws_endpoint_url)),
     )
 
 

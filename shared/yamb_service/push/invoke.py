@@ -5,14 +5,10 @@ service's answer is on the game's, the clock's or the prizes' path."""
 from collections.abc import Callable
 from typing import Any
 
-from botocore.config import Config
 from yamb.push.messages import PushRequest
 
-from yamb_service.common.dynamo import ItemModel, botocore_session
 from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.push.ports import NoPusher, Pusher
-
-_CONFIG = Config(retries={"mode": "standard", "max_attempts": 4}, connect_timeout=2, read_timeout=5)
 
 
 class LambdaPusher:
@@ -36,17 +32,7 @@ class LambdaPusher:
             metrics.add_metric(name="PushNotQueued", unit=MetricUnit.Count, value=1)
 
 
-def pusher(
-    item: ItemModel, function_name: str | None, region: str, endpoint_url: str | None
-) -> Pusher:
-    """A function's `Pusher`: a Lambda client made on its first push (none without a push
-    function)."""
-    if not function_name:
-        return NoPusher()
-
-    def client() -> Any:
-        return botocore_session(item).create_client(
-            "lambda", region_name=region, endpoint_url=endpoint_url, config=_CONFIG
-        )
-
-    return LambdaPusher(client, function_name)
+def pusher(function_name: str | None, make_client: Callable[[], Any]) -> Pusher:
+    """A function's `Pusher`: `make_client` makes its Lambda client on the first push (none
+    without a push function)."""
+    return LambdaPusher(make_client, function_name) if function_name else NoPusher()

@@ -3,11 +3,14 @@ made at import."""
 
 from datetime import datetime
 from functools import cache, partial
+from typing import Any
+
+from botocore.config import Config
 
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.common import clock
-from yamb_service.common.config import prize_settings, results_settings
-from yamb_service.common.dynamo import ItemModel, item_model
+from yamb_service.common.config import PrizeSettings, prize_settings, results_settings
+from yamb_service.common.dynamo import ItemModel, botocore_session, item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.game.result_dynamo import game_result
 from yamb_service.push.invoke import pusher
@@ -39,6 +42,15 @@ def results_service() -> ResultsService:
     return ResultsService(DynamoResultsStore(_item()), _accounts(), now=_now)
 
 
+def _lambda_client(settings: PrizeSettings) -> Any:
+    return botocore_session(_item()).create_client(
+        "lambda",
+        region_name=settings.aws_region,
+        endpoint_url=settings.aws_endpoint_url,
+        config=Config(retries={"mode": "standard", "max_attempts": 4}, read_timeout=5),
+    )
+
+
 @cache
 def prize_service() -> PrizeService:
     settings = prize_settings()
@@ -47,7 +59,5 @@ def prize_service() -> PrizeService:
         DynamoWalletStore(_item()),
         _accounts(),
         now=_now,
-        pusher=pusher(
-            _item(), settings.push_function_name, settings.aws_region, settings.aws_endpoint_url
-        ),
+        pusher=pusher(settings.push_function_name, partial(_lambda_client, settings)),
     )
