@@ -104,7 +104,7 @@ def test_template_reads_the_nested_applications_as_one() -> None:
 
     # then the nested resources are there with the root's values for their parameters, outputs
     # passed across stacks resolve, and code paths are the root's
-    assert len(template.functions()) == 16
+    assert len(template.functions()) == 17
     assert lane["DefinitionSubstitutions"]["TableName"] == template.context.ref("GameTable")
     assert lane["DefinitionUri"] == "statemachines/lane.asl.json"
     assert rewards["Stream"] == {"Fn::GetAtt": ["GameTable", "StreamArn"]}
@@ -208,6 +208,7 @@ def test_template_functions_merge_globals_environment() -> None:
         "PrizesFunction",
         "ProgressionFunction",
         "ProgressionJobsFunction",
+        "PushFunction",
     }
     clock = functions["ClockFunction"]
     assert (clock.code_uri, clock.handler, clock.memory_size) == (
@@ -224,6 +225,8 @@ def test_template_functions_merge_globals_environment() -> None:
         "arn:aws:states:us-east-1:123456789012:stateMachine:yamb-local-wake"
     )
     assert clock.environment["CONNECTIONS_ENDPOINT"].endswith(".amazonaws.com/live")
+    # the push function's ARN, an output of its nested application (Web Push)
+    assert clock.environment["PUSH_FUNCTION_NAME"].endswith(":function:yamb-local-PushFunction")
     authorizer = functions["AuthorizerFunction"]
     assert authorizer.memory_size == 256
     assert {"USER_POOL_ID", "USER_POOL_CLIENT_ID"} <= set(authorizer.environment)
