@@ -7,6 +7,7 @@ import { byId, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cellLabel, columnLabel, gridLabel, rowLabel, statusLabel, turnTypeLabel } from "./labels.js";
 import { dress } from "./looks.js";
+import { renderExtras } from "./game/extras.js";
 import { sheetTable } from "./sheet.js";
 
 // A die's pips on a 3 x 3 grid (cells 0-8, row by row): the face as a real die shows it.
@@ -103,6 +104,7 @@ export function renderGame(game) {
   fill(byId("game-offer"), offer(game));
   fill(byId("game-sheets"), sheets(game));
   fill(byId("game-result"), result(game));
+  renderExtras(game, app);
   tick();
 }
 

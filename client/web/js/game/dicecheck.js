@@ -1,0 +1,131 @@
+// The verifiable dice's checker (docs/dice.md, `yamb-dice/1`), in the browser with WebCrypto:
+// from a `dice_record` frame it recomputes the seed's commitment and every roll, and says for
+// each turn whether its dice are those the seed gives. It trusts nothing of the record's own
+// verdicts (`seedMatchesCommitment`, `mismatch`): it computes them again.
+
+export const SCHEME = "yamb-dice/1";
+// A die's face is one byte below 252 (6 x 42): those 252 values split evenly into 6 faces.
+const ACCEPT_BELOW = 252;
+const encoder = new TextEncoder();
+
+const hex = (bytes) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+function fromHex(text) {
+  if (!/^([0-9a-f]{2})+$/i.test(text)) throw new Error("the seed is not hexadecimal");
+  return Uint8Array.from(text.match(/../g), (pair) => parseInt(pair, 16));
+}
+
+async function hmacKey(raw) {
+  return crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+}
+
+const sign = async (key, text) => new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(text)));
+
+/** SHA-256 of the seed's bytes, lowercase hex: the commitment published at the creation. */
+export async function commitmentOf(seedHex) {
+  return hex(await crypto.subtle.digest("SHA-256", fromHex(seedHex)));
+}
+
+/** The game key: HMAC-SHA256 keyed with the seed over the scheme, the game id and one
+ * `playerId=clientSeed` line per client seed, sorted by player id (joined by \n). */
+export async function gameKey(seedHex, gameId, clientSeeds) {
+  const players = Object.keys(clientSeeds || {}).sort();
+  const lines = [SCHEME, gameId, ...players.map((player) => `${player}=${clientSeeds[player]}`)];
+  const raw = await sign(await hmacKey(fromHex(seedHex)), lines.join("\n"));
+  return hmacKey(raw);
+}
+
+/** The face at (turn label, roll, die): the first byte below 252 of HMAC(key, "T/R/D/B"). */
+export async function face(key, label, roll, die) {
+  for (let block = 0; ; block += 1) {
+    for (const byte of await sign(key, `${label}/${roll}/${die}/${block}`)) {
+      if (byte < ACCEPT_BELOW) return (byte % 6) + 1;
+    }
+  }
+}
+
+/** One turn of the record, `seat:label:dice` then `;kept:dice` per later roll (the moves that
+ * may follow a `|` are not the dice's). */
+export function parseTurn(text) {
+  const [seat, label, rolls] = splitTurn(text);
+  const [first, ...later] = rolls.split(";");
+  const digits = (value) => {
+    if (!/^\d+$/.test(value)) throw new Error(`not a turn of a dice record: ${String(text).slice(0, 80)}`);
+    return [...value].map(Number);
+  };
+  const parsed = [{ kept: [], dice: digits(first) }];
+  for (const roll of later) {
+    const [kept, dice] = roll.split(":");
+    parsed.push({ kept: kept === "" ? [] : digits(kept), dice: digits(dice ?? "") });
+  }
+  return { seat: Number(seat), label: Number(label), rolls: parsed };
+}
+
+function splitTurn(text) {
+  const dice = String(text).split("|")[0];
+  const first = dice.indexOf(":");
+  const second = dice.indexOf(":", first + 1);
+  if (first < 0 || second < 0) throw new Error(`not a turn of a dice record: ${dice.slice(0, 80)}`);
+  const seat = dice.slice(0, first);
+  const label = dice.slice(first + 1, second);
+  if (!/^\d+$/.test(seat) || !/^\d+$/.test(label)) throw new Error(`not a turn of a dice record: ${dice.slice(0, 80)}`);
+  return [seat, label, dice.slice(second + 1)];
+}
+
+/** Why the record's labels are not those of a whole game (a turn left out, or twice), or null. */
+export function labelProblem(turns, sameDice) {
+  if (!sameDice) {
+    const labels = turns.map((turn) => turn.label).sort((a, b) => a - b);
+    for (let index = 0; index < labels.length; index += 1) {
+      if (labels[index] !== index + 1) return { turn: null, expected: index + 1, label: labels[index] };
+    }
+    return null;
+  }
+  const seen = new Map();
+  for (let index = 0; index < turns.length; index += 1) {
+    const turn = turns[index];
+    const count = (seen.get(turn.seat) || 0) + 1;
+    seen.set(turn.seat, count);
+    if (turn.label !== count) return { turn: index + 1, expected: count, label: turn.label };
+  }
+  return null;
+}
+
+/**
+ * Checks a `dice_record` frame: {commitment: {computed, recorded, matches, published?},
+ * turns: [{index, seat, label, rolls: [{dice, expected, kept, ok}], ok}], whole (the labels),
+ * ok}. `published`, when given, is the commitment the game showed before its first roll: it
+ * must be the record's too.
+ */
+export async function checkRecord(record, { published = null } = {}) {
+  const computed = await commitmentOf(record.seed);
+  const commitment = {
+    computed, recorded: record.commitment, published,
+    matches: computed === record.commitment && (published === null || published === record.commitment),
+  };
+  const key = await gameKey(record.seed, record.gameId, record.clientSeeds);
+  const count = record.diceCount;
+  const turns = [];
+  for (const [position, text] of record.turns.entries()) {
+    const turn = parseTurn(text);
+    let previous = [];
+    const rolls = [];
+    for (const [number, recorded] of turn.rolls.entries()) {
+      const kept = number === 0 ? new Set() : new Set(recorded.kept);
+      const expected = [];
+      for (let die = 0; die < count; die += 1) {
+        expected.push(kept.has(die) ? previous[die] : await face(key, turn.label, number + 1, die));
+      }
+      const ok = recorded.dice.length === count && expected.every((value, die) => recorded.dice[die] === value);
+      rolls.push({ dice: recorded.dice, kept: [...kept], expected, ok });
+      previous = expected;
+    }
+    turns.push({ index: position + 1, seat: turn.seat, label: turn.label, rolls, ok: rolls.every((roll) => roll.ok) });
+  }
+  const labels = labelProblem(turns, Boolean(record.sameDice));
+  return {
+    commitment, turns, whole: labels === null, labelProblem: labels,
+    ok: record.scheme === SCHEME && commitment.matches && labels === null && turns.every((turn) => turn.ok),
+    scheme: record.scheme,
+  };
+}
