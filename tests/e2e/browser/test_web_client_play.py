@@ -99,3 +99,56 @@ def test_web_client_checks_a_finished_games_dice_in_the_page(
     expect(ana.locator("#dice-verdict")).to_contain_text("Does not match")
     assert json.loads(json.dumps(record))["seedMatchesCommitment"] is True
     assert ana.errors == []  # type: ignore[attr-defined]
+
+
+def enter_and_write(page: Page, dice: str, row: str, written: int) -> None:
+    """Types a roll of the real dice and writes it in `row` (the sheet then has `written`)."""
+    page.fill("#enter-dice", dice)
+    page.click("#enter")
+    page.locator(f'td.legal[data-row="{row}"] button').click()
+    expect(page.locator("td.written")).to_have_count(written)
+
+
+def test_web_client_scorekeeping_history_and_its_correction(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given bo keeps score of a solo Yacht game with real dice, two turns written
+    bo = new_page()
+    sign_in(bo, web_stack, unique("keeper"))
+    bo.check("#setting-physicalDice")
+    create_game(bo, grid="yacht", players="1")
+    bo.click("#start")
+    enter_and_write(bo, "11111", "ones", 1)
+    enter_and_write(bo, "22223", "twos", 2)
+    expect(bo.locator(".sheet-total")).to_have_text("13")
+
+    # when he opens the turns so far
+    bo.click("#history summary")
+
+    # then each turn is a line: its dice and the box written
+    lines = bo.locator("#history-lines .history-line")
+    expect(lines).to_have_count(2)
+    expect(lines.nth(0)).to_contain_text("11111")
+    expect(lines.nth(0)).to_contain_text("wrote 1s")
+    expect(lines.nth(1)).to_contain_text("22223")
+
+    # when he corrects the first line: the dice were 11122
+    lines.nth(0).locator("button.correct").click()
+    bo.fill("#correct-rolls", "11122")
+    bo.click("#correct-save")
+
+    # then the history and the sheet are scored again from the corrected turn
+    expect(lines.nth(0)).to_contain_text("11122")
+    expect(bo.locator('td.written[data-row="ones"]')).to_have_text("3")
+    expect(bo.locator(".sheet-total")).to_have_text("11")
+
+    # when a correction breaks a later turn (the second line writes the 1s again)
+    lines.nth(1).locator("button.correct").click()
+    bo.select_option("#correct-row", "ones")
+    bo.click("#correct-save")
+
+    # then the server's refusal is said beside the form, and nothing changed
+    expect(bo.locator("#correct-error")).not_to_be_empty()
+    expect(bo.locator(".sheet-total")).to_have_text("11")
+    expect(lines.nth(1)).to_contain_text("22223")
+    assert bo.errors == []  # type: ignore[attr-defined]
