@@ -71,6 +71,15 @@ class EditGame(Action):
     player_order: list[str] | None = None
 
 
+class Rematch(Action):
+    """After a game has ended, one of its players opens a new table with the same settings (its
+    bots seated again, the caller its creator); the game's other players are sent a `rematch`
+    frame, and accept by joining the new table (join_game). Answered with the new game."""
+
+    action: Literal["rematch"]
+    game_id: GameId = Field(description="the game that has ended")
+
+
 class DeleteGame(Action):
     action: Literal["delete_game"]
     game_id: GameId
@@ -326,6 +335,7 @@ ClientAction = Annotated[
     | JoinGame
     | LeaveGame
     | EditGame
+    | Rematch
     | DeleteGame
     | StartGame
     | WatchGame
@@ -761,6 +771,17 @@ class HintFrame(Frame):
     row: str | None = None
 
 
+class RematchFrame(Frame):
+    """To the other players of an ended game: one of them opened a table for a rematch, with
+    the same settings; join it (join_game with its gameId) to accept."""
+
+    type: Literal["rematch"] = "rematch"
+    game_id: str = Field(description="the new table")
+    from_game_id: str = Field(description="the game that has ended")
+    by: str = Field(description="the player who asks for the rematch (the new table's creator)")
+    nickname: str | None = Field(default=None, description="their nickname")
+
+
 class GameDeletedFrame(Frame):
     type: Literal["game_deleted"] = "game_deleted"
     game_id: str
@@ -773,6 +794,7 @@ ServerFrame = Annotated[
     | ErrorFrame
     | DisconnectedFrame
     | GameDeletedFrame
+    | RematchFrame
     | DiceRecordFrame
     | HistoryFrame
     | ChatFrame

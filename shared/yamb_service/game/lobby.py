@@ -14,6 +14,7 @@ from yamb.protocol import (
     JoinGame,
     LeaveGame,
     ListGames,
+    Rematch,
     RemoveBot,
     StartGame,
     UnwatchGame,
@@ -55,7 +56,19 @@ def list_games(ctx: GameContext, caller: Caller, action: ListGames) -> None:
 
 
 def create(ctx: GameContext, caller: Caller, action: CreateGame, now: datetime) -> None:
-    settings = validate_settings(action.settings)
+    open_table(ctx, caller, action, validate_settings(action.settings), now)
+
+
+def open_table(  # noqa: PLR0917 - a table's request, spelled out
+    ctx: GameContext,
+    caller: Caller,
+    action: CreateGame | Rematch,
+    settings: GameSettings,
+    now: datetime,
+    bots: tuple[str, ...] = (),
+) -> GameSession | None:
+    """A new table of the caller's with `settings` (and a bot of each of `bots`' levels
+    seated), answered with its game; None when the request was a repeat (answered the same)."""
     require_account_for(ctx, caller.player_id, settings, now)
     game_id = game_id_for(caller.player_id, action.request_id)
     printed = fingerprint(action)
@@ -69,6 +82,8 @@ def create(ctx: GameContext, caller: Caller, action: CreateGame, now: datetime) 
         nickname=caller.nickname,
         looks=looks(ctx, caller.player_id, now),
     )
+    for level in bots:
+        bot_seats.add_bot(session, caller.player_id, level)
     session.remember(caller.player_id, action.request_id, printed)
     for attempt in (1, 2):
         try:
@@ -77,7 +92,7 @@ def create(ctx: GameContext, caller: Caller, action: CreateGame, now: datetime) 
             # The same request again (or at the same time): the same answer, nothing else.
             existing = ctx.games.load(game_id).session
             answer_repeat(ctx, caller, action, existing, printed)
-            return
+            return None
         except SeatTakenError:
             slow = settings.turn_type == "slow"
             if attempt == 2 or not freed_stale_seat(ctx, caller.player_id, now, slow=slow):
@@ -86,6 +101,7 @@ def create(ctx: GameContext, caller: Caller, action: CreateGame, now: datetime) 
         break
     metrics.add_metric(name="GameCreated", unit=MetricUnit.Count, value=1)
     ctx.delivery.broadcast(session, [], now=ctx.now(), answer=(caller, action))
+    return session
 
 
 def join(ctx: GameContext, caller: Caller, action: JoinGame, now: datetime) -> None:

@@ -43,6 +43,7 @@ from yamb.protocol import (
     Pause,
     Ping,
     Pong,
+    Rematch,
     RemoveBot,
     Replay,
     Resign,
@@ -61,7 +62,7 @@ from yamb.protocol import (
 from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.edge.caller import Caller
 from yamb_service.edge.notifier import Notifier
-from yamb_service.game import chat, lobby, play, presence, reads, wake
+from yamb_service.game import chat, lobby, play, presence, reads, rematch, wake
 from yamb_service.game.context import GameContext
 from yamb_service.game.delivery import Delivery
 from yamb_service.game.ports import (
@@ -95,6 +96,7 @@ ROUTES: dict[type[BaseModel], Route] = {
     JoinGame: lobby.join,
     LeaveGame: lobby.leave,
     EditGame: lobby.edit,
+    Rematch: rematch.rematch,
     DeleteGame: lobby.delete,
     StartGame: lobby.start,
     WatchGame: lobby.watch,

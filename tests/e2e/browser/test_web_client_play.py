@@ -7,10 +7,10 @@ import json
 from typing import Any
 
 from playwright.sync_api import Page, expect
+from yamb import fair_dice
 
 from devstack.stack import LocalStack
 from tests.e2e.browser.test_web_client import NewPage, create_game, sign_in, unique
-from yamb import fair_dice
 
 
 def play_solo_yacht(page: Page) -> None:
@@ -69,8 +69,10 @@ def test_web_client_checks_a_finished_games_dice_in_the_page(
     first = tampered["turns"][4]
     changed = str(7 - int(first.split(":")[2][0]))  # the first die of turn 5's roll 1, flipped
     tampered["turns"] = [*record["turns"]]
-    tampered["turns"][4] = first[: first.index(":", first.index(":") + 1) + 1] + changed + (
-        first[first.index(":", first.index(":") + 1) + 2 :]
+    tampered["turns"][4] = (
+        first[: first.index(":", first.index(":") + 1) + 1]
+        + changed
+        + (first[first.index(":", first.index(":") + 1) + 2 :])
     )
     result = ana.evaluate(
         """async (record) => {
