@@ -7,7 +7,7 @@ import { byId, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cellLabel, columnLabel, gridLabel, rowLabel, statusLabel, turnTypeLabel } from "./labels.js";
 import { dress } from "./looks.js";
-import { renderExtras } from "./game/extras.js";
+import { renderExtras, setUpExtras } from "./game/extras.js";
 import { sheetTable } from "./sheet.js";
 
 // A die's pips on a 3 x 3 grid (cells 0-8, row by row): the face as a real die shows it.
@@ -40,6 +40,7 @@ export function setUp(context) {
   app = context;
   document.addEventListener("keydown", onKey);
   applyMotion();
+  setUpExtras(context);
 }
 
 // Motion: the dice tumble on a roll unless the system asks for reduced motion (CSS) or the

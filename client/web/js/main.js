@@ -660,6 +660,7 @@ async function boot() {
   const context = {
     state, act, watch, openGame,
     showLobby, connection: () => connection,
+    banner, onFrame: (type, listener) => screenContext.onFrame(type, listener),
     headToHead: async (nickname) => api.headToHead(nickname, await freshToken(false)),
     token: () => freshToken(false),
   };

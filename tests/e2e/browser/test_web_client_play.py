@@ -4,6 +4,7 @@ the page with WebCrypto after the end), a scorekeeping table's history and its c
 editing a waiting table, the rematch, 2 vs 2 proposals and the list of running slow games (G4)."""
 
 import json
+import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -154,3 +155,84 @@ def test_web_client_scorekeeping_history_and_its_correction(
     expect(bo.locator(".sheet-total")).to_have_text("11")
     expect(lines.nth(1)).to_contain_text("22223")
     assert bo.errors == []  # type: ignore[attr-defined]
+
+
+def test_web_client_creator_edits_a_waiting_table_in_the_create_forms_fields(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given cy's waiting Yamb table for two, preset 1, 60 s a turn
+    cy = new_page()
+    sign_in(cy, web_stack, unique("editor"))
+    create_game(cy, players="2", preset="1")
+    cy.click("#edit-table summary")
+
+    # then the form shows the table's settings
+    expect(cy.locator("#edit-players")).to_have_value("2")
+    expect(cy.locator("#edit-preset")).to_have_value("1")
+    expect(cy.locator("#edit-grid")).to_have_value("yamb")
+
+    # when she asks for a clock the server refuses
+    cy.fill("#edit-turnSeconds", "1")
+    cy.click("#edit-save")
+
+    # then the refusal is said beside the seconds, and the table is unchanged
+    refusal = cy.locator('#edit-form [data-field="turnSeconds"] .field-error')
+    expect(refusal).not_to_be_empty()
+    expect(cy.locator(".game-title .settings")).to_contain_text("2 players")
+
+    # when she makes it a table for three, preset 2, 90 s a turn
+    cy.select_option("#edit-players", "3")
+    cy.select_option("#edit-preset", "2")
+    cy.fill("#edit-turnSeconds", "90")
+    cy.click("#edit-save")
+
+    # then the table shows its new settings, and the form holds them
+    settings = cy.locator(".game-title .settings")
+    expect(settings).to_contain_text("3 players")
+    expect(settings).to_contain_text("preset 2")
+    expect(settings).to_contain_text("90 s a turn")
+    cy.click("#edit-table summary")
+    expect(cy.locator("#edit-players")).to_have_value("3")
+    expect(refusal).to_be_empty()
+    assert cy.errors == []  # type: ignore[attr-defined]
+
+
+def test_web_client_rematch_invites_the_other_player_who_joins_from_the_page(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given dee and eli's game, ended: dee resigned, eli chose to end it rather than finish
+    dee, eli = new_page(), new_page()
+    sign_in(dee, web_stack, unique("dee"))
+    sign_in(eli, web_stack, unique("eli"))
+    game_id = create_game(dee, players="2", preset="2")
+    eli.click("#refresh")
+    eli.locator(f'.game-row[data-game="{game_id}"] button.join').click()
+    expect(dee.locator(".seat")).to_have_count(2)
+    dee.click("#start")
+    dee.once("dialog", lambda dialog: dialog.accept())
+    dee.click("#resign")
+    eli.click("#finish-no")
+    expect(eli.locator("#game-status")).not_to_have_attribute("data-status", "running")
+    expect(eli.locator("#rematch")).to_be_visible()
+
+    # when eli asks for a rematch
+    eli.click("#rematch")
+
+    # then eli is at a new waiting table with the same settings
+    expect(eli).not_to_have_url(re.compile(f"#/game/{game_id}$"))
+    expect(eli.locator("#game-status")).to_have_attribute("data-status", "waiting")
+    expect(eli.locator(".game-title .settings")).to_contain_text("preset 2")
+    # and dee (who left the game she resigned) is asked, by name, to join it
+    invite = dee.locator("#rematch-invite")
+    expect(invite).to_contain_text("asks for a rematch")
+    expect(invite).to_contain_text(eli.locator("#me").inner_text())
+
+    # when dee joins from the notice
+    dee.click("#rematch-join")
+
+    # then both sit at the new table, each page showing it
+    expect(dee.locator("#game-status")).to_have_attribute("data-status", "waiting")
+    expect(dee.locator(".seat")).to_have_count(2)
+    expect(eli.locator(".seat")).to_have_count(2)
+    expect(dee.locator("#banner")).to_be_hidden()
+    assert dee.errors == [] and eli.errors == []  # type: ignore[attr-defined]

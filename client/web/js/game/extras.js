@@ -5,6 +5,7 @@
 
 import { byId, fill, h } from "../dom.js";
 import { fairnessPanel } from "./fairness.js";
+import { setUpRematch } from "./rematch.js";
 import { scorekeepingPanel } from "./scorekeeping.js";
 import { tablePanel } from "./tablesettings.js";
 
@@ -15,4 +16,9 @@ export function renderExtras(game, app) {
     byId("game-result").after(box);
   }
   fill(box, tablePanel(game, app), scorekeepingPanel(game, app), fairnessPanel(game, app));
+}
+
+/** At boot: what the panels hear of the server outside a game frame (rematch invitations). */
+export function setUpExtras(app) {
+  setUpRematch(app);
 }
