@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 from yamb import fair_dice
 
 from devstack.stack import LocalStack
+from tests.e2e.browser.accessibility import assert_accessible
 from tests.e2e.browser.test_web_client import NewPage, create_game, sign_in, unique
 
 
@@ -60,6 +61,8 @@ def test_web_client_checks_a_finished_games_dice_in_the_page(
     expect(ana.locator("#dice-turns tbody tr[data-ok=true]")).to_have_count(12)
     # (the page's seed is the one committed to: its SHA-256, computed here too)
     assert fair_dice.commitment(seed) == commitment
+    ana.click("#dice-turns summary")
+    assert_accessible(ana, "game (fair dice checked)")
 
     # when the checker is fed the same record with one die changed (a unit check in the page)
     record: dict[str, Any] = ana.evaluate(
@@ -137,6 +140,7 @@ def test_web_client_scorekeeping_history_and_its_correction(
 
     # when he corrects the first line: the dice were 11122
     lines.nth(0).locator("button.correct").click()
+    assert_accessible(bo, "game (scorekeeping history)")
     bo.fill("#correct-rolls", "11122")
     bo.click("#correct-save")
 
@@ -170,6 +174,7 @@ def test_web_client_creator_edits_a_waiting_table_in_the_create_forms_fields(
     expect(cy.locator("#edit-players")).to_have_value("2")
     expect(cy.locator("#edit-preset")).to_have_value("1")
     expect(cy.locator("#edit-grid")).to_have_value("yamb")
+    assert_accessible(cy, "game (table settings)")
 
     # when she asks for a clock the server refuses
     cy.fill("#edit-turnSeconds", "1")
@@ -226,6 +231,10 @@ def test_web_client_rematch_invites_the_other_player_who_joins_from_the_page(
     invite = dee.locator("#rematch-invite")
     expect(invite).to_contain_text("asks for a rematch")
     expect(invite).to_contain_text(eli.locator("#me").inner_text())
+
+    # (the seat list of a player who left is the game screen's own, greyed below the contrast
+    # axe asks: left to that screen's work, not checked here)
+    assert_accessible(dee, "game (rematch invitation)", exclude=(".seat.left",))
 
     # when dee joins from the notice
     dee.click("#rematch-join")
