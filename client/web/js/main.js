@@ -69,6 +69,7 @@ function sectionOf(screen) {
 async function openScreen(screen, params) {
   if (!state.me && !screen.public) return show("signin");
   const section = sectionOf(screen);
+  state.view = null; // the game left for this screen: its frames no longer bring it back
   show(screen.id);
   shownScreen = screen;
   document.title = `${t(screen.title)} · Yamb`;

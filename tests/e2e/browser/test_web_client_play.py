@@ -245,3 +245,95 @@ def test_web_client_rematch_invites_the_other_player_who_joins_from_the_page(
     expect(eli.locator(".seat")).to_have_count(2)
     expect(dee.locator("#banner")).to_be_hidden()
     assert dee.errors == [] and eli.errors == []  # type: ignore[attr-defined]
+
+
+def test_web_client_slow_games_are_listed_with_the_move_and_deadline_and_open(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given fay's slow game with gus, started, and fay with no other slow game
+    fay, gus = new_page(), new_page()
+    sign_in(fay, web_stack, unique("fay"))
+    sign_in(gus, web_stack, unique("gus"))
+    fay.goto(f"{web_stack.web_url}#/slow")
+    expect(fay.locator("#no-slow-games")).to_be_visible()
+    fay.goto(f"{web_stack.web_url}#/")
+    game_id = create_game(fay, players="2", turnType="slow", preset="1")
+    gus.click("#refresh")
+    gus.locator(f'.game-row[data-game="{game_id}"] button.join').click()
+    expect(fay.locator(".seat")).to_have_count(2)
+    fay.click("#start")
+    expect(fay.locator("#game-status")).to_have_attribute("data-status", "running")
+
+    # when fay opens her slow games from the navigation
+    fay.click('#nav a[data-screen="slow"]')
+
+    # then the game is listed: its players, her move to make and its deadline
+    row = fay.locator(f'.slow-game[data-game="{game_id}"]')
+    expect(row).to_contain_text(gus.locator("#me").inner_text())
+    expect(row.locator("[data-yours]")).to_have_attribute("data-yours", "true")
+    expect(row).to_contain_text("Your move: 0 of")
+    expect(row.locator(".deadline")).to_contain_text("Ends in 2 days")
+    assert_accessible(fay, "slow games")
+
+    # when she opens it from the list
+    row.locator("a.slow-open").click()
+
+    # then its game is on screen, at its own address
+    expect(fay).to_have_url(re.compile(f"#/game/{game_id}$"))
+    expect(fay.locator("#game-status")).to_have_attribute("data-status", "running")
+    assert fay.errors == [] and gus.errors == []  # type: ignore[attr-defined]
+
+
+def test_web_client_two_vs_two_partner_sees_and_takes_the_proposal(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given a 2 vs 2 table of preset 1: hal and ida against jo and kim
+    names = [unique(name) for name in ("hal", "ida", "jo", "kim")]
+    pages = [new_page() for _ in names]
+    for page, name in zip(pages, names, strict=True):
+        sign_in(page, web_stack, name)
+    hal, ida, jo, _kim = pages
+    hal.check("#setting-pairs")
+    game_id = create_game(hal, players="4", preset="1")
+    for page in pages[1:]:
+        page.click("#refresh")
+        page.locator(f'.game-row[data-game="{game_id}"] button.join').click()
+    expect(hal.locator(".seat")).to_have_count(4)
+    hal.click("#start")
+
+    # when hal rolls and writes a cell: a proposal for his partner, not a write
+    expect(hal.locator("#turn-who")).to_have_text("Your turn")
+    expect(hal.locator(".turn-head")).to_contain_text("proposes")
+    if hal.locator(".turn-head").inner_text().strip().endswith("roll 0/3"):
+        hal.keyboard.press("r")
+    expect(hal.locator("td.legal button").first).to_be_visible()
+    hal.locator("td.legal button").first.click()
+
+    # then ida, his partner, is in turn and is shown the proposal: the cell and its value
+    expect(ida.locator("#turn-who")).to_have_text("Your turn")
+    expect(ida.locator(".turn-head")).to_contain_text("finishes the team turn")
+    note = ida.locator(".proposal-note")
+    expect(note).to_contain_text("Proposal: ")
+    proposed = ida.locator("td.proposal")
+    expect(proposed).to_have_count(1)
+    column = proposed.get_attribute("data-column")
+    row = proposed.get_attribute("data-row")
+    value = int(note.inner_text().rsplit("(", 1)[1].rstrip(")"))
+    # and so are their opponents, with the cell left empty on the team's sheet
+    expect(jo.locator(".proposal-note")).to_contain_text("Proposal: ")
+    expect(hal.locator("td.written")).to_have_count(0)
+
+    # when ida rolls her own dice and takes the proposed cell
+    if ida.locator(".turn-head").inner_text().strip().endswith("roll 0/3"):
+        ida.keyboard.press("r")
+    taken = ida.locator(f'td.legal[data-column="{column}"][data-row="{row}"] button')
+    expect(taken).to_be_visible()
+    taken.click()
+
+    # then the team's sheet has it at the better of the two values, and the turn is jo's
+    cell = hal.locator(f'td.written[data-column="{column}"][data-row="{row}"]')
+    expect(cell).to_have_count(1)
+    assert int(cell.first.inner_text()) >= value
+    expect(jo.locator("#turn-who")).to_have_text("Your turn")
+    assert_accessible(ida, "game (2 vs 2)")
+    assert all(page.errors == [] for page in pages)  # type: ignore[attr-defined]

@@ -9,11 +9,13 @@ import { screen as replay } from "./replay.js";
 import { screen as reset } from "./reset.js";
 import { screen as settings } from "./settings.js";
 import { screen as shop } from "./shop.js";
+import { screen as slow } from "./slow.js";
 import { screen as tasks } from "./tasks.js";
 import { screen as wallet } from "./wallet.js";
 
 export const screens = [
   games,
+  slow,
   boards,
   shop,
   wallet,
