@@ -39,6 +39,8 @@ Commands:
   resign                     give up the game
   finish yes|no              answer the offer to finish your sheet alone
   leave | delete             leave a waiting game | delete your waiting game
+  rematch [GAMEID]           after a game has ended: a new table with its settings, its
+                             other players asked to join it
   sync                       ask the server for your game again
   show                       show the last game again (fresh clock)
   help                       this text
@@ -317,6 +319,7 @@ PARSERS: dict[str, Parser] = {
     "start": _game_action("start_game", "start"),
     "leave": _game_action("leave_game", "leave"),
     "delete": _game_action("delete_game", "delete"),
+    "rematch": _game_action("rematch", "rematch"),
     "sync": _sync,
     "lock": _lock,
     "roll": _roll,

@@ -21,6 +21,7 @@ from yamb.protocol import (
     GameSummary,
     GameView,
     LegalCellView,
+    RematchFrame,
     SeatView,
     ServerFrame,
     SheetView,
@@ -87,6 +88,9 @@ def render_frame(frame: ServerFrame | Mapping[str, Any], *, me: str | None, now:
             return f"Disconnected by the server: {parsed.reason}"
         case GameDeletedFrame():
             return f"Game {parsed.game_id} was deleted."
+        case RematchFrame():
+            who = parsed.nickname or "A player"
+            return f"{who} asks for a rematch of {parsed.from_game_id}: join {parsed.game_id}"
         case _:
             return f"(a frame this client does not know: {frame})"
 

@@ -18,6 +18,7 @@ from yamb.protocol import (
     GameListFrame,
     GameSummary,
     LegalCellView,
+    RematchFrame,
     TurnView,
     encode,
 )
@@ -298,6 +299,10 @@ def test_render_frame_given_a_wire_game_frame_with_null_turn_seconds_then_the_cl
         (GameListFrame(request_id="r", games=[]), "No open games: `new` creates one."),
         (GameDeletedFrame(game_id="g9"), "Game g9 was deleted."),
         (
+            RematchFrame(game_id="g10", from_game_id="g9", by="p-ana", nickname="ana"),
+            "ana asks for a rematch of g9: join g10",
+        ),
+        (
             DisconnectedFrame(code="replaced", reason="replaced"),
             "Disconnected by the server: replaced",
         ),
@@ -412,6 +417,7 @@ def test_parse_command_given_the_turn_on_screen_then_turn_actions_name_it() -> N
         ("start other", {"action": "start_game", "gameId": "other"}),
         ("leave", {"action": "leave_game", "gameId": GAME_ID}),
         ("delete", {"action": "delete_game", "gameId": GAME_ID}),
+        ("rematch", {"action": "rematch", "gameId": GAME_ID}),
         ("roll", {"action": "roll", "gameId": GAME_ID}),
         ("lock 2 4", {"action": "lock", "gameId": GAME_ID, "keep": [1, 3]}),
         ("lock", {"action": "lock", "gameId": GAME_ID, "keep": []}),
@@ -514,6 +520,7 @@ def test_help_given_the_parser_then_names_every_command() -> None:
         "finish",
         "leave",
         "delete",
+        "rematch",
         "sync",
         "show",
         "help",
