@@ -5,6 +5,7 @@ editing a waiting table, the rematch, 2 vs 2 proposals and the list of running s
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -26,7 +27,7 @@ def play_solo_yacht(page: Page) -> None:
 
 
 def test_web_client_checks_a_finished_games_dice_in_the_page(
-    web_stack: LocalStack, new_page: NewPage
+    web_stack: LocalStack, new_page: NewPage, screenshot_dir: Path
 ) -> None:
     # given ana's waiting solo Yacht table, which shows its dice commitment before the start
     ana = new_page()
@@ -63,6 +64,7 @@ def test_web_client_checks_a_finished_games_dice_in_the_page(
     assert fair_dice.commitment(seed) == commitment
     ana.click("#dice-turns summary")
     assert_accessible(ana, "game (fair dice checked)")
+    ana.locator("#fairness").screenshot(path=str(screenshot_dir / "game-fair-dice.png"))
 
     # when the checker is fed the same record with one die changed (a unit check in the page)
     record: dict[str, Any] = ana.evaluate(
