@@ -13,7 +13,14 @@ from yamb import fair_dice
 
 from devstack.stack import LocalStack
 from tests.e2e.browser.accessibility import assert_accessible
-from tests.e2e.browser.test_web_client import NewPage, create_game, sign_in, unique
+from tests.e2e.browser.test_web_client import (
+    NewPage,
+    create_game,
+    game_row,
+    play_one_turn,
+    sign_in,
+    unique,
+)
 
 
 def play_solo_yacht(page: Page) -> None:
@@ -339,3 +346,44 @@ def test_web_client_two_vs_two_partner_sees_and_takes_the_proposal(
     expect(jo.locator("#turn-who")).to_have_text("Your turn")
     assert_accessible(ida, "game (2 vs 2)")
     assert all(page.errors == [] for page in pages)  # type: ignore[attr-defined]
+
+
+def test_web_client_each_for_themself_plays_on_at_each_players_pace(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given lea and max at an each-for-themself table of preset 1, and nat watching it
+    lea, mx, nat = new_page(), new_page(), new_page()
+    for page, name in ((lea, "lea"), (mx, "max"), (nat, "nat")):
+        sign_in(page, web_stack, unique(name))
+    game_id = create_game(lea, preset="1", turnType="each_for_themself")
+    game_row(mx, game_id).locator("button.join").click()
+    expect(lea.locator(".seat")).to_have_count(2)
+    lea.click("#start")
+    lea_id = lea.locator(".seat", has=lea.locator(".badge.you")).get_attribute("data-player")
+    game_row(nat, game_id).locator("button.watch").click()
+    expect(nat.locator("#game-status")).to_have_attribute("data-status", "running")
+
+    # when lea plays three turns while max has played none
+    for _ in range(3):
+        expect(lea.locator("#turn-who")).to_have_text("Your turn")
+        play_one_turn(lea)
+
+    # then nobody waits for anybody: lea is in turn again, max still at his first, and every
+    # page shows each player's progress
+    expect(lea.locator("#turn-who")).to_have_text("Your turn")
+    expect(lea.locator("#round-wait")).to_have_count(0)
+    expect(mx.locator("#turn-who")).to_have_text("Your turn")
+    for page in (lea, mx, nat):
+        expect(page.locator(f'.seat[data-player="{lea_id}"] .progress')).to_have_text("3/26")
+        expect(page.locator(f'.seat:not([data-player="{lea_id}"]) .progress')).to_have_text("0/26")
+
+    # when the spectator follows lea
+    nat.locator(f'.seat[data-player="{lea_id}"] button.follow').click()
+
+    # then he sees her turn, and max plays his own turn meanwhile
+    expect(nat.locator(f'.seat[data-player="{lea_id}"] button.follow')).to_have_text("following")
+    expect(nat.locator("#turn-who")).to_contain_text(lea.locator("#me").inner_text())
+    play_one_turn(mx)
+    expect(lea.locator(f'.seat:not([data-player="{lea_id}"]) .progress')).to_have_text("1/26")
+    assert_accessible(nat, "game (each for themself, watched)")
+    assert all(page.errors == [] for page in (lea, mx, nat))  # type: ignore[attr-defined]
