@@ -72,6 +72,11 @@ def test_web_client_checks_a_finished_games_dice_in_the_page(
     ana.click("#dice-turns summary")
     assert_accessible(ana, "game (fair dice checked)")
     ana.locator("#fairness").screenshot(path=str(screenshot_dir / "game-fair-dice.png"))
+    # (and on a phone the panel, its seeds and its table fit the width: no sideways scroll)
+    ana.set_viewport_size({"width": 390, "height": 844})
+    expect(ana.locator("#dice-turns table")).to_be_visible()
+    assert ana.evaluate("document.documentElement.scrollWidth") <= 390
+    ana.set_viewport_size({"width": 1280, "height": 800})
 
     # when the checker is fed the same record with one die changed (a unit check in the page)
     record: dict[str, Any] = ana.evaluate(
@@ -128,7 +133,7 @@ def test_web_client_scorekeeping_history_and_its_correction(
     web_stack: LocalStack, new_page: NewPage
 ) -> None:
     # given bo keeps score of a solo Yacht game with real dice, two turns written
-    bo = new_page()
+    bo = new_page(color_scheme="dark")  # (the panel checked in the dark theme)
     sign_in(bo, web_stack, unique("keeper"))
     bo.check("#setting-physicalDice")
     create_game(bo, grid="yacht", players="1")
