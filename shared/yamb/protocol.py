@@ -314,9 +314,11 @@ class Verify(Action):
 
 
 class Ping(Action):
-    """A heartbeat: answered at once by a `pong` frame and nothing else (no read, no write).
-    A client sends one every few seconds to learn that its connection still carries frames:
-    without answers it says so and connects again."""
+    """A heartbeat: answered at once by a `pong` frame. A client sends one every few seconds
+    to learn that its connection still carries frames (without answers it says so and connects
+    again), and the server learns that the client is still there: a connection that has pinged
+    and then stays silent for 45 s while another player of its table pings is taken for a dead
+    network, closed, and its seat shown away."""
 
     action: Literal["ping"]
 

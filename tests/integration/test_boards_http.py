@@ -63,6 +63,7 @@ STATISTICS_FIELDS = {
     "country",
     "description",
     "proudGame",
+    "publicPage",
     "memberSince",
     "games",
     "wins",
@@ -733,6 +734,7 @@ def test_statistics_json_shape_counts_the_game_and_holds_nothing_private(played:
         "country": None,
         "description": "",
         "proudGame": None,
+        "publicPage": True,
         "memberSince": "2026-11-01T08:00:00Z",
         "games": 1,
         "wins": 1,
@@ -993,8 +995,8 @@ def test_public_page_switched_off_answers_json_as_no_such_player(people: Boards)
 ABOUT_ANA = Preferences(description="dice at dawn", country="HR", proud_game="g-proud-1")
 
 
-def _about(stats: dict[str, Any]) -> tuple[Any, Any, Any]:
-    return stats["description"], stats["country"], stats["proudGame"]
+def _about(stats: dict[str, Any]) -> tuple[Any, Any, Any, Any]:
+    return stats["description"], stats["country"], stats["proudGame"], stats["publicPage"]
 
 
 @pytest.mark.parametrize("gone", [hide_page, ask_deletion, ban])
@@ -1014,9 +1016,9 @@ def test_statistics_hide_the_public_fields_when_the_page_is_not_shown(
 
     # then, while her page was shown, he saw her words; now her statistics are there without
     # them, as on a player who wrote nothing
-    assert _about(shown) == ("dice at dawn", "HR", "g-proud-1")
+    assert _about(shown) == ("dice at dawn", "HR", "g-proud-1", True)
     assert reply.status == 200, reply.body
-    assert _about(reply.json) == ("", None, None)
+    assert _about(reply.json) == ("", None, None, False)
     assert "dice at dawn" not in reply.body
     assert reply.json["nickname"] == "ana"
 
@@ -1030,8 +1032,8 @@ def test_statistics_show_the_player_their_own_public_fields_with_the_page_off(
     # when she reads her own statistics
     reply = people.call("GET", "/players/ana/statistics", player=ANA)
 
-    # then she sees what she wrote
-    assert _about(reply.json) == ("dice at dawn", "HR", "g-proud-1")
+    # then she sees what she wrote, and that her page is not shown
+    assert _about(reply.json) == ("dice at dawn", "HR", "g-proud-1", False)
 
 
 @pytest.mark.parametrize(

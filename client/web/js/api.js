@@ -131,6 +131,12 @@ export async function refresh(refreshToken) {
   return { token: data.AuthenticationResult.IdToken, accessToken: data.AuthenticationResult.AccessToken };
 }
 
+/** The HTTP API's address of `path`, for a link out of the page (the public page, R5). */
+export async function apiUrl(path) {
+  const { httpApiUrl } = await loadConfig();
+  return `${httpApiUrl.replace(/\/$/, "")}${path}`;
+}
+
 /** A call of the HTTP API: JSON in and out; a refusal throws an ApiError with its code and field.
  * `extra` adds headers (an `Idempotency-Key` on the economy's changes). */
 export async function request(method, path, body, token, extra = {}) {

@@ -5,9 +5,11 @@
 
 const ANSWER_TIMEOUT_MS = 10_000;
 const settings = new URLSearchParams(location.search);
-// The heartbeat: a `ping` this often while nothing else was heard; a connection that brought no
-// frame at all for SILENT_MS is taken as dead (a network that drops traffic closes nothing), is
-// dropped and made again. (Both can be shortened in the address, for tests.)
+// The heartbeat: a `ping` this often, whatever else goes by: the server takes a connection that
+// pinged and then stays silent for 45 s for a dead network and shows the seat away. A connection
+// that brought no frame at all for SILENT_MS is taken as dead here too (a network that drops
+// traffic closes nothing), is dropped and made again. (Both can be shortened in the address,
+// for tests.)
 const HEARTBEAT_MS = Math.max(200, Number(settings.get("heartbeatMs") ?? 10_000));
 const SILENT_MS = Math.max(400, Number(settings.get("silentMs") ?? 20_000));
 const BACKOFF_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000];
@@ -120,10 +122,12 @@ export class Connection {
     });
   }
 
-  /** Pings while the socket is quiet; a socket silent for SILENT_MS is given up. */
+  /** Pings every HEARTBEAT_MS, and sooner while the socket is quiet; a socket silent for
+   * SILENT_MS is given up. */
   beat(socket) {
     clearInterval(this.heartbeat);
     const every = Math.min(HEARTBEAT_MS, SILENT_MS / 2);
+    let pinged = performance.now();
     this.heartbeat = setInterval(() => {
       if (this.socket !== socket) {
         clearInterval(this.heartbeat);
@@ -134,7 +138,11 @@ export class Connection {
         this.silent(socket);
         return;
       }
-      if (quiet >= every - 50) this.send("ping", {}, { heartbeat: true }).catch(() => undefined);
+      const sincePing = performance.now() - pinged;
+      if (quiet >= every - 50 || sincePing >= HEARTBEAT_MS - 50) {
+        pinged = performance.now();
+        this.send("ping", {}, { heartbeat: true }).catch(() => undefined);
+      }
     }, Math.max(100, Math.round(every / 2)));
   }
 

@@ -68,6 +68,8 @@ class StatisticsView(_View):
     country: str | None
     description: str
     proud_game: str | None
+    # Whether the player's public page (R5, GET /pages/<nickname>) is shown: a link to share.
+    public_page: bool = False
     member_since: datetime
     games: int
     wins: int

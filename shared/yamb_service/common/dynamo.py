@@ -99,6 +99,8 @@ class TableItem(Model):
     # A player.
     connection_id = UnicodeAttribute(null=True)
     connected_at = NumberAttribute(null=True)  # when connection_id was bound (Unix seconds)
+    # The last heartbeat (`ping`) heard on connection_id (Unix seconds); none: it never pinged.
+    heard_at = NumberAttribute(null=True)
     # The player's handshakes in the window that began at handshake_window (Unix seconds).
     handshake_window = NumberAttribute(null=True)
     handshakes = NumberAttribute(null=True)

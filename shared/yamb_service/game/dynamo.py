@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pynamodb.connection import Connection
-from pynamodb.constants import ALL_OLD
+from pynamodb.constants import ALL_NEW, ALL_OLD
 from pynamodb.exceptions import (
     DoesNotExist,
     PutError,
@@ -547,6 +547,7 @@ def _player_record(player_id: str, attributes: Mapping[str, Any]) -> PlayerRecor
     blocked = number("blocked_until")
     slow_games = attributes.get("slow_games")
     premium_until = number("premium_until")
+    heard_at = number("heard_at")
     return PlayerRecord(
         player_id=player_id,
         connection_id=text("connection_id"),
@@ -557,6 +558,7 @@ def _player_record(player_id: str, attributes: Mapping[str, Any]) -> PlayerRecor
         blocked_until=None if blocked is None else datetime.fromtimestamp(blocked, UTC),
         slow_games=frozenset(slow_games["SS"]) if slow_games else frozenset(),
         premium_until=None if premium_until is None else datetime.fromtimestamp(premium_until, UTC),
+        heard_at=None if heard_at is None else datetime.fromtimestamp(heard_at, UTC),
     )
 
 
@@ -601,9 +603,11 @@ class DynamoPlayerRepository:
         condition that the stored window is an older one); when neither condition holds, the
         window is full: HandshakeLimitError, and nothing is written."""
         item = self._item
+        # A new connection is not heard until it pings (heard_at is about connection_id).
         bind: list[Action] = [
             item.connection_id.set(connection_id),
             item.connected_at.set(now.timestamp()),
+            item.heard_at.remove(),
         ]
         if limit is None:
             return self._update_returning_old(player_id, bind)
@@ -641,12 +645,33 @@ class DynamoPlayerRepository:
             )
         try:
             return self._update_returning_old(
-                player_id, [item.connection_id.remove(), item.connected_at.remove()], condition
+                player_id,
+                [item.connection_id.remove(), item.connected_at.remove(), item.heard_at.remove()],
+                condition,
             )
         except UpdateError as error:
             if error.cause_response_code == "ConditionalCheckFailedException":
                 return None
             raise
+
+    @busy_when_transient
+    def heard(self, player_id: str, connection_id: str, now: datetime) -> PlayerRecord | None:
+        """One conditional write, no read: the heartbeat's moment on the player's connection;
+        the record as it now is, or None when the connection is not theirs any more."""
+        item = self._item
+        try:
+            answer = item._get_connection().update_item(
+                player_key(player_id),
+                range_key=_PLAYER,
+                actions=[item.heard_at.set(now.timestamp())],
+                condition=item.connection_id == connection_id,
+                return_values=ALL_NEW,
+            )
+        except UpdateError as error:
+            if error.cause_response_code == "ConditionalCheckFailedException":
+                return None
+            raise
+        return _player_record(player_id, answer.get("Attributes") or {})
 
     @busy_when_transient
     def grant_premium(self, player_id: str, until: datetime) -> None:

@@ -80,6 +80,9 @@ class PlayerRecord:
     slow_games: frozenset[str] = frozenset()
     # Until when the player has premium (E3); None: never had it.
     premium_until: datetime | None = None
+    # The last heartbeat heard on `connection_id`; None: that connection never pinged (a
+    # client without a heartbeat is never judged silent).
+    heard_at: datetime | None = None
 
     def premium(self, now: datetime) -> bool:
         return self.premium_until is not None and self.premium_until > now
@@ -191,6 +194,11 @@ class PlayerRepository(Protocol):
     ) -> PlayerRecord | None:
         """Forgets the connection if it is still the player's (and, with `bound_before`, was
         bound before that moment); the record as it was, or None when it is not forgotten."""
+        ...
+
+    def heard(self, player_id: str, connection_id: str, now: datetime) -> PlayerRecord | None:
+        """Notes a heartbeat on the connection if it is still the player's; the record as it
+        now is, or None when the connection is not the player's any more."""
         ...
 
     def release_seat(self, player_id: str, game_id: str) -> bool: ...

@@ -7,8 +7,9 @@ present only relinks the seat (no new version, no frame: nothing the others see 
 the away, which then finds the seat on another connection, writes nothing either."""
 
 import time
+from datetime import datetime, timedelta
 
-from yamb.protocol import DisconnectedFrame
+from yamb.protocol import DisconnectedFrame, Ping, Pong
 from yamb.session import presence
 from yamb.session.model import GameSession
 
@@ -27,6 +28,11 @@ HANDSHAKE_LIMIT = HandshakeLimit(handshakes=20, window_seconds=60)
 # How long a closed connection's seat stays present, for its player to come back unseen. The
 # away is written as of the moment the connection closed (the turn clock froze then).
 AWAY_GRACE_SECONDS = 2.0
+# A connection that has pinged is expected to go on pinging (the web client does every 10 s);
+# silent this long while another player of its game pings, it is taken for a dead network and
+# its seat goes away, as if API Gateway had closed it (which it does only after its 10-minute
+# idle timeout). Three missed heartbeats and some, so that a slow phone is not judged.
+SILENCE = timedelta(seconds=45)
 
 
 def connect(ctx: GameContext, caller: Caller) -> None:
@@ -127,3 +133,44 @@ def needs_rejoin(session: GameSession, caller: Caller) -> bool:
         return False
     held = session.seats[seat]
     return held.connection_id != caller.connection_id or not held.present
+
+
+def heartbeat(ctx: GameContext, caller: Caller, action: Ping) -> None:
+    """A `ping`: answered by a `pong`, noted as heard on the caller's connection, and the
+    caller's table looked over for a player whose heartbeat stopped (SILENCE): that one's
+    connection is dropped and their seat goes away, so the others see who is gone."""
+    ctx.delivery.send(caller, Pong(request_id=action.request_id))
+    now = ctx.now()
+    record = ctx.players.heard(caller.player_id, caller.connection_id, now)
+    if record is None or record.seated_in is None:
+        return  # a replaced connection, or a player at no table
+    try:
+        session = ctx.games.load(record.seated_in).session
+    except GameNotFoundError:
+        return
+    if not session.in_play:
+        return
+    for seat in session.seats:
+        if seat.player_id == caller.player_id or seat.bot is not None or seat.left:
+            continue
+        if seat.present and seat.connection_id is not None:
+            _drop_if_silent(ctx, seat.player_id, seat.connection_id, now)
+
+
+def _drop_if_silent(ctx: GameContext, player_id: str, connection_id: str, now: datetime) -> None:
+    peer = ctx.players.get(player_id)
+    if peer.connection_id != connection_id or peer.heard_at is None:
+        return  # another connection took over, or one with no heartbeat (never judged)
+    if now - peer.heard_at < SILENCE:
+        return
+    before = ctx.players.unbind_connection(player_id, connection_id)
+    if before is None:
+        return  # closed or replaced meanwhile: its own $disconnect or $connect did it
+    logger.info("silent connection dropped", player_id=player_id, connection_id=connection_id)
+    metrics.add_metric(name="SilentConnectionDropped", unit=MetricUnit.Count, value=1)
+    # API Gateway is told to let it go; its $disconnect then finds it unbound (no second away).
+    ctx.notifier.close(connection_id)
+    gone = Caller(player_id=player_id, connection_id=connection_id)
+    for game_id in dict.fromkeys([before.game_id, *sorted(before.slow_games)]):
+        if game_id is not None:
+            away(ctx, game_id, gone, at=now)

@@ -42,7 +42,6 @@ from yamb.protocol import (
     Lock,
     Pause,
     Ping,
-    Pong,
     Rematch,
     RemoveBot,
     Replay,
@@ -122,13 +121,8 @@ ROUTES: dict[type[BaseModel], Route] = {
     Hint: lambda ctx, caller, action, _: reads.hint(ctx, caller, action),
     Chat: chat.send,
     ChatHistory: chat.history,
-    Ping: lambda ctx, caller, action, _: _pong(ctx, caller, action),
+    Ping: lambda ctx, caller, action, _: presence.heartbeat(ctx, caller, action),
 }
-
-
-def _pong(ctx: GameContext, caller: Caller, action: Ping) -> None:
-    """A heartbeat's answer: nothing read, nothing written."""
-    ctx.delivery.send(caller, Pong(request_id=action.request_id))
 
 
 class GameService:

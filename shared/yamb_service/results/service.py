@@ -334,6 +334,7 @@ class ResultsService(_OnResults):
             country=settings.country,
             description=settings.description,
             proud_game=settings.proud_game,
+            public_page=_page_shown(profile),
             member_since=profile.created_at,
             games=stats.games,
             wins=stats.wins,

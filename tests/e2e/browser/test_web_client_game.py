@@ -9,7 +9,7 @@ import json
 import re
 import urllib.request
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -17,6 +17,7 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 from yamb_service.common.dynamo import item_model
 from yamb_service.economy.ports import Change
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_service.game import presence
 
 from devstack.stack import LocalStack, local_nickname
 from tests.e2e.browser.test_web_client import NewPage, create_game, game_row, sign_in, unique
@@ -212,6 +213,48 @@ def test_web_client_game_a_dead_network_is_noticed_and_the_page_connects_again(
     expect(ana.locator("#turn-who")).to_have_text("Your turn")
     ana.click("#roll")
     expect(ana.locator(".turn-head")).to_contain_text("roll 2/3")
+
+
+def test_web_client_game_the_opponent_sees_a_player_whose_network_died_away(
+    web_stack: LocalStack, new_page: NewPage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given ana's page behind a route the test holds and ben's, both pinging every second, in
+    # a started game (the server's silence shortened from 45 s to 3 s: the stack runs here)
+    monkeypatch.setattr(presence, "SILENCE", timedelta(seconds=3))
+    routes: list[dict[str, Any]] = []
+
+    def relay(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+        route: dict[str, Any] = {"dead": False}
+        socket.on_message(lambda message: None if route["dead"] else server.send(message))
+        server.on_message(lambda message: None if route["dead"] else socket.send(message))
+        routes.append(route)
+
+    ana, ben = new_page(), new_page()
+    ana.route_web_socket(re.compile(r"^ws://"), relay)
+    names = {}
+    for page, who in ((ana, "gone"), (ben, "stays")):
+        # The page's own silence is long here: only the server is to notice.
+        page.goto(f"{web_stack.web_url}?undoMs=0&heartbeatMs=1000&silentMs=600000")
+        names[who] = unique(who)
+        page.fill("#local-name", names[who])
+        page.click("#local-play")
+        expect(page.locator("#no-games, .game-row").first).to_be_visible()
+    game_id = create_game(ana, preset="1")
+    game_row(ben, game_id).locator("button.join").click()
+    ana.click("#start")
+    expect(ben.locator("#turn-who")).to_be_visible()
+    ana.wait_for_timeout(1_500)  # ana's page has pinged on this connection
+    seat = ben.locator(".seat", has_text=local_nickname(names["gone"]))
+    expect(seat).not_to_have_class(re.compile(r"\baway\b"))
+
+    # when ana's network drops every frame, closing nothing
+    routes[-1]["dead"] = True
+
+    # then ben's page shows her away within seconds, not after API Gateway's 10 minutes
+    expect(seat).to_have_class(re.compile(r"\baway\b"), timeout=15_000)
+    expect(seat.locator(".badge.away")).to_be_visible()
+    assert not ben.errors  # type: ignore[attr-defined]
 
 
 def test_web_client_game_chat_is_still_there_after_a_reload(

@@ -3,14 +3,16 @@ protocol, the leaderboards screen shows both players and a row's game opens its 
 player's page shows their statistics and the head-to-head, whose meeting opens the replay; a
 player is followed; a refused filter is said beside the filters."""
 
+import json
 import re
+import urllib.request
 from typing import Any
 
 from playwright.sync_api import expect
 
 from devstack.stack import LocalStack, local_nickname
 from devstack.streams import wait_until
-from tests.e2e.browser.test_web_client import NewPage, sign_in
+from tests.e2e.browser.test_web_client import NewPage, sign_in, unique
 from tests.e2e.test_results_e2e import get, play_a_ranked_game
 
 WEEK_BOARD = "#/boards?columns=1&period=week"
@@ -109,6 +111,11 @@ def test_web_client_player_page_statistics_head_to_head_and_follow(
     expect(meeting).to_contain_text("Won")
     # and the page fits the phone: no sideways scroll
     assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+    # and it links to his public page (R5), a page to share that needs no sign-in
+    link = page.locator("#player-public-page")
+    expect(link).to_have_attribute("href", f"{web_stack.gateway.http_url}/pages/{ben_name}")
+    shared = page.request.get(str(link.get_attribute("href")), headers={"Accept": "text/html"})
+    assert shared.status == 200 and ben_name in shared.text()
 
     # when she follows him
     page.click("#follow")
@@ -168,3 +175,36 @@ def test_web_client_past_games_list_the_game_and_open_its_replay(
     expect(page).to_have_url(re.compile(rf"#/replay/{game_id}$"))
     expect(page.locator("#replay-title")).to_have_text("Replay: 52 turns")
     assert not page.errors
+
+
+def test_web_client_player_page_has_no_public_link_while_the_page_is_switched_off(
+    web_stack: LocalStack, players: Any, new_page: NewPage
+) -> None:
+    # given ben switched his public page off in his settings
+    ben = players("hidden")
+    token = web_stack.player_token(ben.name)
+    switched = page_settings(web_stack, token, {"publicPage": False})
+    assert switched["preferences"]["publicPage"] is False
+    ben.close()
+    page = new_page()
+    sign_in(page, web_stack, unique("looker"))
+
+    # when another player opens his page
+    page.goto(f"{web_stack.web_url}#/players/{local_nickname(ben.name)}")
+
+    # then it shows him, with no link to a page that does not exist
+    expect(page.locator("#player-name")).to_contain_text(local_nickname(ben.name))
+    expect(page.locator("#player-statistics")).to_be_visible()
+    expect(page.locator("#player-public-page")).to_have_count(0)
+    assert not page.errors
+
+
+def page_settings(stack: LocalStack, token: str, changes: dict[str, Any]) -> Any:
+    request = urllib.request.Request(
+        f"{stack.gateway.http_url}/me/settings",
+        data=json.dumps(changes).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        method="PATCH",
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())

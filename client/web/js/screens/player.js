@@ -2,6 +2,7 @@
 // caller's head-to-head with them (each meeting opens its replay), and following them as a
 // favourite (their rows on the favourites' boards).
 
+import { apiUrl } from "../api.js";
 import { countryName, flagOf } from "../countries.js";
 import { fill, h } from "../dom.js";
 import { formatDate, formatNumber, t } from "../i18n.js";
@@ -27,6 +28,8 @@ export const screen = {
       return;
     }
     document.title = `${stats.nickname} · Yamb`;
+    // The page to share exists only while its player shows it (R5).
+    const publicPage = stats.publicPage ? await apiUrl(`/pages/${encodeURIComponent(stats.nickname)}`) : null;
     fill(root,
       h("div", { class: "player-head" },
         h("h2", { id: "player-name" }, stats.nickname, stats.country
@@ -36,7 +39,9 @@ export const screen = {
       stats.description ? h("p", { class: "player-description" }, stats.description) : null,
       stats.proudGame ? h("p", { id: "player-proud-game" }, h("a", { href: `#/replay/${encodeURIComponent(stats.proudGame)}` },
         t("The game {name} is proud of", { name: stats.nickname }))) : null,
-      h("p", { class: "hint" }, t("Playing since {date}", { date: formatDate(stats.memberSince) })),
+      h("p", { class: "hint" }, t("Playing since {date}", { date: formatDate(stats.memberSince) }),
+        publicPage ? [" · ", h("a", { id: "player-public-page", href: publicPage, target: "_blank", rel: "noopener" },
+          t("Public page (a link to share)"))] : null),
       statistics(stats),
       records(stats),
       badges ? badgeList(badges) : null,
