@@ -57,6 +57,19 @@ def game_row(page: Page, game_id: str) -> Any:
     return row
 
 
+def confirm_and_sign_in(
+    page: Page, stack: LocalStack, link: str, email: str, password: str = "Correct-horse-9"
+) -> None:
+    """Opens a mailed verification link, confirms, and signs in from the client's form."""
+    page.goto(link)
+    page.locator("button, input[type=submit]").first.click()
+    expect(page.locator("body")).to_contain_text("E-mail confirmed")
+    page.goto(stack.web_url)
+    page.fill("#login-email", email)
+    page.fill("#login-password", password)
+    page.click("#login")
+
+
 def my_turn(page: Page) -> bool:
     who = page.locator("#turn-who")
     return who.count() > 0 and who.inner_text() == "Your turn"
@@ -315,13 +328,7 @@ def test_web_client_registers_and_logs_in_through_the_account_flows(
     page.fill("#register-password", "Correct-horse-9")
     page.click("#register")
     expect(page.locator("#register-error")).to_contain_text("Check your mail")
-    page.goto(verification_link(web_stack, email))
-    page.locator("button, input[type=submit]").first.click()
-    expect(page.locator("body")).to_contain_text("E-mail confirmed")
-    page.goto(web_stack.web_url)
-    page.fill("#login-email", email)
-    page.fill("#login-password", "Correct-horse-9")
-    page.click("#login")
+    confirm_and_sign_in(page, web_stack, verification_link(web_stack, email), email)
 
     # then they are in the lobby, connected, and the inviter got the verification's 25 tokens
     expect(page.locator("#lobby")).to_be_visible()

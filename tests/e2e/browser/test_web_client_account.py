@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from devstack.stack import LocalStack, local_nickname
-from tests.e2e.browser.test_web_client import NewPage, sign_in, unique
+from tests.e2e.browser.test_web_client import NewPage, confirm_and_sign_in, sign_in, unique
 from tests.e2e.browser.test_web_client_economy import grant, page_errors
 from tests.e2e.browser.test_web_client_results import ranked_game_on_the_board
 
@@ -272,11 +272,5 @@ def test_web_client_sign_in_page_mails_the_verification_link_again(
     assert len(links) == 2 and links[0] == first and "/accounts/verify?token=" in links[1]
     ended = page.goto(first)
     assert ended is not None and ended.status == 404
-    page.goto(links[1])
-    page.locator("button").first.click()
-    expect(page.locator("body")).to_contain_text("E-mail confirmed")
-    page.goto(web_stack.web_url)
-    page.fill("#login-email", email)
-    page.fill("#login-password", "Correct-horse-9")
-    page.click("#login")
+    confirm_and_sign_in(page, web_stack, links[1], email)
     expect(page.locator("#lobby")).to_be_visible()
