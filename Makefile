@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
 .PHONY: test test-steps venv lint typecheck pytest unit integration e2e browser chromium sam-check \
-	iac-check asyncapi-check openapi alarms dev bench screenshots clean solver-tables
+	iac-check asyncapi-check openapi alarms dev bench screenshots clean solver-tables catalogues
 
 # pytest-xdist: as many workers as cores (`make unit PYTEST_WORKERS=0` runs in one process); a test
 # goes with its file, the browser tests all in one worker (tests/conftest.py).
@@ -61,6 +61,11 @@ browser: $(STAMP) chromium
 	$(PYTEST) tests/e2e/browser
 
 # Screenshots of every screen of the web client (390 and 1280 px wide, light and dark) into
+# The message catalogues (issue 29, docs/languages.md): the sources' sentences extracted, merged
+# into every language's .po, compiled (.mo for the server, .json for the web client).
+catalogues: $(STAMP)
+	$(PY) -m yamb_tools.catalogues update
+
 # docs/screenshots/screens/, on a local stack of its own: only when asked (a test run writes none).
 screenshots: $(STAMP) chromium
 	$(PY) -m tests.e2e.browser.screenshots

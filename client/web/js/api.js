@@ -3,6 +3,8 @@
 // the access token), registering through the accounts' HTTP API, and the local stack's shortcut
 // for local players.
 
+import { currentLanguage } from "./i18n.js";
+
 let config = null;
 
 export async function loadConfig() {
@@ -141,7 +143,8 @@ export async function apiUrl(path) {
  * `extra` adds headers (an `Idempotency-Key` on the economy's changes). */
 export async function request(method, path, body, token, extra = {}) {
   const { httpApiUrl } = await loadConfig();
-  const headers = { "Content-Type": "application/json", ...extra };
+  // The server answers in the page's language (its refusals' sentences; a sign-up's account).
+  const headers = { "Content-Type": "application/json", "Accept-Language": currentLanguage(), ...extra };
   if (token) headers.Authorization = token;
   let answer;
   try {

@@ -1,26 +1,88 @@
-// Words and numbers in the player's language. Every string a player reads goes through `t`, a
-// whole sentence with `{name}` placeholders, so that a translation can reorder it (issue 29 adds
-// the catalogues: the English text is the message id, as gettext's msgid). Numbers, dates and
+// Words and numbers in the player's language (issue 29). Every string a player reads goes
+// through `t` (or `tn` when it counts something), a whole sentence with `{name}` placeholders so
+// that a translation can reorder it. The English text is the message id, as gettext's msgid:
+// `make catalogues` extracts them into client/web/locales/web.pot, merges them into each
+// language's .po and compiles locales/<lang>.json, which `useLanguage` loads. Numbers, dates and
 // countdowns go through the browser's Intl, never hand-formatted.
 
-const catalogues = new Map(); // language -> { "English text": "translation" }
+export const LANGUAGES = ["en", "fr", "da", "hr"];
+const STORED = "yamb.language";
+const catalogues = new Map(); // language -> { plurals: {one: 0, ...}, messages: {id: text | [forms]} }
 let language = "en";
 
 /** The language the page speaks now (a BCP 47 tag such as "fr" or "da"). */
 export const currentLanguage = () => language;
 
-/** Switches the page's language; `messages` is that language's catalogue, if already loaded. */
-export function setLanguage(tag, messages = null) {
+/** The language to speak before the account says: the one chosen on this device, else the
+ * browser's first that we speak, else English. */
+export function preferredLanguage() {
+  const chosen = localStorage.getItem(STORED);
+  if (LANGUAGES.includes(chosen)) return chosen;
+  for (const tag of navigator.languages || [navigator.language]) {
+    const primary = String(tag || "").toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(primary)) return primary;
+  }
+  return "en";
+}
+
+/** Speaks `tag` from now on (its catalogue fetched once; English needs none), kept on this
+ * device for the next visit. The page's static words (`data-i18n`) follow at once; a screen
+ * redraws itself. */
+export async function useLanguage(tag) {
+  const wanted = LANGUAGES.includes(tag) ? tag : "en";
+  if (wanted !== "en" && !catalogues.has(wanted)) {
+    const answer = await fetch(`locales/${wanted}.json`);
+    if (!answer.ok) throw new Error(`no catalogue for ${wanted}`);
+    catalogues.set(wanted, await answer.json());
+  }
+  setLanguage(wanted);
+  localStorage.setItem(STORED, wanted);
+  translatePage();
+  return wanted;
+}
+
+/** Switches the page's language; `catalogue` is that language's, if already loaded. */
+export function setLanguage(tag, catalogue = null) {
   language = tag || "en";
-  if (messages) catalogues.set(language, messages);
+  if (catalogue) catalogues.set(language, catalogue);
   document.documentElement.lang = language;
 }
 
+/** The elements the page's HTML marks `data-i18n` say their words in the page's language
+ * (their English text, kept as the attribute's value, is the message id). */
+export function translatePage(root = document) {
+  for (const element of root.querySelectorAll("[data-i18n]")) {
+    if (!element.dataset.i18n) element.dataset.i18n = element.textContent.trim().replace(/\s+/g, " ");
+    element.textContent = t(element.dataset.i18n);
+  }
+  for (const element of root.querySelectorAll("[data-i18n-label]")) {
+    if (!element.dataset.i18nLabel) element.dataset.i18nLabel = element.getAttribute("aria-label") || "";
+    element.setAttribute("aria-label", t(element.dataset.i18nLabel));
+  }
+}
+
+const fill = (text, params) =>
+  text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+
 /** "Pay {amount} tokens" with {amount: 5}: the translation of `text`, placeholders filled. */
 export function t(text, params = {}) {
-  const translated = catalogues.get(language)?.[text] || text;
-  return translated.replace(/\{(\w+)\}/g, (whole, name) =>
-    name in params ? String(params[name]) : whole);
+  const translated = catalogues.get(language)?.messages?.[text];
+  return fill(typeof translated === "string" && translated ? translated : text, params);
+}
+
+/** A sentence that counts: `tn("{count} token", "{count} tokens", n)` takes the form the
+ * language uses for n (Intl.PluralRules: Croatian has three); {count} is n, as the language
+ * writes numbers. */
+export function tn(singular, plural, count, params = {}) {
+  const catalogue = catalogues.get(language);
+  const forms = catalogue?.messages?.[singular];
+  let text = count === 1 ? singular : plural;
+  if (Array.isArray(forms)) {
+    const category = new Intl.PluralRules(language).select(count);
+    const index = catalogue.plurals?.[category] ?? catalogue.plurals?.other ?? forms.length - 1;
+    text = forms[index] || text;
+  }
+  return fill(text, { count: formatNumber(count), ...params });
 }
 
 export const formatNumber = (value, options = {}) =>

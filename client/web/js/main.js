@@ -7,7 +7,7 @@ import * as api from "./api.js";
 import { Connection, ServerRefusal } from "./connection.js";
 import { byId, fill, h } from "./dom.js";
 import * as gameScreen from "./game.js";
-import { t } from "./i18n.js";
+import { currentLanguage, LANGUAGES, preferredLanguage, t, useLanguage } from "./i18n.js";
 import * as lobby from "./lobby.js";
 import * as router from "./router.js";
 import { screens } from "./screens/index.js";
@@ -376,6 +376,7 @@ function start(token) {
     frame: onFrame, status: onStatus, open: onOpen, signedOut, stillSignedIn: api.stillSignedIn,
   });
   connection.open();
+  followAccountLanguage();
   byId("nav").hidden = false;
   // The address bar's screen (a link, a reload), else the lobby.
   // The lobby's lists are read once the socket is open (onOpen's showLobby).
@@ -572,6 +573,34 @@ function setUpRoutes() {
 // --------------------------------------------------------------------------- theme and shell
 
 /** Light, dark, or the system's (the default): kept for the next visit. */
+// Each language named in itself, as a player looks for theirs.
+const LANGUAGE_NAMES = { en: "English", fr: "Français", da: "Dansk", hr: "Hrvatski" };
+
+/** The header's language switch: the page speaks the chosen language at once (a reload draws
+ * every screen anew) and, signed in, the account keeps it (its mails follow). */
+function setUpLanguage() {
+  const select = byId("language");
+  fill(select, LANGUAGES.map((tag) =>
+    h("option", { value: tag, lang: tag, selected: tag === currentLanguage() }, LANGUAGE_NAMES[tag])));
+  select.addEventListener("change", async () => {
+    const chosen = await useLanguage(select.value);
+    if (store.getItem("yamb.token")) {
+      await screenContext.http("PATCH", "/me/settings", { language: chosen }).catch(() => undefined);
+    }
+    location.reload();
+  });
+}
+
+/** Signed in, the page speaks the account's language (chosen on another device, or at
+ * sign-up): a page in another one switches and draws itself again. */
+async function followAccountLanguage() {
+  const me = await screenContext.http("GET", "/me").catch(() => null);
+  const wanted = me?.preferences?.language;
+  if (!wanted || wanted === currentLanguage() || !LANGUAGES.includes(wanted)) return;
+  await useLanguage(wanted);
+  location.reload();
+}
+
 function setUpTheme() {
   const apply = (theme) => {
     if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme;
@@ -653,6 +682,7 @@ async function boot() {
     ]);
     state.config = config;
     state.catalog = catalog;
+    await useLanguage(preferredLanguage()).catch(() => useLanguage("en"));
   } catch (error) {
     if (!navigator.onLine) banner("warning", offlineNotice());
     else banner("error", t("The page could not load its configuration: {reason}", { reason: error.message }));
@@ -695,6 +725,7 @@ async function boot() {
     },
   };
   setUpRoutes();
+  setUpLanguage();
   setUpTheme();
   registerServiceWorker();
   watchOnline();

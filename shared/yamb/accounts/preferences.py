@@ -1,7 +1,7 @@
 """A player's settings (A4) and notification switches (A8)."""
 
 import unicodedata
-from typing import Annotated, Literal, Self
+from typing import Annotated, Self
 
 from iso3166 import countries_by_alpha2
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -9,9 +9,8 @@ from pydantic.alias_generators import to_camel
 
 from yamb.accounts.errors import AccountError
 from yamb.decency import find_offence
+from yamb.i18n import Language
 
-LANGUAGES = ("en", "fr", "da", "hr")
-type Language = Literal["en", "fr", "da", "hr"]
 MAX_DESCRIPTION_CHARS = 280
 
 
