@@ -2,7 +2,7 @@
 // indicator letters (every system draws them as the flag, or as the letters), the name the
 // browser's own in the page's language (Intl.DisplayNames); no list of names to keep.
 
-import { currentLanguage } from "./i18n.js";
+import { currentLanguage, fromIntl } from "./i18n.js";
 
 /** "HR" -> "🇭🇷"; anything but two letters A-Z -> "". */
 export function flagOf(code) {
@@ -15,7 +15,7 @@ export function countryName(code) {
   try {
     const language = currentLanguage();
     if (!namers.has(language)) namers.set(language, new Intl.DisplayNames([language], { type: "region" }));
-    return namers.get(language).of(code) || code;
+    return fromIntl(namers.get(language).of(code) || code);
   } catch {
     return code;
   }

@@ -6,6 +6,13 @@
 // countdowns go through the browser's Intl, never hand-formatted.
 
 export const LANGUAGES = ["en", "fr", "da", "hr"];
+// Pseudo-localisation, for tests (`?pseudoLocale` in the address): every word that went
+// through the catalogue or Intl is bracketed, so that a screen's text outside brackets is a
+// word no catalogue holds (tests/e2e/browser/test_web_client_languages.py walks every screen).
+const PSEUDO = new URLSearchParams(location.search).has("pseudoLocale");
+const mark = (text) => (PSEUDO ? `⟦${text}⟧` : text);
+/** A word the browser's Intl made in the page's language (a country's name): as it is. */
+export const fromIntl = mark;
 const STORED = "yamb.language";
 const catalogues = new Map(); // language -> { plurals: {one: 0, ...}, messages: {id: text | [forms]} }
 let language = "en";
@@ -67,7 +74,7 @@ const fill = (text, params) =>
 /** "Pay {amount} tokens" with {amount: 5}: the translation of `text`, placeholders filled. */
 export function t(text, params = {}) {
   const translated = catalogues.get(language)?.messages?.[text];
-  return fill(typeof translated === "string" && translated ? translated : text, params);
+  return mark(fill(typeof translated === "string" && translated ? translated : text, params));
 }
 
 /** A sentence that counts: `tn("{count} token", "{count} tokens", n)` takes the form the
@@ -82,11 +89,11 @@ export function tn(singular, plural, count, params = {}) {
     const index = catalogue.plurals?.[category] ?? catalogue.plurals?.other ?? forms.length - 1;
     text = forms[index] || text;
   }
-  return fill(text, { count: formatNumber(count), ...params });
+  return mark(fill(text, { count: formatNumber(count), ...params }));
 }
 
 export const formatNumber = (value, options = {}) =>
-  new Intl.NumberFormat(language, options).format(value);
+  mark(new Intl.NumberFormat(language, options).format(value));
 
 /** A date (a Date or an ISO string) as the language writes it; `style` "short" adds the time. */
 export function formatDate(value, style = "medium") {
@@ -94,7 +101,7 @@ export function formatDate(value, style = "medium") {
   const options = style === "short"
     ? { dateStyle: "short", timeStyle: "short" }
     : { dateStyle: style };
-  return new Intl.DateTimeFormat(language, options).format(date);
+  return mark(new Intl.DateTimeFormat(language, options).format(date));
 }
 
 /** "in 3 minutes", "2 days ago": the nearest whole unit from now. */
@@ -103,6 +110,6 @@ export function formatRelative(value, now = Date.now()) {
   const seconds = Math.round((date.getTime() - now) / 1000);
   const units = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
   const [unit, size] = units.find(([, size]) => Math.abs(seconds) >= size) || units[3];
-  return new Intl.RelativeTimeFormat(language, { numeric: "auto" })
-    .format(Math.round(seconds / size), unit);
+  return mark(new Intl.RelativeTimeFormat(language, { numeric: "auto" })
+    .format(Math.round(seconds / size), unit));
 }
