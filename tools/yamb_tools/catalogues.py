@@ -46,7 +46,7 @@ class Domain:
     name: str
     template: Path
     sources: tuple[tuple[str, str], ...]  # (folder, extraction method)
-    keywords: dict[str, tuple[int, ...]]
+    keywords: dict[str, tuple[int | tuple[int, str], ...]]
 
     def po(self, language: str) -> Path:
         if self.name == "web":
@@ -69,7 +69,7 @@ WEB = Domain(
     "web",
     ROOT / "client/web/locales/web.pot",
     (("client/web/js", "javascript"), ("client/web", "html")),
-    {"t": (1,), "tn": (1, 2)},
+    {"t": (1,), "tn": (1, 2), "tc": ((1, "c"), 2)},
 )
 DOMAINS = (SERVER, WEB)
 
@@ -126,13 +126,14 @@ def extract(domain: Domain) -> Catalog:
             options_map={"**.js": {"parse_template_string": "true"}},
             strip_comment_tags=True,
         )
-        for filename, line, message, comments, _ in found:
+        for filename, line, message, comments, context in found:
             if method == "python" and "/tests/" in f"/{filename}":
                 continue
             template.add(
                 message,
                 locations=[(str((path / filename).relative_to(ROOT)), line)],
                 auto_comments=comments,
+                context=context,
             )
     return template
 
@@ -163,9 +164,14 @@ def _settled(catalog: Catalog, language: str, domain: Domain) -> Catalog:
 
 
 def _ids(catalog: Catalog) -> set[str | tuple[str, ...]]:
-    return {
-        tuple(_texts(m.id)) if len(_texts(m.id)) > 1 else _texts(m.id)[0] for m in catalog if m.id
-    }
+    return {_key(m) if len(_texts(m.id)) == 1 else tuple(_texts(m.id)) for m in catalog if m.id}
+
+
+def _key(message: Message) -> str:
+    """A message's key in the page's catalogue: its id, after its context as gettext joins
+    them ("column\x04Free": the column, not the price)."""
+    first = _texts(message.id)[0]
+    return f"{message.context}\x04{first}" if message.context else first
 
 
 # ------------------------------------------------------------------------------ reading, writing
@@ -208,9 +214,9 @@ def compile_json(catalog: Catalog, language: str) -> str:
         if not message.id or message.fuzzy or not _translated(message):
             continue
         if isinstance(message.id, tuple | list):
-            messages[message.id[0]] = _texts(message.string)
+            messages[_key(message)] = _texts(message.string)
         else:
-            messages[message.id] = str(message.string)
+            messages[_key(message)] = str(message.string)
     expression = catalog.plural_expr
     body = {
         "language": language,

@@ -77,6 +77,13 @@ export function t(text, params = {}) {
   return mark(fill(typeof translated === "string" && translated ? translated : text, params));
 }
 
+/** A word whose English is ambiguous, told apart by its context: `tc("column", "Free")` (the
+ * sheet's column) is not `t("Free")` (a price). */
+export function tc(context, text, params = {}) {
+  const translated = catalogues.get(language)?.messages?.[`${context}\u0004${text}`];
+  return mark(fill(typeof translated === "string" && translated ? translated : text, params));
+}
+
 /** A sentence that counts: `tn("{count} token", "{count} tokens", n)` takes the form the
  * language uses for n (Intl.PluralRules: Croatian has three); {count} is n, as the language
  * writes numbers. */
