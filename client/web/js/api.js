@@ -3,7 +3,7 @@
 // the access token), registering through the accounts' HTTP API, and the local stack's shortcut
 // for local players.
 
-import { currentLanguage } from "./i18n.js";
+import { currentLanguage, t } from "./i18n.js";
 
 let config = null;
 
@@ -39,7 +39,7 @@ async function cognito(target, body) {
       body: JSON.stringify(body),
     });
   } catch {
-    throw new ApiError("the sign-in service cannot be reached");
+    throw new ApiError(t("the sign-in service cannot be reached"));
   }
   const data = await answer.json().catch(() => ({}));
   if (!answer.ok) {
@@ -48,12 +48,24 @@ async function cognito(target, body) {
   return data;
 }
 
+// Cognito's own refusals are English whatever the page speaks: the ones a player meets signing
+// in are said in the page's language (the others keep Cognito's words).
+const COGNITO_WORDS = {
+  NotAuthorizedException: () => t("wrong e-mail or password"),
+  UserNotConfirmedException: () => t("this address is not verified yet: follow the link in the mail we sent"),
+  CodeMismatchException: () => t("that code is not the app's"),
+};
+
 function cognitoError(message, type) {
   // A refusal of our PostAuthentication trigger reads "...failed with error <code>: <text>."
-  const text = String(message || "sign-in refused");
+  const text = String(message || t("sign-in refused"));
   const ours = /error ([a-z_]+): (.*)$/.exec(text);
   if (ours) return new ApiError(ours[2].replace(/\.$/, ""), { code: ours[1] });
-  return new ApiError(text, { code: (type || "").split("#").pop() || null });
+  const code = (type || "").split("#").pop() || null;
+  const words = COGNITO_WORDS[code];
+  // A refused refresh is a NotAuthorizedException too: only a sign-in's is a wrong password.
+  const said = words && !/token/i.test(text) ? words() : text;
+  return new ApiError(said, { code });
 }
 
 // The library keeps nothing of its own: the page keeps the tokens (main.js, localStorage).
@@ -66,7 +78,7 @@ const noStorage = { setItem() {}, getItem() { return null; }, removeItem() {}, c
 export async function logIn(email, password, askCode) {
   const { cognito: settings } = await loadConfig();
   const sdk = globalThis.AmazonCognitoIdentity;
-  if (!sdk) throw new ApiError("the sign-in library did not load");
+  if (!sdk) throw new ApiError(t("the sign-in library did not load"));
   const pool = new sdk.CognitoUserPool({
     UserPoolId: settings.userPoolId,
     ClientId: settings.clientId,
@@ -90,8 +102,8 @@ export async function logIn(email, password, askCode) {
           reject(error);
         }
       },
-      mfaRequired: () => reject(new ApiError("the sign-in needs a step this client does not know")),
-      newPasswordRequired: () => reject(new ApiError("the sign-in needs a step this client does not know")),
+      mfaRequired: () => reject(new ApiError(t("the sign-in needs a step this client does not know"))),
+      newPasswordRequired: () => reject(new ApiError(t("the sign-in needs a step this client does not know"))),
     };
     user.authenticateUser(details, callbacks);
   });
@@ -108,7 +120,7 @@ export async function confirmAuthenticator(accessToken, code) {
   const data = await cognito("VerifySoftwareToken", {
     AccessToken: accessToken, UserCode: code, FriendlyDeviceName: "authenticator",
   });
-  if (data.Status !== "SUCCESS") throw new ApiError("that code is not the app's", { code: "CodeMismatchException" });
+  if (data.Status !== "SUCCESS") throw new ApiError(t("that code is not the app's"), { code: "CodeMismatchException" });
   await cognito("SetUserMFAPreference", {
     AccessToken: accessToken,
     SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true },
@@ -154,7 +166,7 @@ export async function request(method, path, body, token, extra = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError("the server cannot be reached");
+    throw new ApiError(t("the server cannot be reached"));
   }
   const data = await answer.json().catch(() => ({}));
   if (!answer.ok) {

@@ -3,6 +3,8 @@
 // back, the page sends `sync` and the game is as the server has it (a turn survives a lost
 // connection, so nothing is replayed from here).
 
+import { t } from "./i18n.js";
+
 const ANSWER_TIMEOUT_MS = 10_000;
 const settings = new URLSearchParams(location.search);
 // The heartbeat: a `ping` this often, whatever else goes by: the server takes a connection that
@@ -13,7 +15,8 @@ const settings = new URLSearchParams(location.search);
 const HEARTBEAT_MS = Math.max(200, Number(settings.get("heartbeatMs") ?? 10_000));
 const SILENT_MS = Math.max(400, Number(settings.get("silentMs") ?? 20_000));
 const BACKOFF_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000];
-const ENDED_ELSEWHERE = "this sign-in has ended: you signed in on another device, or signed out everywhere";
+// Said when it happens (the catalogue is loaded by then, not when this module is).
+const endedElsewhere = () => t("this sign-in has ended: you signed in on another device, or signed out everywhere");
 
 export class ServerRefusal extends Error {
   constructor(frame) {
@@ -114,7 +117,7 @@ export class Connection {
         this.on.stillSignedIn(token).then((still) => {
           if (this.stopped || this.socket !== null) return;
           if (still) this.retry();
-          else this.disconnected({ code: "signed_in_elsewhere", reason: ENDED_ELSEWHERE });
+          else this.disconnected({ code: "signed_in_elsewhere", reason: endedElsewhere() });
         }, () => this.retry());
         return;
       }
@@ -189,7 +192,7 @@ export class Connection {
   failPending() {
     for (const entry of this.pending.values()) {
       clearTimeout(entry.timeout);
-      entry.reject(new ConnectionLost("the connection was lost before the answer came"));
+      entry.reject(new ConnectionLost(t("the connection was lost before the answer came")));
     }
     this.pending.clear();
   }
@@ -199,13 +202,13 @@ export class Connection {
    * with the answer to `on.frame`, so the page knows what the frame answers.
    */
   send(action, fields = {}, meta = null) {
-    if (!this.isOpen) return Promise.reject(new ConnectionLost("not connected"));
+    if (!this.isOpen) return Promise.reject(new ConnectionLost(t("not connected")));
     this.numbers += 1;
     const requestId = `${this.prefix}-${this.numbers}`;
     return new Promise((resolve, reject) => {
       const timeout = setTimeout(() => {
         this.pending.delete(requestId);
-        reject(new ConnectionLost("no answer from the server"));
+        reject(new ConnectionLost(t("no answer from the server")));
       }, ANSWER_TIMEOUT_MS);
       this.pending.set(requestId, { resolve, reject, timeout, parts: [], meta });
       this.socket.send(JSON.stringify({ action, requestId, ...fields }));
@@ -261,7 +264,7 @@ export class Connection {
     if (frame.code === "replaced") {
       this.on.status({ state: "replaced", message: String(frame.reason || "") });
     } else {
-      this.on.signedOut(String(frame.reason || "signed out"));
+      this.on.signedOut(String(frame.reason || t("signed out")));
     }
   }
 }

@@ -34,3 +34,13 @@ export function fill(element, ...children) {
 }
 
 export const byId = (id) => document.getElementById(id);
+
+/** A translated sentence whose placeholders are nodes (links, a code): `t` leaves a placeholder
+ * it is not given as it is, and here it becomes the node, so the sentence stays whole in every
+ * language: compose(t("against {players}"), { players: links }). */
+export function compose(text, nodes) {
+  return text.split(/(\{\w+\})/).filter((part) => part !== "").map((part) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    return name && name in nodes ? nodes[name] : part;
+  });
+}

@@ -4,8 +4,8 @@
 // out its undo delay, a half-typed chat line) lives in `ui`, outside the drawing.
 
 import { byId, fill, h } from "./dom.js";
-import { t } from "./i18n.js";
-import { cellLabel, columnLabel, gridLabel, rowLabel, statusLabel, turnTypeLabel } from "./labels.js";
+import { formatDate, formatNumber, t, tn } from "./i18n.js";
+import { cellLabel, columnLabel, gridLabel, levelLabel, rowLabel, statusLabel, turnTypeLabel } from "./labels.js";
 import { dress } from "./looks.js";
 import { renderExtras, setUpExtras } from "./game/extras.js";
 import { sheetTable } from "./sheet.js";
@@ -30,7 +30,6 @@ export const ui = {
 const BOT_LEVELS = ["easy", "medium", "hard", "optimal"];
 const OPTIMAL_GRIDS = new Set(["classic", "scandinavian", "yacht", "generala"]);
 const botLevelsFor = (grid) => BOT_LEVELS.filter((level) => level !== "optimal" || OPTIMAL_GRIDS.has(grid));
-const levelLabel = (level) => String(level).charAt(0).toUpperCase() + String(level).slice(1);
 // A hint answers after roll 1 or 2 of the player's own turn (yamb.session.hints).
 const HINT_ROLLS = [1, 2];
 
@@ -113,30 +112,32 @@ export function renderGame(game) {
 
 function settingsSummary(settings) {
   const parts = [gridLabel(settings.grid)];
-  if (settings.preset) parts.push(`preset ${settings.preset}`);
+  if (settings.preset) parts.push(t("preset {number}", { number: settings.preset }));
   else if (settings.columns) parts.push(settings.columns.map(columnLabel).join(", "));
-  parts.push(`${settings.players} ${settings.players === 1 ? "player" : "players"}`);
-  if (settings.pairs) parts.push("2 vs 2");
+  parts.push(tn("{count} player", "{count} players", settings.players));
+  if (settings.pairs) parts.push(t("2 vs 2"));
   parts.push(turnTypeLabel(settings.turnType));
-  parts.push(settings.turnSeconds ? `${settings.turnSeconds} s a turn` : "no clock");
-  if (settings.dice === 6) parts.push("6 dice");
-  if (settings.ranked) parts.push("ranked");
-  if (settings.physicalDice) parts.push("real dice");
-  if (settings.sameDice) parts.push("same dice");
-  if (settings.timeBonus) parts.push("time bonus");
+  parts.push(settings.turnSeconds ? t("{seconds} s a turn", { seconds: settings.turnSeconds }) : t("no clock"));
+  if (settings.dice === 6) parts.push(t("6 dice"));
+  if (settings.ranked) parts.push(t("ranked"));
+  if (settings.physicalDice) parts.push(t("real dice"));
+  if (settings.sameDice) parts.push(t("same dice"));
+  if (settings.timeBonus) parts.push(t("time bonus"));
   return parts.join(" · ");
 }
 
-const OUTCOME_WORDS = {
-  completed: "Every sheet was filled.", resigned: "Ended by a resignation.", abandoned: "Ended when players left.",
-  cancelled: "Cancelled: too little of it was played to count.", declined_finish: "The last player chose to end it.",
-  deadline: "The slow game's deadline passed.",
-};
+const outcomeWords = () => ({
+  completed: t("Every sheet was filled."), resigned: t("Ended by a resignation."), abandoned: t("Ended when players left."),
+  cancelled: t("Cancelled: too little of it was played to count."), declined_finish: t("The last player chose to end it."),
+  deadline: t("The slow game's deadline passed."),
+});
 
 /** "Yamb · ana vs ben": the grid and who sits there, rather than the game's id. */
 export function gameTitle(game) {
   const names = game.seats.map((seat) => seat.nickname || t("a player"));
-  return `${gridLabel(game.settings.grid)} · ${names.join(game.settings.pairs ? ", " : " vs ")}`;
+  const players = game.settings.pairs ? names.join(", ")
+    : names.length ? names.reduce((first, second) => t("{first} vs {second}", { first, second })) : "";
+  return `${gridLabel(game.settings.grid)} · ${players}`;
 }
 
 function head(game) {
@@ -145,33 +146,33 @@ function head(game) {
   const buttons = [];
   const act = (action, fields = {}) => app.act(action, { gameId: game.gameId, ...fields }, "game-actions-error");
   if (game.status === "waiting" && creator) {
-    buttons.push(h("button", { id: "start", onclick: () => act("start_game") }, "Start"));
+    buttons.push(h("button", { id: "start", onclick: () => act("start_game") }, t("Start")));
   }
   if (game.status === "waiting" && mine) {
-    buttons.push(h("button", { id: "leave", onclick: () => act("leave_game").then((a) => a && app.showLobby()) }, "Leave"));
+    buttons.push(h("button", { id: "leave", onclick: () => act("leave_game").then((a) => a && app.showLobby()) }, t("Leave")));
   }
   if (game.status === "waiting" && creator) {
     buttons.push(h("button", { id: "delete", class: "danger",
-      onclick: () => act("delete_game").then((a) => a && app.showLobby()) }, "Delete"));
+      onclick: () => act("delete_game").then((a) => a && app.showLobby()) }, t("Delete")));
   }
   if (game.status === "running" && mine) {
     buttons.push(h("button", { id: "resign", class: "danger", onclick: () => {
-      if (confirm("Resign this game? Your opponents win.")) act("resign");
-    } }, "Resign"));
+      if (confirm(t("Resign this game? Your opponents win."))) act("resign");
+    } }, t("Resign")));
   }
   if (game.status === "finished" || game.status === "cancelled") {
-    buttons.push(h("a", { id: "replay", class: "button", href: `#/replay/${game.gameId}` }, "Replay"));
+    buttons.push(h("a", { id: "replay", class: "button", href: `#/replay/${game.gameId}` }, t("Replay")));
   }
-  buttons.push(h("button", { id: "to-lobby", onclick: () => app.showLobby() }, "Games"));
+  buttons.push(h("button", { id: "to-lobby", onclick: () => app.showLobby() }, t("Games")));
   buttons.push(motionSwitch());
-  const watching = !mine ? h("span", { class: "badge" }, "watching") : null;
+  const watching = !mine ? h("span", { class: "badge" }, t("watching")) : null;
   return [
     h("div", { class: "game-title" },
       h("h2", {}, gameTitle(game), " ",
         h("span", { class: `status status-${game.status}`, id: "game-status", dataset: { status: game.status } }, statusLabel(game.status)),
         " ", watching, " ", h("small", { class: "hint game-id", title: t("The game's id") }, game.gameId)),
       h("p", { class: "settings" }, settingsSummary(game.settings)),
-      game.slowDeadline ? h("p", {}, "Ends at ", new Date(game.slowDeadline).toLocaleString()) : null),
+      game.slowDeadline ? h("p", {}, t("Ends at {time}", { time: formatDate(game.slowDeadline, "short") })) : null),
     h("div", { class: "actions" }, buttons),
     h("p", { class: "error", id: "game-actions-error", role: "alert" }),
   ];
@@ -188,33 +189,33 @@ function seats(game) {
     if (!seat.present) classes.push("away");
     if (seat.left) classes.push("left");
     const facts = [];
-    if (seat.bot) facts.push(h("span", { class: "badge bot", title: "a bot" }, "🤖 ", levelLabel(seat.bot)));
+    if (seat.bot) facts.push(h("span", { class: "badge bot", title: t("a bot") }, "🤖 ", levelLabel(seat.bot)));
     if (game.turnsPerSheet) facts.push(h("span", { class: "progress" }, `${seat.turnsPlayed}/${game.turnsPerSheet}`));
-    if (game.waitingFor.includes(seat.playerId)) facts.push(h("span", { class: "badge waiting" }, "playing the round"));
-    if (seat.left) facts.push(h("span", { class: "badge" }, "left"));
+    if (game.waitingFor.includes(seat.playerId)) facts.push(h("span", { class: "badge waiting" }, t("playing the round")));
+    if (seat.left) facts.push(h("span", { class: "badge" }, t("left")));
     else if (seat.paused) {
-      facts.push(h("span", { class: "badge paused" }, "paused"));
+      facts.push(h("span", { class: "badge paused" }, t("paused")));
       if (seat.returnDeadline) facts.push(h("span", { class: "countdown return", dataset: { deadline: seat.returnDeadline } }));
     } else if (!seat.present && !seat.bot) {
-      facts.push(h("span", { class: "badge away" }, "away"));
+      facts.push(h("span", { class: "badge away" }, t("away")));
       if (seat.returnDeadline) facts.push(h("span", { class: "countdown return", dataset: { deadline: seat.returnDeadline } }));
     }
     if (seat.turnDeadline) facts.push(h("span", { class: "countdown clock", dataset: { deadline: seat.turnDeadline } }));
-    if (seat.decisionMs !== null && seat.decisionMs !== undefined) facts.push(h("span", { class: "decision" }, `${(seat.decisionMs / 1000).toFixed(1)} s`));
+    if (seat.decisionMs !== null && seat.decisionMs !== undefined) facts.push(h("span", { class: "decision" }, t("{seconds} s", { seconds: formatNumber(seat.decisionMs / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) })));
     const follow = !seated(game) && ownTurns && game.status === "running"
       ? h("button", { class: "follow", disabled: following === seat.playerId,
-          onclick: () => app.watch(game.gameId, seat.playerId) }, following === seat.playerId ? "following" : "follow")
+          onclick: () => app.watch(game.gameId, seat.playerId) }, following === seat.playerId ? t("following") : t("follow"))
       : null;
     const remove = seat.bot && managesBots(game)
-      ? h("button", { class: "remove-bot", "aria-label": `remove ${seat.nickname || seat.playerId}`,
-          onclick: () => app.act("remove_bot", { gameId: game.gameId, playerId: seat.playerId }, "bot-error") }, "Remove")
+      ? h("button", { class: "remove-bot", "aria-label": t("remove {name}", { name: seat.nickname || seat.playerId }),
+          onclick: () => app.act("remove_bot", { gameId: game.gameId, playerId: seat.playerId }, "bot-error") }, t("Remove"))
       : null;
     if (seat.bot) classes.push("bot");
     return dress(h("li", { class: classes.join(" "), dataset: { player: seat.playerId } },
-      h("span", { class: "nickname" }, seat.nickname || seat.playerId), you ? h("span", { class: "badge you" }, "you") : null,
+      h("span", { class: "nickname" }, seat.nickname || seat.playerId), you ? h("span", { class: "badge you" }, t("you")) : null,
       " ", facts, follow, remove), { frame: seat.frame }); // E5
   });
-  return [h("h3", {}, "Players"), h("ul", { class: "seats" }, items), botControls(game)];
+  return [h("h3", {}, t("Players")), h("ul", { class: "seats" }, items), botControls(game)];
 }
 
 /** The creator of a waiting table seats and removes bots. */
@@ -232,12 +233,12 @@ function botControls(game) {
   if (!free) return bots ? slot : null; // a Remove beside a bot seat still needs its slot
   const levels = botLevelsFor(game.settings.grid);
   if (!levels.includes(ui.botLevel)) ui.botLevel = levels[0];
-  const select = h("select", { id: "bot-level", "aria-label": "bot level",
+  const select = h("select", { id: "bot-level", "aria-label": t("bot level"),
     onchange: (event) => { ui.botLevel = event.target.value; } },
   levels.map((level) => h("option", { value: level, selected: level === ui.botLevel }, levelLabel(level))));
   return h("div", { class: "add-bot" },
     h("div", { class: "controls" }, select,
-      h("button", { id: "add-bot", onclick: () => app.act("add_bot", { gameId: game.gameId, level: select.value }, "bot-error") }, "Add bot")),
+      h("button", { id: "add-bot", onclick: () => app.act("add_bot", { gameId: game.gameId, level: select.value }, "bot-error") }, t("Add bot"))),
     slot);
 }
 
@@ -246,10 +247,10 @@ function botControls(game) {
 function turnPanel(game) {
   const turn = game.turn;
   if (!turn) {
-    if (game.status === "waiting") return h("p", { class: "hint" }, `Waiting for players (${game.seats.length}/${game.settings.players}).`);
+    if (game.status === "waiting") return h("p", { class: "hint" }, t("Waiting for players ({seated}/{seats}).", { seated: game.seats.length, seats: game.settings.players }));
     if (game.status === "running" && game.waitingFor.length) {
-      return h("p", { class: "hint", id: "round-wait" }, "Waiting for ",
-        game.waitingFor.map((id) => nameOf(game, id)).join(", "), " to end the round.");
+      return h("p", { class: "hint", id: "round-wait" }, t("Waiting for {players} to end the round.",
+        { players: game.waitingFor.map((id) => nameOf(game, id)).join(", ") }));
     }
     return null;
   }
@@ -292,10 +293,10 @@ function turnPanel(game) {
     }, drawn);
   });
   const bot = game.seats.find((seat) => seat.playerId === turn.playerId)?.bot;
-  const who = mine ? "Your turn" : `${bot ? "🤖 " : ""}${nameOf(game, turn.playerId)}'s turn`;
-  const part = turn.part ? (turn.part === 1 ? " · proposes" : " · finishes the team turn") : "";
+  const who = mine ? t("Your turn") : t("{player}'s turn", { player: `${bot ? "🤖 " : ""}${nameOf(game, turn.playerId)}` });
+  const part = turn.part ? ` · ${turn.part === 1 ? t("proposes") : t("finishes the team turn")}` : "";
   const clock = turn.frozenMs !== null && turn.frozenMs !== undefined
-    ? h("span", { class: "clock frozen" }, `⏸ ${Math.ceil(turn.frozenMs / 1000)} s`)
+    ? h("span", { class: "clock frozen" }, `⏸ ${t("{seconds} s", { seconds: Math.ceil(turn.frozenMs / 1000) })}`)
     : turn.deadline ? h("span", { class: "countdown clock", id: "turn-clock", dataset: { deadline: turn.deadline } }) : null;
   const controls = [];
   // Pause (rules.md 8): the player in turn freezes their own clock, once a turn; until they
@@ -303,9 +304,9 @@ function turnPanel(game) {
   const own = game.seats.find((seat) => seat.playerId === app.state.me);
   const paused = Boolean(own && own.paused);
   if (turn.playerId === app.state.me && paused) {
-    controls.push(h("button", { id: "resume", class: "primary", onclick: () => act("resume") }, "Resume"));
+    controls.push(h("button", { id: "resume", class: "primary", onclick: () => act("resume") }, t("Resume")));
   } else if (turn.playerId === app.state.me && turn.deadline && game.settings.turnType !== "slow") {
-    controls.push(h("button", { id: "pause", title: "once a turn", onclick: () => act("pause") }, "Pause"));
+    controls.push(h("button", { id: "pause", title: t("once a turn"), onclick: () => act("pause") }, t("Pause")));
   }
   if (mine && !game.settings.physicalDice) {
     controls.push(h("button", { id: "roll", class: "primary", disabled: !turn.canRoll || ui.rolling || Boolean(ui.choice) || paused,
@@ -324,43 +325,49 @@ function turnPanel(game) {
   if (mine && game.settings.physicalDice) {
     const input = h("input", { id: "enter-dice", inputmode: "numeric", maxlength: String(game.settings.dice),
       value: ui.enterDice, oninput: (event) => { ui.enterDice = event.target.value; },
-      placeholder: `${game.settings.dice} faces, e.g. ${"35126".slice(0, game.settings.dice)}`, "aria-label": "the dice rolled at the table" });
+      placeholder: tn("{count} face, e.g. {example}", "{count} faces, e.g. {example}", game.settings.dice,
+        { example: "35126".slice(0, game.settings.dice) }),
+      "aria-label": t("the dice rolled at the table") });
     controls.push(input, h("button", { id: "enter", onclick: () => {
       const faces = [...input.value.replace(/\D/g, "")].map(Number);
       act("enter_dice", { dice: faces }).then((a) => { if (a) ui.enterDice = ""; });
-    } }, "Enter dice"));
+    } }, t("Enter dice")));
   }
   // In 2 vs 2 an announcement only opens a cell (turn.opened); one a team turn is enough here.
   if (mine && !turn.announcement && !turn.opened.length && !ui.choice && announceColumns(game, turn).length) {
     controls.push(h("button", { id: "announce", "aria-pressed": ui.announcing ? "true" : "false",
       class: ui.announcing ? "active" : "", title: "A", onclick: () => { ui.announcing = !ui.announcing; renderGame(app.state.game); } },
-      ui.announcing ? "Pick the cell to announce…" : "Announce"));
+      ui.announcing ? t("Pick the cell to announce…") : t("Announce")));
   }
   if (hintable(game)) {
     const asking = ui.hinting === hintKey(game);
     controls.push(h("button", { id: "hint", title: "H", disabled: asking || Boolean(advice),
-      onclick: () => askHint(game) }, asking ? "Thinking…" : "Hint"));
+      onclick: () => askHint(game) }, asking ? t("Thinking…") : t("Hint")));
   }
   const facts = [];
   if (advice) facts.push(hintNote(game, advice));
-  if (turn.announcement) facts.push(h("p", { class: "announcement" }, "Announced: ", cellLabel(turn.announcement)));
-  if (turn.directedRow) facts.push(h("p", { class: "directed-row" }, "Directed: ", rowLabel(turn.directedRow)));
-  if (turn.proposal) facts.push(h("p", { class: "proposal-note" }, "Proposal: ", cellLabel(turn.proposal), ` (${turn.proposal.score})`));
-  if (turn.opened.length) facts.push(h("p", {}, "Opened: ", turn.opened.map(cellLabel).join(", ")));
-  if (paused && turn.playerId === app.state.me) facts.push(h("p", { class: "paused-note", id: "paused-note" }, "Paused: your clock is frozen. Resume within the countdown, or you leave the game."));
-  if (turn.grace) facts.push(h("p", { class: "grace" }, "Time is up: the dice are locked, choose a cell."));
+  if (turn.announcement) facts.push(h("p", { class: "announcement" }, t("Announced: {cell}", { cell: cellLabel(turn.announcement) })));
+  if (turn.directedRow) facts.push(h("p", { class: "directed-row" }, t("Directed: {row}", { row: rowLabel(turn.directedRow) })));
+  if (turn.proposal) {
+    facts.push(h("p", { class: "proposal-note" },
+      t("Proposal: {cell} ({score})", { cell: cellLabel(turn.proposal), score: turn.proposal.score })));
+  }
+  if (turn.opened.length) facts.push(h("p", {}, t("Opened: {cells}", { cells: turn.opened.map(cellLabel).join(", ") })));
+  if (paused && turn.playerId === app.state.me) facts.push(h("p", { class: "paused-note", id: "paused-note" }, t("Paused: your clock is frozen. Resume within the countdown, or you leave the game.")));
+  if (turn.grace) facts.push(h("p", { class: "grace" }, t("Time is up: the dice are locked, choose a cell.")));
   if (ui.choice) {
-    facts.push(h("p", { class: "pending-note", id: "pending" }, "Writing ", cellLabel(ui.choice.cell), ` (${ui.choice.cell.score}) `,
-      h("button", { id: "undo", title: "U or Escape", onclick: undo }, "Undo")));
+    facts.push(h("p", { class: "pending-note", id: "pending" },
+      t("Writing {cell} ({score})", { cell: cellLabel(ui.choice.cell), score: ui.choice.cell.score }), " ",
+      h("button", { id: "undo", title: t("U or Escape"), onclick: undo }, t("Undo"))));
   } else if (turn.pending) {
-    facts.push(h("p", { class: "pending-note" }, "Chosen: ", cellLabel(turn.pending)));
+    facts.push(h("p", { class: "pending-note" }, t("Chosen: {cell}", { cell: cellLabel(turn.pending) })));
   }
   const history = turn.rolls.length > 1
-    ? h("ol", { class: "roll-history" }, turn.rolls.map((r) => h("li", {}, r.dice.join(" "), r.kept.length ? ` (kept ${r.kept.map((k) => k + 1).join(",")})` : "")))
+    ? h("ol", { class: "roll-history" }, turn.rolls.map((r) => h("li", {}, r.dice.join(" "), r.kept.length ? ` ${t("(kept {dice})", { dice: r.kept.map((k) => k + 1).join(",") })}` : "")))
     : null;
   return [
     h("div", { class: `turn-head${mine ? " mine" : ""}` },
-      h("strong", { id: "turn-who" }, who), part, ` · roll ${turn.roll}/3 `, clock),
+      h("strong", { id: "turn-who" }, who), part, ` · ${t("roll {roll}/3", { roll: turn.roll })} `, clock),
     dress(h("div", { class: "dice", id: "dice" }, dice), { dice: turn.diceSkin }), // E5
     h("div", { class: "controls" }, controls),
     facts,
@@ -425,18 +432,19 @@ function hintNote(game, advice) {
   // A weaker level than the grid's best answered (the optimal player's table is not built on
   // this server): say so, the advice is not the optimal one.
   const by = advice.weakerThan
-    ? h("span", { class: "hint-by weaker" }, ` (hint from ${levelLabel(advice.level)}: ${levelLabel(advice.weakerThan)} is not available here)`)
-    : h("span", { class: "hint-by" }, ` (${levelLabel(advice.level)} bot)`);
+    ? h("span", { class: "hint-by weaker" }, ` ${t("(hint from {level}: {wanted} is not available here)",
+      { level: levelLabel(advice.level), wanted: levelLabel(advice.weakerThan) })}`)
+    : h("span", { class: "hint-by" }, ` ${t("({level} bot)", { level: levelLabel(advice.level) })}`);
   if (advice.move === "roll") {
     const keep = (advice.keep || []).filter((i) => i >= 0 && i < game.turn.dice.length);
     const faces = keep.map((i) => game.turn.dice[i]).join(" ");
-    const text = !keep.length ? "Roll all the dice"
-      : keep.length === game.turn.dice.length ? `Keep ${faces} and roll` : `Keep ${faces}, roll the rest`;
-    return h("p", { class: "advice", id: "turn-hint" }, "Hint: ", text, by);
+    const text = !keep.length ? t("Roll all the dice")
+      : keep.length === game.turn.dice.length ? t("Keep {faces} and roll", { faces }) : t("Keep {faces}, roll the rest", { faces });
+    return h("p", { class: "advice", id: "turn-hint" }, t("Hint: {advice}", { advice: text }), by);
   }
-  const cell = { column: String(advice.column), row: String(advice.row) };
-  return h("p", { class: "advice", id: "turn-hint" }, "Hint: ",
-    advice.move === "announce" ? "Announce " : "Write ", cellLabel(cell), by);
+  const cell = cellLabel({ column: String(advice.column), row: String(advice.row) });
+  const text = advice.move === "announce" ? t("Announce {cell}", { cell }) : t("Write {cell}", { cell });
+  return h("p", { class: "advice", id: "turn-hint" }, t("Hint: {advice}", { advice: text }), by);
 }
 
 /** The cell a hint names, for its sheet to mark. */
@@ -516,15 +524,15 @@ function sheets(game) {
 function offer(game) {
   if (!game.finishOffer) return null;
   if (game.finishOffer !== app.state.me) {
-    return h("p", { class: "hint" }, `${nameOf(game, game.finishOffer)} is offered to finish their sheet.`);
+    return h("p", { class: "hint" }, t("{player} is offered to finish their sheet.", { player: nameOf(game, game.finishOffer) }));
   }
   const answer = (accept) => app.act("finish_sheet", { gameId: game.gameId, accept }, "offer-error");
   return h("div", { class: "offer", id: "finish-offer" },
     game.finishCounts === false
-      ? h("p", { id: "finish-uncounted" }, "You are the last player left, but you had played under half of the turns: the game will be cancelled whether you finish your sheet or not (nothing is recorded or paid). Play on for practice, or end it now?")
-      : h("p", {}, "You are the last player left. Finish your sheet alone (the result is recorded), or end the game now with your win?"),
-    h("button", { id: "finish-yes", class: "primary", onclick: () => answer(true) }, "Finish my sheet"),
-    h("button", { id: "finish-no", onclick: () => answer(false) }, "End now"),
+      ? h("p", { id: "finish-uncounted" }, t("You are the last player left, but you had played under half of the turns: the game will be cancelled whether you finish your sheet or not (nothing is recorded or paid). Play on for practice, or end it now?"))
+      : h("p", {}, t("You are the last player left. Finish your sheet alone (the result is recorded), or end the game now with your win?")),
+    h("button", { id: "finish-yes", class: "primary", onclick: () => answer(true) }, t("Finish my sheet")),
+    h("button", { id: "finish-no", onclick: () => answer(false) }, t("End now")),
     h("p", { class: "error", id: "offer-error", role: "alert" }));
 }
 
@@ -534,9 +542,9 @@ function result(game) {
   const ranking = [...game.sheets].sort((a, b) => b.total - a.total).map((sheet) =>
     h("li", {}, (sheet.members || [sheet.playerId]).map((id) => nameOf(game, id)).join(" & "), `: ${sheet.total}`));
   return h("div", { class: "result", id: "result" },
-    h("h3", {}, game.status === "cancelled" ? "Game cancelled" : winners.includes(nameOf(game, app.state.me)) ? "You win!" : "Game over"),
-    winners.length ? h("p", { id: "winners" }, "Winner: ", winners.join(", ")) : null,
-    game.outcome ? h("p", { class: "outcome", dataset: { outcome: game.outcome } }, t(OUTCOME_WORDS[game.outcome] || game.outcome)) : null,
+    h("h3", {}, game.status === "cancelled" ? t("Game cancelled") : winners.includes(nameOf(game, app.state.me)) ? t("You win!") : t("Game over")),
+    winners.length ? h("p", { id: "winners" }, t("Winner: {players}", { players: winners.join(", ") })) : null,
+    game.outcome ? h("p", { class: "outcome", dataset: { outcome: game.outcome } }, outcomeWords()[game.outcome] || game.outcome) : null,
     h("ol", { class: "ranking" }, ranking));
 }
 
@@ -545,7 +553,7 @@ function result(game) {
 export function renderChat(messages, game) {
   const list = byId("chat-messages");
   fill(list, messages.map((m) => h("li", { class: m.spectator ? "spectator" : "" },
-    h("span", { class: "sender" }, m.nickname || nameOf(game, m.sender)), m.spectator ? h("span", { class: "badge" }, "watching") : null,
+    h("span", { class: "sender" }, m.nickname || nameOf(game, m.sender)), m.spectator ? h("span", { class: "badge" }, t("watching")) : null,
     ": ", h("span", { class: "text" }, m.text))));
   list.scrollTop = list.scrollHeight;
 }
@@ -557,7 +565,7 @@ export function tick() {
   for (const element of document.querySelectorAll(".countdown[data-deadline]")) {
     const left = Math.max(0, new Date(element.dataset.deadline).getTime() - now);
     const seconds = Math.ceil(left / 1000);
-    element.textContent = seconds >= 60 ? `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}` : `${seconds} s`;
+    element.textContent = seconds >= 60 ? `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}` : t("{seconds} s", { seconds });
     element.classList.toggle("urgent", left <= 5000);
   }
 }

@@ -1,40 +1,50 @@
-// Words for what the protocol names by id.
+// Words for what the protocol names by id, in the page's language: each table is built when a
+// word is asked for (the catalogue is loaded by then; a table built when this module loads would
+// stay English).
 
-const ROWS = {
-  ones: "1s", twos: "2s", threes: "3s", fours: "4s", fives: "5s", sixes: "6s",
-  max: "Max", min: "Min",
-  three_of_a_kind: "Three of a kind", four_of_a_kind: "Four of a kind",
-  straight: "Straight", small_straight: "Small straight", large_straight: "Large straight",
-  full_house: "Full house", yamb: "Yamb", yahtzee: "Yahtzee", yatzy: "Yatzy", yacht: "Yacht",
-  chance: "Chance", choice: "Choice", one_pair: "One pair", two_pairs: "Two pairs",
-  generala: "Generala", double_generala: "Double generala",
-};
+import { t } from "./i18n.js";
 
-const COLUMNS = {
-  down: "↓ Down", up: "↑ Up", free: "Free", announced: "Announced", directed: "Directed",
-  manual: "Manual", from_middle: "From middle", to_middle: "To middle",
-  late_announced: "Late announced", main: "Score",
-};
+const rows = () => ({
+  ones: t("1s"), twos: t("2s"), threes: t("3s"), fours: t("4s"), fives: t("5s"), sixes: t("6s"),
+  max: t("Max"), min: t("Min"),
+  three_of_a_kind: t("Three of a kind"), four_of_a_kind: t("Four of a kind"),
+  straight: t("Straight"), small_straight: t("Small straight"), large_straight: t("Large straight"),
+  full_house: t("Full house"), yamb: t("Yamb"), yahtzee: t("Yahtzee"), yatzy: t("Yatzy"), yacht: t("Yacht"),
+  chance: t("Chance"), choice: t("Choice"), one_pair: t("One pair"), two_pairs: t("Two pairs"),
+  generala: t("Generala"), double_generala: t("Double generala"),
+});
 
-const TURN_TYPES = {
-  turn_by_turn: "Turn by turn", simultaneous: "Simultaneous",
-  each_for_themself: "Each for themself", slow: "Slow (days)",
-};
+const columns = () => ({
+  down: t("↓ Down"), up: t("↑ Up"), free: t("Free"), announced: t("Announced"), directed: t("Directed"),
+  manual: t("Manual"), from_middle: t("From middle"), to_middle: t("To middle"),
+  late_announced: t("Late announced"), main: t("Score"),
+});
 
-const GRIDS = {
-  yamb: "Yamb", classic: "Yahtzee (classic)", scandinavian: "Yatzy (Scandinavian)",
-  yacht: "Yacht", generala: "Generala",
-};
+const turnTypes = () => ({
+  turn_by_turn: t("Turn by turn"), simultaneous: t("Simultaneous"),
+  each_for_themself: t("Each for themself"), slow: t("Slow (days)"),
+});
 
-const STATUSES = {
-  waiting: "Waiting for players", running: "In play", finished: "Finished", cancelled: "Cancelled",
-  deleted: "Deleted",
-};
+const grids = () => ({
+  yamb: t("Yamb"), classic: t("Yahtzee (classic)"), scandinavian: t("Yatzy (Scandinavian)"),
+  yacht: t("Yacht"), generala: t("Generala"),
+});
 
-const words = (id) => id.replace(/_/g, " ");
-export const rowLabel = (id) => ROWS[id] || words(id);
-export const columnLabel = (id) => COLUMNS[id] || words(id);
-export const turnTypeLabel = (id) => TURN_TYPES[id] || words(id);
-export const gridLabel = (id) => GRIDS[id] || words(id);
-export const cellLabel = (cell) => `${rowLabel(cell.row)} in ${columnLabel(cell.column)}`;
-export const statusLabel = (id) => STATUSES[id] || words(id);
+const statuses = () => ({
+  waiting: t("Waiting for players"), running: t("In play"), finished: t("Finished"), cancelled: t("Cancelled"),
+  deleted: t("Deleted"),
+});
+
+// The bots' levels (yamb.bots.levels).
+const levels = () => ({
+  easy: t("Easy"), medium: t("Medium"), hard: t("Hard"), optimal: t("Optimal"),
+});
+
+const words = (id) => String(id).replace(/_/g, " ");
+export const rowLabel = (id) => rows()[id] || words(id);
+export const columnLabel = (id) => columns()[id] || words(id);
+export const turnTypeLabel = (id) => turnTypes()[id] || words(id);
+export const gridLabel = (id) => grids()[id] || words(id);
+export const cellLabel = (cell) => t("{row} in {column}", { row: rowLabel(cell.row), column: columnLabel(cell.column) });
+export const statusLabel = (id) => statuses()[id] || words(id);
+export const levelLabel = (id) => levels()[id] || words(id);

@@ -3,6 +3,7 @@
 // message is shown beside each of them.
 
 import { byId, fill, h } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { columnLabel, gridLabel, statusLabel, turnTypeLabel } from "./labels.js";
 
 let app = null; // {state, act, openGame, watch}
@@ -53,11 +54,11 @@ function renderList(games) {
     const seated = game.players.includes(app.state.me);
     const buttons = [];
     if (game.status === "waiting" && !seated && game.players.length < game.seats) {
-      buttons.push(h("button", { class: "join", onclick: () => app.act("join_game", { gameId: game.gameId }, "lobby-error") }, "Join"));
+      buttons.push(h("button", { class: "join", onclick: () => app.act("join_game", { gameId: game.gameId }, "lobby-error") }, t("Join")));
     }
-    if (seated) buttons.push(h("button", { class: "open", onclick: () => app.openGame(game.gameId) }, "Open"));
-    else buttons.push(h("button", { class: "watch", onclick: () => app.watch(game.gameId, null) }, "Watch"));
-    const columns = game.columns.length ? game.columns.map(columnLabel).join(", ") : "one column";
+    if (seated) buttons.push(h("button", { class: "open", onclick: () => app.openGame(game.gameId) }, t("Open")));
+    else buttons.push(h("button", { class: "watch", onclick: () => app.watch(game.gameId, null) }, t("Watch")));
+    const columns = game.columns.length ? game.columns.map(columnLabel).join(", ") : t("one column");
     return h("li", { class: `game-row status-${game.status}`, dataset: { game: game.gameId } },
       h("div", { class: "game-line" },
         h("strong", {}, gridLabel(game.grid)), ` · ${columns} · `,
@@ -69,10 +70,10 @@ function renderList(games) {
   // Slow games go on for days and may drop off the list of open games: listed here as well.
   const listed = new Set(games.map((game) => game.gameId));
   const slow = app.state.slowGames.filter((id) => !listed.has(id)).map((id) =>
-    h("li", { class: "game-row", dataset: { game: id } }, h("div", { class: "game-line" }, h("strong", {}, "Your slow game"), ` ${id}`),
-      h("div", { class: "actions" }, h("button", { class: "open", onclick: () => app.openGame(id) }, "Open"))));
+    h("li", { class: "game-row", dataset: { game: id } }, h("div", { class: "game-line" }, h("strong", {}, t("Your slow game")), ` ${id}`),
+      h("div", { class: "actions" }, h("button", { class: "open", onclick: () => app.openGame(id) }, t("Open")))));
   const all = [...slow, ...rows];
-  fill(byId("game-list"), all.length ? all : h("li", { class: "hint", id: "no-games" }, "No open games. Create one!"));
+  fill(byId("game-list"), all.length ? all : h("li", { class: "hint", id: "no-games" }, t("No open games. Create one!")));
 }
 
 // G2: joining a 1 vs 1 table shows the score against its player (S4), the viewer's first.
@@ -80,10 +81,12 @@ function oneVersusOne(game, seated, names) {
   const opponent = names[0];
   if (game.status !== "waiting" || seated || game.seats !== 2 || game.players.length !== 1) return null;
   if (!app.headToHead || (game.bots && game.bots.length) || !opponent) return null;
-  const score = h("span", { class: "head-to-head", title: `your games against ${opponent}` });
+  const score = h("span", { class: "head-to-head", title: t("your games against {opponent}", { opponent }) });
   app.headToHead(opponent).then((found) => {
-    const ties = found.ties ? ` (${found.ties} tied)` : "";
-    score.textContent = ` · you ${found.wins}-${found.losses} ${opponent}${ties}`;
+    const figures = { wins: found.wins, losses: found.losses, opponent };
+    score.textContent = ` · ${found.ties
+      ? tn("you {wins}-{losses} {opponent} ({count} tied)", "you {wins}-{losses} {opponent} ({count} tied)", found.ties, figures)
+      : t("you {wins}-{losses} {opponent}", figures)}`;
   }).catch(() => {}); // a score not shown never stops joining
   return score;
 }
@@ -108,22 +111,22 @@ export function buildCreateForm() {
   const columnBoxes = h("div", { class: "column-boxes" }, catalog.columnTypes.map((c) =>
     h("label", { class: "inline" }, h("input", { type: "checkbox", name: "column", value: c.id }), columnLabel(c.id))));
   fill(form,
-    field("grid", "Grid", select("grid", catalog.grids.map((g) => [g.id, gridLabel(g.id)]), "yamb")),
-    field("players", "Players", select("players", [[1, "1 (solo)"], [2, "2"], [3, "3"], [4, "4"]], 2)),
-    field("pairs", "2 vs 2", checkbox("pairs"), "four players in two teams"),
-    field("turnType", "Turns", select("turnType", catalog.turnTypes.map((t) => [t, turnTypeLabel(t)]), "turn_by_turn")),
-    field("preset", "Columns", select("preset", [...presets, ["custom", "custom set…"]], "1")),
-    field("columns", "Custom columns", columnBoxes),
-    field("dice", "Dice", select("dice", [[5, "5"], [6, "6"]], 5)),
-    field("turnSeconds", "Seconds a turn", number("turnSeconds", catalog.turnSeconds.default, catalog.turnSeconds.min, catalog.turnSeconds.max)),
-    field("unlimited", "No clock", checkbox("unlimited")),
-    field("slowDeadlineHours", "Slow game: hours", number("slowDeadlineHours", 48, catalog.slowDeadlineHours.min, catalog.slowDeadlineHours.max)),
-    field("ranked", "Ranked", checkbox("ranked")),
-    field("physicalDice", "Real dice", checkbox("physicalDice"), "type the rolls of dice on the table"),
-    field("sameDice", "Same dice", checkbox("sameDice"), "everyone's k-th turn has the same dice"),
-    field("timeBonus", "Time bonus", checkbox("timeBonus"), "equal totals: the faster wins"),
+    field("grid", t("Grid"), select("grid", catalog.grids.map((g) => [g.id, gridLabel(g.id)]), "yamb")),
+    field("players", t("Players"), select("players", [[1, t("1 (solo)")], [2, "2"], [3, "3"], [4, "4"]], 2)),
+    field("pairs", t("2 vs 2"), checkbox("pairs"), t("four players in two teams")),
+    field("turnType", t("Turns"), select("turnType", catalog.turnTypes.map((type) => [type, turnTypeLabel(type)]), "turn_by_turn")),
+    field("preset", t("Columns"), select("preset", [...presets, ["custom", t("custom set…")]], "1")),
+    field("columns", t("Custom columns"), columnBoxes),
+    field("dice", t("Dice"), select("dice", [[5, "5"], [6, "6"]], 5)),
+    field("turnSeconds", t("Seconds a turn"), number("turnSeconds", catalog.turnSeconds.default, catalog.turnSeconds.min, catalog.turnSeconds.max)),
+    field("unlimited", t("No clock"), checkbox("unlimited")),
+    field("slowDeadlineHours", t("Slow game: hours"), number("slowDeadlineHours", 48, catalog.slowDeadlineHours.min, catalog.slowDeadlineHours.max)),
+    field("ranked", t("Ranked"), checkbox("ranked")),
+    field("physicalDice", t("Real dice"), checkbox("physicalDice"), t("type the rolls of dice on the table")),
+    field("sameDice", t("Same dice"), checkbox("sameDice"), t("everyone's k-th turn has the same dice")),
+    field("timeBonus", t("Time bonus"), checkbox("timeBonus"), t("equal totals: the faster wins")),
     h("p", { class: "error", id: "create-error", role: "alert" }),
-    h("button", { type: "submit", class: "primary", id: "create" }, "Create game"));
+    h("button", { type: "submit", class: "primary", id: "create" }, t("Create game")));
   form.onchange = () => showRelevant(form);
   form.onsubmit = (event) => {
     event.preventDefault();

@@ -72,7 +72,7 @@ async function openScreen(screen, params) {
   state.view = null; // the game left for this screen: its frames no longer bring it back
   show(screen.id);
   shownScreen = screen;
-  document.title = `${t(screen.title)} · Yamb`;
+  document.title = `${screen.title} · Yamb`; // a getter: said in the page's language now
   try {
     await screen.show(section, params, screenContext);
   } catch (error) {
@@ -153,7 +153,7 @@ async function act(action, fields, errorSlot, { open = true } = {}) {
     // The answer reaches onFrame as every frame does; here it only settles the request.
     return await connection.send(action, fields, { open });
   } catch (error) {
-    const message = error instanceof ServerRefusal ? error.message : `${error.message} — try again`;
+    const message = error instanceof ServerRefusal ? error.message : t("{reason} — try again", { reason: error.message });
     if (slot) slot.textContent = message;
     else banner("warning", message);
     return null;
@@ -207,7 +207,7 @@ function onFrame(frame, meta) {
     case "game_deleted":
       if (state.game && state.game.gameId === frame.gameId) {
         showLobby();
-        banner("info", "The game was deleted.");
+        banner("info", t("The game was deleted."));
       }
       return undefined;
     case "chat":
@@ -238,8 +238,8 @@ function onGame(frame, meta) {
   }
   // Another game of the player's (a slow one beside this, or the one left for the lobby).
   if (game.turn && game.turn.playerId === state.me && game.seats.some((s) => s.playerId === state.me)) {
-    banner("info", `Your turn in game ${game.gameId}. `,
-      h("button", { onclick: () => { banner("ok"); showGame(state.games.get(game.gameId)); } }, "Open"));
+    banner("info", t("Your turn in game {game}.", { game: game.gameId }), " ",
+      h("button", { onclick: () => { banner("ok"); showGame(state.games.get(game.gameId)); } }, t("Open")));
   }
 }
 
@@ -262,7 +262,7 @@ function silentBanner(reconnect) {
 }
 
 function onStatus(status) {
-  const reconnect = h("button", { onclick: () => connection.reconnectNow() }, "Reconnect now");
+  const reconnect = h("button", { onclick: () => connection.reconnectNow() }, t("Reconnect now"));
   switch (status.state) {
     case "open":
       offline = false;
@@ -271,7 +271,7 @@ function onStatus(status) {
     case "connecting":
       // After a silent socket the banner keeps saying why the page connects again.
       if (silentSince) return silentBanner(reconnect);
-      if (status.attempt) banner("warning", isOffline() ? offlineNotice() : "Connecting…");
+      if (status.attempt) banner("warning", isOffline() ? offlineNotice() : t("Connecting…"));
       return undefined;
     case "silent":
       silentSince = silentSince || status.silentMs;
@@ -279,10 +279,11 @@ function onStatus(status) {
     case "lost":
       // With no network at all, say so: retrying cannot help until it is back.
       if (isOffline()) return banner("warning", offlineNotice());
-      return banner("error", `Connection lost. Retrying in ${Math.ceil(status.retryInMs / 1000)} s (attempt ${status.attempt}). `, reconnect);
+      return banner("error", t("Connection lost. Retrying in {seconds} s (attempt {attempt}).",
+        { seconds: Math.ceil(status.retryInMs / 1000), attempt: status.attempt }), " ", reconnect);
     case "replaced":
-      return banner("error", "This game is open in another window or device; this one is disconnected. ",
-        h("button", { onclick: () => location.reload() }, "Use it here"));
+      return banner("error", t("This game is open in another window or device; this one is disconnected."), " ",
+        h("button", { onclick: () => location.reload() }, t("Use it here")));
     case "signed-out":
       return signedOut(status.message);
     default:
@@ -329,7 +330,7 @@ async function onOpen() {
   const gone = regular && !regular.game && !state.slowGames.includes(viewing);
   if (shown && gone && !["finished", "cancelled"].includes(shown.status)) {
     showLobby(); // the table went while this page was away (deleted, or its seat lost)
-    banner("info", "That game is no longer yours to play.");
+    banner("info", t("That game is no longer yours to play."));
   }
 }
 
@@ -344,7 +345,7 @@ function signedOut(reason) {
   fill(byId("who"));
   byId("nav").hidden = true;
   show("signin");
-  banner("warning", `Signed out: ${reason}`);
+  banner("warning", t("Signed out: {reason}", { reason }));
 }
 
 async function freshToken(fresh) {
@@ -360,7 +361,7 @@ async function freshToken(fresh) {
     next = renewed.token;
     if (renewed.accessToken) store.setItem("yamb.access", renewed.accessToken);
   }
-  else throw new api.ApiError("your sign-in has expired; sign in again", { code: "expired" });
+  else throw new api.ApiError(t("your sign-in has expired; sign in again"), { code: "expired" });
   store.setItem("yamb.token", next);
   return next;
 }
@@ -371,7 +372,7 @@ function start(token) {
   state.me = claims.sub;
   state.nickname = claims["cognito:username"] || null;
   fill(byId("who"), h("span", { id: "me" }, store.getItem("yamb.nickname") || store.getItem("yamb.local") || claims.email || state.me),
-    " ", h("button", { id: "sign-out", onclick: () => signOutHere() }, "Sign out"));
+    " ", h("button", { id: "sign-out", onclick: () => signOutHere() }, t("Sign out")));
   connection = new Connection(state.config.webSocketUrl, freshToken, {
     frame: onFrame, status: onStatus, open: onOpen, signedOut, stillSignedIn: api.stillSignedIn,
   });
@@ -399,31 +400,31 @@ function securityPanel(panel) {
       const secret = await api.addAuthenticator(store.getItem("yamb.access"));
       const email = store.getItem("yamb.nickname") || "player";
       const uri = `otpauth://totp/Yamb:${encodeURIComponent(email)}?secret=${secret}&issuer=Yamb`;
-      fill(panel, h("h2", {}, "Two-step sign-in"),
-        h("p", { class: "hint" }, "Add this key to your authenticator app, then type the code it shows."),
+      fill(panel, h("h2", {}, t("Two-step sign-in")),
+        h("p", { class: "hint" }, t("Add this key to your authenticator app, then type the code it shows.")),
         h("p", {}, h("code", { id: "totp-secret" }, secret)),
-        h("p", { class: "hint" }, h("a", { href: uri, id: "totp-link" }, "Open in an authenticator app")),
+        h("p", { class: "hint" }, h("a", { href: uri, id: "totp-link" }, t("Open in an authenticator app"))),
         h("form", { id: "totp-form", onsubmit: async (event) => {
           event.preventDefault();
           error.textContent = "";
           try {
             await api.confirmAuthenticator(store.getItem("yamb.access"), event.target.code.value.trim());
-            fill(panel, h("h2", {}, "Two-step sign-in"),
-              h("p", { id: "totp-on" }, "On: a sign-in now asks for your authenticator app's code."));
+            fill(panel, h("h2", {}, t("Two-step sign-in")),
+              h("p", { id: "totp-on" }, t("On: a sign-in now asks for your authenticator app's code.")));
           } catch (problem) {
             fail(problem);
           }
         } },
-          h("label", { class: "field" }, h("span", { class: "label" }, "Code"),
+          h("label", { class: "field" }, h("span", { class: "label" }, t("Code")),
             h("input", { name: "code", id: "totp-code", inputmode: "numeric", autocomplete: "one-time-code", required: true, pattern: "[0-9]{6}" })),
-          h("button", { type: "submit", id: "totp-confirm" }, "Confirm")),
+          h("button", { type: "submit", id: "totp-confirm" }, t("Confirm"))),
         error);
     } catch (problem) {
       fail(problem);
     }
-  } }, "Add an authenticator app");
-  fill(panel, h("h2", {}, "Two-step sign-in"),
-    h("p", { class: "hint" }, "Off: a sign-in asks for your password only."), add, error);
+  } }, t("Add an authenticator app"));
+  fill(panel, h("h2", {}, t("Two-step sign-in")),
+    h("p", { class: "hint" }, t("Off: a sign-in asks for your password only.")), add, error);
 }
 
 /** The login form's second step: the authenticator app's code, when the account has one. */
@@ -440,8 +441,8 @@ function askCode() {
 }
 
 function signOutHere() {
-  signedOut("you signed out on this page");
-  banner("info", "Signed out.");
+  signedOut(t("you signed out on this page"));
+  banner("info", t("Signed out."));
 }
 
 // --------------------------------------------------------------------------- sign in
@@ -462,12 +463,12 @@ function signInForms() {
           byId("local-error").textContent = error.message;
         }
       } },
-      h("h2", {}, "Local player"),
-      h("p", { class: "hint" }, "The local stack makes the player on the spot."),
-      h("label", { class: "field" }, h("span", { class: "label" }, "Name"),
+      h("h2", {}, t("Local player")),
+      h("p", { class: "hint" }, t("The local stack makes the player on the spot.")),
+      h("label", { class: "field" }, h("span", { class: "label" }, t("Name")),
         h("input", { name: "name", id: "local-name", autocomplete: "off", required: true, maxlength: "20", pattern: "[a-z0-9\\-]+" })),
       note("local-error"),
-      h("button", { type: "submit", class: "primary", id: "local-play" }, "Play"))
+      h("button", { type: "submit", class: "primary", id: "local-play" }, t("Play")))
     : null;
   const login = h("form", { id: "login-form", onsubmit: async (event) => {
       event.preventDefault();
@@ -483,15 +484,15 @@ function signInForms() {
         byId("login-error").textContent = error.message;
       }
     } },
-    h("h2", {}, "Log in"),
-    h("label", { class: "field" }, h("span", { class: "label" }, "E-mail"), h("input", { name: "email", id: "login-email", type: "email", required: true, autocomplete: "username" })),
-    h("label", { class: "field" }, h("span", { class: "label" }, "Password"), h("input", { name: "password", id: "login-password", type: "password", required: true, autocomplete: "current-password" })),
+    h("h2", {}, t("Log in")),
+    h("label", { class: "field" }, h("span", { class: "label" }, t("E-mail")), h("input", { name: "email", id: "login-email", type: "email", required: true, autocomplete: "username" })),
+    h("label", { class: "field" }, h("span", { class: "label" }, t("Password")), h("input", { name: "password", id: "login-password", type: "password", required: true, autocomplete: "current-password" })),
     h("div", { id: "login-code-step", hidden: true },
-      h("label", { class: "field" }, h("span", { class: "label" }, "Authenticator app's code"),
+      h("label", { class: "field" }, h("span", { class: "label" }, t("Authenticator app's code")),
         h("input", { name: "code", id: "login-code", inputmode: "numeric", autocomplete: "one-time-code", pattern: "[0-9]{6}" })),
-      h("button", { type: "button", id: "login-code-confirm" }, "Confirm")),
+      h("button", { type: "button", id: "login-code-confirm" }, t("Confirm"))),
     note("login-error"),
-    h("button", { type: "submit", class: "primary", id: "login" }, "Log in"));
+    h("button", { type: "submit", class: "primary", id: "login" }, t("Log in")));
   const register = h("form", { id: "register-form", onsubmit: async (event) => {
       event.preventDefault();
       const form = event.target;
@@ -501,24 +502,24 @@ function signInForms() {
         await api.register(form.nickname.value.trim(), form.email.value.trim(), form.password.value,
           form.referralCode.value.trim());
         byId("register-error").className = "note";
-        byId("register-error").textContent = "Check your mail for the verification link, then log in."
-          + (state.config.local ? " (Local mailbox: /_local/mail on the HTTP API.)" : "");
+        byId("register-error").textContent = t("Check your mail for the verification link, then log in.")
+          + (state.config.local ? ` ${t("(Local mailbox: /_local/mail on the HTTP API.)")}` : "");
       } catch (error) {
         const slot = error.field && form.querySelector(`[data-field="${CSS.escape(error.field)}"] .field-error`);
         (slot || byId("register-error")).textContent = error.message;
       }
     } },
-    h("h2", {}, "Register"),
-    ...[["nickname", "Nickname", "text", "nickname"], ["email", "E-mail", "email", "email"], ["password", "Password", "password", "new-password"]].map(([name, label, type, auto]) =>
+    h("h2", {}, t("Register")),
+    ...[["nickname", t("Nickname"), "text", "nickname"], ["email", t("E-mail"), "email", "email"], ["password", t("Password"), "password", "new-password"]].map(([name, label, type, auto]) =>
       h("label", { class: "field", dataset: { field: name } }, h("span", { class: "label" }, label),
         h("input", { name, id: `register-${name}`, type, required: true, autocomplete: auto }), h("span", { class: "field-error", role: "alert" }))),
     // An inviter's link is <web client>/?ref=<code> (E7): the code comes filled in.
-    h("label", { class: "field", dataset: { field: "referralCode" } }, h("span", { class: "label" }, "Referral code (optional)"),
+    h("label", { class: "field", dataset: { field: "referralCode" } }, h("span", { class: "label" }, t("Referral code (optional)")),
       h("input", { name: "referralCode", id: "register-referralCode", type: "text", autocomplete: "off",
         value: new URLSearchParams(location.search).get("ref") || "" }),
       h("span", { class: "field-error", role: "alert" })),
     note("register-error"),
-    h("button", { type: "submit", id: "register" }, "Register"));
+    h("button", { type: "submit", id: "register" }, t("Register")));
   fill(byId("signin"), local, login, register, mailForm("reset", t("Forgot your password?"),
     t("We mail a link to set a new one."), t("Mail me a link"), "/accounts/password-reset"),
   mailForm("resend", t("No verification mail?"), t("We mail the link that verifies your address again."),
@@ -563,7 +564,7 @@ function setUpRoutes() {
   for (const screen of screens) {
     router.route(screen.path, (params) => openScreen(screen, params));
     if (screen.nav) {
-      links.push(h("a", { href: `#${screen.path}`, dataset: { screen: screen.id } }, t(screen.title)));
+      links.push(h("a", { href: `#${screen.path}`, dataset: { screen: screen.id } }, screen.title));
     }
   }
   fill(byId("nav"), links);

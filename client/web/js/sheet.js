@@ -5,7 +5,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { columnLabel, rowLabel } from "./labels.js";
 
-const SECTION_TOTALS = { upper: "Σ upper", middle: "Σ middle", lower: "Σ lower" };
+const sectionTotals = () => ({ upper: t("Σ upper"), middle: t("Σ middle"), lower: t("Σ lower") });
 
 /**
  * sheet: a SheetView; grid: the catalog's grid; columns: the column ids;
@@ -24,7 +24,7 @@ export function sheetTable({ sheet, grid, columns, title, turn, onCell, onAnnoun
   const body = [];
   let section = grid.rows[0].section;
   const totalRow = (name) => h("tr", { class: "totals" },
-    h("th", { scope: "row" }, SECTION_TOTALS[name]),
+    h("th", { scope: "row" }, sectionTotals()[name]),
     columns.map((column) => {
       const totals = sheet.totals[column];
       if (!totals) return h("td", {}, "");
@@ -77,10 +77,10 @@ export function sheetTable({ sheet, grid, columns, title, turn, onCell, onAnnoun
   }
   body.push(totalRow(section));
   if (columns.some((column) => sheet.totals[column]?.extra)) {
-    body.push(h("tr", { class: "totals" }, h("th", { scope: "row" }, "Bonuses"),
+    body.push(h("tr", { class: "totals" }, h("th", { scope: "row" }, t("Bonuses")),
       columns.map((column) => h("td", {}, String(sheet.totals[column]?.extra || 0)))));
   }
-  body.push(h("tr", { class: "totals grand" }, h("th", { scope: "row" }, "Total"),
+  body.push(h("tr", { class: "totals grand" }, h("th", { scope: "row" }, t("Total")),
     columns.map((column) => h("td", {}, String(sheet.totals[column]?.total ?? 0)))));
   // While its player chooses, the cells that can be written now stand out and the rest fade.
   const choosing = Boolean(onCell) && legal.size > 0;

@@ -3,6 +3,8 @@
 // each turn whether its dice are those the seed gives. It trusts nothing of the record's own
 // verdicts (`seedMatchesCommitment`, `mismatch`): it computes them again.
 
+import { t } from "../i18n.js";
+
 export const SCHEME = "yamb-dice/1";
 // A die's face is one byte below 252 (6 x 42): those 252 values split evenly into 6 faces.
 const ACCEPT_BELOW = 252;
@@ -11,7 +13,7 @@ const encoder = new TextEncoder();
 const hex = (bytes) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
 function fromHex(text) {
-  if (!/^([0-9a-f]{2})+$/i.test(text)) throw new Error("the seed is not hexadecimal");
+  if (!/^([0-9a-f]{2})+$/i.test(text)) throw new Error(t("the seed is not hexadecimal"));
   return Uint8Array.from(text.match(/../g), (pair) => parseInt(pair, 16));
 }
 
@@ -50,7 +52,7 @@ export function parseTurn(text) {
   const [seat, label, rolls] = splitTurn(text);
   const [first, ...later] = rolls.split(";");
   const digits = (value) => {
-    if (!/^\d+$/.test(value)) throw new Error(`not a turn of a dice record: ${String(text).slice(0, 80)}`);
+    if (!/^\d+$/.test(value)) throw new Error(t("not a turn of a dice record: {turn}", { turn: String(text).slice(0, 80) }));
     return [...value].map(Number);
   };
   const parsed = [{ kept: [], dice: digits(first) }];
@@ -65,10 +67,10 @@ function splitTurn(text) {
   const dice = String(text).split("|")[0];
   const first = dice.indexOf(":");
   const second = dice.indexOf(":", first + 1);
-  if (first < 0 || second < 0) throw new Error(`not a turn of a dice record: ${dice.slice(0, 80)}`);
+  if (first < 0 || second < 0) throw new Error(t("not a turn of a dice record: {turn}", { turn: dice.slice(0, 80) }));
   const seat = dice.slice(0, first);
   const label = dice.slice(first + 1, second);
-  if (!/^\d+$/.test(seat) || !/^\d+$/.test(label)) throw new Error(`not a turn of a dice record: ${dice.slice(0, 80)}`);
+  if (!/^\d+$/.test(seat) || !/^\d+$/.test(label)) throw new Error(t("not a turn of a dice record: {turn}", { turn: dice.slice(0, 80) }));
   return [seat, label, dice.slice(second + 1)];
 }
 

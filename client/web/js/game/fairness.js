@@ -4,7 +4,7 @@
 // every roll in this browser (./dicecheck.js), trusting none of the record's own verdicts.
 
 import { h } from "../dom.js";
-import { formatNumber, t } from "../i18n.js";
+import { formatNumber, t, tn } from "../i18n.js";
 import { checkRecord } from "./dicecheck.js";
 
 const ENDED = new Set(["finished", "cancelled"]);
@@ -111,8 +111,12 @@ function report(game, done) {
   const { result } = done;
   const bad = result.turns.filter((turn) => !turn.ok);
   const verdict = result.ok
-    ? t("All {count} turns match: every die is the one the seed gives, and the seed is the one committed to before the first roll.", { count: formatNumber(result.turns.length) })
-    : t("Does not match: {count} of {total} turns have dice the seed does not give.", { count: formatNumber(bad.length), total: formatNumber(result.turns.length) });
+    ? tn("Its {count} turn matches: every die is the one the seed gives, and the seed is the one committed to before the first roll.",
+      "All {count} turns match: every die is the one the seed gives, and the seed is the one committed to before the first roll.",
+      result.turns.length)
+    : tn("Does not match: {count} of {total} turn has dice the seed does not give.",
+      "Does not match: {count} of {total} turns have dice the seed does not give.",
+      result.turns.length, { count: formatNumber(bad.length), total: formatNumber(result.turns.length) });
   const commitment = result.commitment.matches
     ? t("The seed's SHA-256 is the commitment shown at the start.")
     : t("The seed's SHA-256 is {computed}, not the commitment {recorded}.", { computed: result.commitment.computed, recorded: result.commitment.published ?? result.commitment.recorded });

@@ -4,23 +4,25 @@
 // shown below when it is not among the rows.
 
 import { fill, h } from "../dom.js";
-import { formatDate, formatNumber, t } from "../i18n.js";
+import { formatDate, formatNumber, t, tn } from "../i18n.js";
 
-const FILTERS = [
-  { name: "format", label: "Format", options: [["individual", "Individual"], ["pairs", "Pairs (2 vs 2)"]] },
-  { name: "columns", label: "Columns", options: [["main", "Main board (best of each preset)"],
-    ...[1, 2, 3, 4, 5, 6, 7].map((n) => [String(n), `Preset ${n}`])] },
-  { name: "side", label: "Score", options: [["best", "Best game"], ["sum", "Sum of games"]] },
-  { name: "period", label: "Period", options: [["all", "All time"], ["month", "This month"], ["week", "This week"]] },
-  { name: "kind", label: "Players", options: [["all", "Everyone"], ["favorites", "My favourites"]] },
+// Built when the screen is shown, in the page's language.
+const filters = () => [
+  { name: "format", label: t("Format"), options: [["individual", t("Individual")], ["pairs", t("Pairs (2 vs 2)")]] },
+  { name: "columns", label: t("Columns"), options: [["main", t("Main board (best of each preset)")],
+    ...[1, 2, 3, 4, 5, 6, 7].map((n) => [String(n), t("Preset {number}", { number: n })])] },
+  { name: "side", label: t("Score"), options: [["best", t("Best game")], ["sum", t("Sum of games")]] },
+  { name: "period", label: t("Period"), options: [["all", t("All time")], ["month", t("This month")], ["week", t("This week")]] },
+  { name: "kind", label: t("Players"), options: [["all", t("Everyone")], ["favorites", t("My favourites")]] },
 ];
 
 export const screen = {
   id: "boards",
   path: "/boards",
-  title: "Leaderboards",
+  get title() { return t("Leaderboards"); },
   nav: true,
   async show(root, params, ctx) {
+    const FILTERS = filters();
     const chosen = Object.fromEntries(FILTERS.map((f) => [f.name, params.query.get(f.name) || f.options[0][0]]));
     const error = h("p", { class: "error", id: "boards-error", role: "alert" });
     const table = h("div", { id: "board" }, h("p", { class: "hint" }, t("Loading…")));
@@ -33,9 +35,9 @@ export const screen = {
       const text = query.toString();
       ctx.navigate(`#/boards${text ? `?${text}` : ""}`);
     } }, FILTERS.map((filter) => h("label", { class: "field" },
-      h("span", { class: "label" }, t(filter.label)),
+      h("span", { class: "label" }, filter.label),
       h("select", { name: filter.name, id: `board-${filter.name}` },
-        filter.options.map(([value, label]) => h("option", { value, selected: value === chosen[filter.name] }, t(label)))))));
+        filter.options.map(([value, label]) => h("option", { value, selected: value === chosen[filter.name] }, label))))));
     fill(root, h("h2", {}, t("Leaderboards")), form, error, table);
     const query = new URLSearchParams(Object.entries(chosen).filter(([name, value]) =>
       value !== FILTERS.find((f) => f.name === name).options[0][0]));
@@ -74,5 +76,5 @@ function row(entry) {
       t("Game {number}", { number: index + 1 }))]);
   return h("tr", { class: entry.me ? "me" : "", dataset: { place: entry.place } },
     h("td", {}, formatNumber(entry.place)), h("td", {}, names), h("td", { class: "score" }, formatNumber(entry.score)),
-    h("td", {}, games), h("td", {}, entry.prize ? t("{amount} tokens", { amount: formatNumber(entry.prize) }) : ""));
+    h("td", {}, games), h("td", {}, entry.prize ? tn("{count} token", "{count} tokens", entry.prize) : ""));
 }

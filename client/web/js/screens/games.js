@@ -1,18 +1,18 @@
 // #/games: the player's own past games, newest first (GET /me/games, a page at a time): when,
 // the grid, who else sat there and their totals, the verdict in words, each opening its replay.
 
-import { fill, h } from "../dom.js";
+import { compose, fill, h } from "../dom.js";
 import { formatDate, formatNumber, t } from "../i18n.js";
-import { gridLabel } from "../labels.js";
+import { gridLabel, levelLabel } from "../labels.js";
 
-const VERDICTS = {
-  win: "Won", loss: "Lost", tie: "Tied", cancelled: "Cancelled (not counted)", alone: "Solo",
-};
+const verdicts = () => ({
+  win: t("Won"), loss: t("Lost"), tie: t("Tied"), cancelled: t("Cancelled (not counted)"), alone: t("Solo"),
+});
 
 export const screen = {
   id: "games",
   path: "/games",
-  title: "My games",
+  get title() { return t("My games"); },
   nav: true,
   async show(root, _params, ctx) {
     const list = h("ul", { class: "past-games", id: "past-games" });
@@ -40,7 +40,7 @@ export const screen = {
 
 function entry(game) {
   const others = game.others.map((seat) => {
-    const name = seat.bot ? t("bot ({level})", { level: seat.bot }) : seat.nickname || t("a deleted player");
+    const name = seat.bot ? t("bot ({level})", { level: levelLabel(seat.bot) }) : seat.nickname || t("a deleted player");
     const shown = seat.nickname && !seat.bot ? h("a", { href: `#/players/${encodeURIComponent(seat.nickname)}` }, name) : name;
     return [shown, ` ${formatNumber(seat.total)}`];
   });
@@ -48,8 +48,8 @@ function entry(game) {
     game.ranked ? t("ranked") : null].filter(Boolean).join(" · ");
   return h("li", { class: `past-game ${game.verdict}`, dataset: { game: game.gameId } },
     h("a", { href: `#/replay/${game.gameId}`, class: "past-game-when" }, formatDate(game.at, "short")),
-    " · ", h("strong", {}, t(VERDICTS[game.verdict] || game.verdict)),
+    " · ", h("strong", {}, verdicts()[game.verdict] || game.verdict),
     ` ${formatNumber(game.mine)}`,
-    others.length ? [` ${t("against")} `, others.flatMap((part, index) => (index ? [", ", ...part] : part))] : null,
+    others.length ? [" ", compose(t("against {players}"), { players: others.flatMap((part, index) => (index ? [", ", ...part] : part)) })] : null,
     h("div", { class: "hint" }, kind));
 }

@@ -1,5 +1,6 @@
 // The routed screens (js/router.js), in the order of the top navigation. A screen is a module
-// exporting `screen = { id, path, title, nav, public?, show(root, params, ctx), hide?() }`; add
+// exporting `screen = { id, path, title, nav, public?, show(root, params, ctx), hide?() }` (`title` a
+// getter that answers t("..."): said in the page's language when the nav or the tab shows it); add
 // one import and one entry per screen.
 
 import { screen as boards } from "./boards.js";

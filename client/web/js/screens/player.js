@@ -7,12 +7,12 @@ import { countryName, flagOf } from "../countries.js";
 import { fill, h } from "../dom.js";
 import { formatDate, formatNumber, t } from "../i18n.js";
 
-const VERDICTS = { win: "Won", loss: "Lost", tie: "Tied" };
+const verdicts = () => ({ win: t("Won"), loss: t("Lost"), tie: t("Tied") });
 
 export const screen = {
   id: "player",
   path: "/players/:nickname",
-  title: "Player",
+  get title() { return t("Player"); },
   nav: false,
   async show(root, { nickname }, ctx) {
     const name = encodeURIComponent(nickname);
@@ -110,7 +110,7 @@ function headToHead(view, nickname, ctx) {
   const add = (page) => {
     list.append(...page.meetings.map((meeting) => h("li", { class: `meeting ${meeting.verdict}`, dataset: { game: meeting.gameId } },
       h("a", { href: `#/replay/${meeting.gameId}` }, formatDate(meeting.at, "short")), " · ",
-      t(VERDICTS[meeting.verdict] || meeting.verdict), ` ${formatNumber(meeting.mine)} – ${formatNumber(meeting.theirs)}`,
+      verdicts()[meeting.verdict] || meeting.verdict, ` ${formatNumber(meeting.mine)} – ${formatNumber(meeting.theirs)}`,
       meeting.ranked ? h("span", { class: "badge" }, t("ranked")) : null)));
     more.hidden = !page.nextBefore;
     more.onclick = async () => {

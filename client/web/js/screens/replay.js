@@ -4,7 +4,7 @@
 // Reached from a game's end, a board's row, a head-to-head meeting and the list of past games.
 
 import { fill, h } from "../dom.js";
-import { formatNumber, t } from "../i18n.js";
+import { formatNumber, t, tn } from "../i18n.js";
 import { cellLabel, gridLabel } from "../labels.js";
 import { sheetTable } from "../sheet.js";
 
@@ -14,7 +14,7 @@ let onKey = null;
 export const screen = {
   id: "replay-view",
   path: "/replay/:gameId",
-  title: "Replay",
+  get title() { return t("Replay"); },
   nav: false,
   async show(root, { gameId }, ctx) {
     fill(root, h("h2", {}, t("Replay")), h("p", { class: "hint" }, t("Loading the game…")));
@@ -87,7 +87,7 @@ function draw(root, replay, at, ctx) {
     sheet, grid: replay.grid, columns: replay.columns, title: replay.names.get(sheet.playerId), turn: null,
   }));
   fill(root,
-    h("h2", { id: "replay-title" }, t("Replay: {count} turns", { count: formatNumber(count) })),
+    h("h2", { id: "replay-title" }, tn("Replay: {count} turn", "Replay: {count} turns", count)),
     h("p", { class: "hint" }, gridLabel(replay.settings.grid || "yamb"), " · ",
       [...replay.names.values()].join(", "),
       winners ? ` · ${t("Won by {names}", { names: winners })}` : ""),

@@ -5,14 +5,14 @@
 
 import { request } from "../api.js";
 import { fill, h } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 
 const MIN_PASSWORD = 12;
 
 export const screen = {
   id: "reset",
   path: "/reset",
-  title: "New password",
+  get title() { return t("New password"); },
   nav: false,
   public: true,
   async show(root, params) {
@@ -59,7 +59,7 @@ export const screen = {
     } },
     h("label", { class: "field", dataset: { field: "password" } },
       h("span", { class: "label" }, t("New password")), password,
-      h("small", {}, t("At least {count} characters.", { count: MIN_PASSWORD })), fieldError),
+      h("small", {}, tn("At least {count} character.", "At least {count} characters.", MIN_PASSWORD)), fieldError),
     note,
     h("button", { type: "submit", class: "primary", id: "set-password-save" }, t("Save the new password")));
     fill(root, heading, form);

@@ -4,17 +4,20 @@
 
 import { fill, h } from "../dom.js";
 import { countryName, flagOf } from "../countries.js";
-import { currentLanguage, formatDate, formatNumber, t } from "../i18n.js";
+import { currentLanguage, formatDate, formatNumber, t, tn } from "../i18n.js";
 import { mountPushControl } from "../push.js";
 
 const LANGUAGES = [["en", "English"], ["fr", "Français"], ["da", "Dansk"], ["hr", "Hrvatski"]];
-const EMAIL_GROUPS = [["returnReminders", "Reminders to come back to a game"], ["tournaments", "Tournaments"], ["offers", "Offers"]];
-const IN_APP_GROUPS = [["rewards", "Rewards"], ["referral", "Invitations and referrals"], ["club", "Clubs"], ["system", "News of the game"]];
+// The switches' words are said when the screen is drawn, in the page's language.
+const EMAIL_GROUPS = [["returnReminders", () => t("Reminders to come back to a game")], ["tournaments", () => t("Tournaments")],
+  ["offers", () => t("Offers")]];
+const IN_APP_GROUPS = [["rewards", () => t("Rewards")], ["referral", () => t("Invitations and referrals")], ["club", () => t("Clubs")],
+  ["system", () => t("News of the game")]];
 
 export const screen = {
   id: "settings",
   path: "/settings",
-  title: "Settings",
+  get title() { return t("Settings"); },
   nav: true,
   async show(root, _params, ctx) {
     fill(root, h("h2", {}, t("Settings")), h("p", { class: "hint" }, t("Loading…")));
@@ -70,7 +73,7 @@ function field(name, label, control, hint = null) {
 function nicknamePanel(account, ctx) {
   const change = account.nicknameChange;
   const price = change.nextPrice
-    ? t("This change costs {price} tokens.", { price: formatNumber(change.nextPrice) })
+    ? tn("This change costs {count} token.", "This change costs {count} tokens.", change.nextPrice)
     : t("This change is free.");
   const when = change.availableAt ? ` ${t("Possible again from {date}.", { date: formatDate(change.availableAt, "short") })}` : "";
   return form("nickname-form", t("Nickname"),
@@ -102,7 +105,7 @@ function passwordPanel(ctx) {
   return form("password-form", t("Password"), [
     field("oldPassword", t("Current password"), h("input", { name: "oldPassword", id: "settings-old-password", type: "password", autocomplete: "current-password", required: true })),
     field("newPassword", t("New password"), h("input", { name: "newPassword", id: "settings-new-password", type: "password", autocomplete: "new-password", required: true, minlength: "12" }),
-      t("At least 12 characters.")),
+      tn("At least {count} character.", "At least {count} characters.", 12)),
   ], t("Change password"), async (element) => {
     const tokens = await ctx.http("POST", "/me/password", { oldPassword: element.oldPassword.value, newPassword: element.newPassword.value });
     element.oldPassword.value = "";
@@ -173,7 +176,7 @@ function proudGameSelect(account, chosen, ctx) {
 function notificationsPanel(account, ctx) {
   const notifications = account.preferences.notifications;
   const box = (group, name, label) => h("label", { class: "switch" },
-    h("input", { type: "checkbox", name: `${group}.${name}`, id: `notify-${group}-${name}`, checked: notifications[group][name] }), ` ${t(label)}`);
+    h("input", { type: "checkbox", name: `${group}.${name}`, id: `notify-${group}-${name}`, checked: notifications[group][name] }), ` ${label()}`);
   return form("notifications-form", t("Notifications"), [
     h("fieldset", {}, h("legend", {}, t("By e-mail (mails about your account always come)")),
       EMAIL_GROUPS.map(([name, label]) => box("email", name, label))),

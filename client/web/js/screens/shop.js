@@ -5,16 +5,17 @@
 // A refusal is shown beside the button (or the field) that caused it, in words.
 
 import { fill, h } from "../dom.js";
-import { formatDate, formatNumber, t } from "../i18n.js";
+import { formatDate, formatNumber, t, tn } from "../i18n.js";
 import { dress } from "../looks.js";
 import { summary } from "./wallet.js";
 
+// Each kind's heading is said when the shop is drawn, in the page's language.
 const KINDS = [
-  ["avatar", "avatar", "Avatar"],
-  ["frame", "frame", "Frames"],
-  ["dice_skin", "diceSkin", "Dice skins"],
-  ["sheet_skin", "sheetSkin", "Sheet skins"],
-  ["column_effect", "columnEffect", "Column effects"],
+  ["avatar", "avatar", () => t("Avatar")],
+  ["frame", "frame", () => t("Frames")],
+  ["dice_skin", "diceSkin", () => t("Dice skins")],
+  ["sheet_skin", "sheetSkin", () => t("Sheet skins")],
+  ["column_effect", "columnEffect", () => t("Column effects")],
 ];
 
 function newKey() {
@@ -98,8 +99,8 @@ function premiumPanel(ctx, premium, refresh) {
       }
     }, { giftTo: giftError });
     return h("li", { class: "offer premium-offer", dataset: { days: String(offer.days) } },
-      h("span", { class: "offer-name" }, offer.days === 1 ? t("1 day") : t("{days} days", { days: formatNumber(offer.days) })),
-      h("span", { class: "offer-price" }, t("{price} tokens", { price: formatNumber(offer.price) })),
+      h("span", { class: "offer-name" }, tn("{count} day", "{count} days", offer.days)),
+      h("span", { class: "offer-price" }, tn("{count} token", "{count} tokens", offer.price)),
       h("span", { class: "offer-end hint" }, t("for you until {date}", { date: formatDate(offer.endsAt) })),
       button, slot);
   });
@@ -129,16 +130,18 @@ function standIn(ctx, offer, recipient, slot, refresh) {
   return h("div", { class: "stand-in", id: `stand-in-${offer.offerId}`, role: "region", "aria-label": t("Payment page (stand-in)") },
     h("h4", {}, t("Payment page (stand-in)")),
     h("p", {}, recipient
-      ? t("On the live service this opens the payment provider's page to pay {price} for {tokens} tokens for {nickname}. The tokens are added once the provider confirms the payment, never before; a cancelled payment changes nothing.",
-        { price: money(offer.priceCents, offer.currency), tokens: formatNumber(offer.tokens), nickname: recipient })
-      : t("On the live service this opens the payment provider's page to pay {price} for {tokens} tokens. The tokens are added once the provider confirms the payment, never before; a cancelled payment changes nothing.",
-        { price: money(offer.priceCents, offer.currency), tokens: formatNumber(offer.tokens) })),
+      ? tn("On the live service this opens the payment provider's page to pay {price} for {count} token for {nickname}. The tokens are added once the provider confirms the payment, never before; a cancelled payment changes nothing.",
+        "On the live service this opens the payment provider's page to pay {price} for {count} tokens for {nickname}. The tokens are added once the provider confirms the payment, never before; a cancelled payment changes nothing.",
+        offer.tokens, { price: money(offer.priceCents, offer.currency), nickname: recipient })
+      : tn("On the live service this opens the payment provider's page to pay {price} for {count} token. The tokens are added once the provider confirms the payment, never before; a cancelled payment changes nothing.",
+        "On the live service this opens the payment provider's page to pay {price} for {count} tokens. The tokens are added once the provider confirms the payment, never before; a cancelled payment changes nothing.",
+        offer.tokens, { price: money(offer.priceCents, offer.currency) })),
     h("p", { class: "hint" }, t("This is the local stack: there is no payment provider here, so no page opened and nothing was charged.")),
     actionButton(t("Simulate the payment (local stack only)"), { id: `simulate-${offer.offerId}` }, simSlot, async () => {
       const answer = await simulate();
       await refresh();
       note(slot, answer.handled === "credited"
-        ? t("The provider's confirmation was simulated: {tokens} tokens added.", { tokens: formatNumber(offer.tokens) })
+        ? tn("The provider's confirmation was simulated: {count} token added.", "The provider's confirmation was simulated: {count} tokens added.", offer.tokens)
         : t("The provider's confirmation was simulated: nothing added ({handled}).", { handled: answer.reason || answer.handled }));
     }),
     simSlot);
@@ -166,7 +169,8 @@ function offersPanel(ctx, offers, refresh) {
         } else if (answer.credited) {
           await refresh();
           note(document.getElementById(`offer-error-${offer.offerId}`) || slot,
-            t("{tokens} tokens added: your balance is {balance}.", { tokens: formatNumber(answer.credited.tokens), balance: formatNumber(answer.credited.balance) }));
+            tn("{count} token added: your balance is {balance}.", "{count} tokens added: your balance is {balance}.",
+              answer.credited.tokens, { balance: formatNumber(answer.credited.balance) }));
         }
       } catch (error) {
         if (error.code === "payment_provider_unavailable" && ctx.state.config?.local) {
@@ -214,7 +218,7 @@ function giftPanel(ctx, refresh) {
         await send();
         await refresh();
         note(document.getElementById("gift-error") || slot,
-          t("{amount} tokens given to {nickname}.", { amount: formatNumber(given), nickname: to }));
+          tn("{count} token given to {nickname}.", "{count} tokens given to {nickname}.", given, { nickname: to }));
       }, slots)),
     slot);
 }
@@ -246,8 +250,9 @@ function preview(item, nickname) {
 
 function priceText(item) {
   if (!item.price) return t("Free");
-  if (item.days === null || item.days === undefined) return t("{price} tokens, for life", { price: formatNumber(item.price) });
-  return t("{price} tokens for {days} days", { price: formatNumber(item.price), days: formatNumber(item.days) });
+  if (item.days === null || item.days === undefined) return tn("{count} token, for life", "{count} tokens, for life", item.price);
+  // Two counts: each a phrase of its own, in the sentence as placeholders.
+  return t("{price} for {days}", { price: tn("{count} token", "{count} tokens", item.price), days: tn("{count} day", "{count} days", item.days) });
 }
 
 function cosmeticsPanel(ctx, catalogue, wardrobe, nickname, refresh) {
@@ -271,7 +276,7 @@ function cosmeticsPanel(ctx, catalogue, wardrobe, nickname, refresh) {
       const buy = keyed((key) => ctx.http("POST", "/me/cosmetics", { itemId: item.itemId }, { "Idempotency-Key": key }));
       const buttons = [];
       if (item.price && !(forLife && mine)) {
-        const label = mine?.valid ? t("Add {days} days", { days: formatNumber(item.days) }) : t("Buy");
+        const label = mine?.valid ? tn("Add {count} day", "Add {count} days", item.days) : t("Buy");
         buttons.push(actionButton(label, { id: `cosmetic-buy-${item.itemId}`, class: mine?.valid ? "" : "primary" }, slot, async () => {
           await buy();
           await refresh();
@@ -291,7 +296,7 @@ function cosmeticsPanel(ctx, catalogue, wardrobe, nickname, refresh) {
         h("span", { class: "cosmetic-actions" }, buttons),
         slot);
     });
-    return [h("h4", {}, t(title)), h("ul", { class: "cosmetics", dataset: { kind } }, cards)];
+    return [h("h4", {}, title()), h("ul", { class: "cosmetics", dataset: { kind } }, cards)];
   });
   return h("section", { class: "panel", id: "shop-cosmetics" },
     h("h3", {}, t("Cosmetics")),
@@ -304,7 +309,7 @@ function cosmeticsPanel(ctx, catalogue, wardrobe, nickname, refresh) {
 export const screen = {
   id: "shop",
   path: "/shop",
-  title: "Shop",
+  get title() { return t("Shop"); },
   nav: true,
   async show(root, params, ctx) {
     const head = h("section", { class: "panel", id: "shop-wallet" });

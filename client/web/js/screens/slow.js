@@ -4,7 +4,7 @@
 // `sync`'s `slowGames`, each game synced by its id (which also gives its seat this page).
 
 import { fill, h } from "../dom.js";
-import { formatDate, formatNumber, formatRelative, t } from "../i18n.js";
+import { formatDate, formatNumber, formatRelative, t, tn } from "../i18n.js";
 import { gridLabel, statusLabel } from "../labels.js";
 
 async function load(ctx) {
@@ -28,14 +28,15 @@ function row(game, ctx) {
   let move;
   if (game.status === "waiting") move = t("Waiting for players");
   else if (game.status !== "running") move = statusLabel(game.status);
-  else if (own && !own.left && total && played < total) move = t("Your move: {played} of {total} turns played", { played: formatNumber(played), total: formatNumber(total) });
+  else if (own && !own.left && total && played < total) move = tn("Your move: {played} of {count} turn played", "Your move: {played} of {count} turns played", total, { played: formatNumber(played) });
   else move = t("Your sheet is full: waiting for the others");
   const yours = game.status === "running" && own && !own.left && total && played < total;
   const others = game.seats.filter((seat) => seat.playerId !== me).map((seat) =>
     t("{name}: {played} of {total}", { name: seat.nickname || t("a player"), played: formatNumber(seat.turnsPlayed), total: formatNumber(total || 0) }));
   return h("li", { class: "slow-game", dataset: { game: game.gameId } },
     h("a", { href: `#/game/${encodeURIComponent(game.gameId)}`, class: "slow-open" },
-      t("{grid} · {players}", { grid: gridLabel(game.settings.grid), players: names.join(" vs ") })),
+      t("{grid} · {players}", { grid: gridLabel(game.settings.grid),
+        players: names.length ? names.reduce((first, second) => t("{first} vs {second}", { first, second })) : "" })),
     h("span", { class: yours ? "your-turn" : "hint", dataset: { yours: String(Boolean(yours)) } }, move),
     game.status === "running" && total ? h("span", { class: "hint" }, others.join(" · ")) : null,
     game.slowDeadline ? h("span", { class: "deadline" },
@@ -45,7 +46,7 @@ function row(game, ctx) {
 export const screen = {
   id: "slow",
   path: "/slow",
-  title: "Slow games",
+  get title() { return t("Slow games"); },
   nav: true,
   async show(root, params, ctx) {
     const error = h("p", { class: "error", id: "slow-error", role: "alert" });

@@ -5,14 +5,14 @@
 // comes from the HTTP API; what another player chose (a nickname) reaches the page as text only.
 
 import { fill, h } from "../dom.js";
-import { formatDate, formatNumber, formatRelative, t } from "../i18n.js";
+import { formatDate, formatNumber, formatRelative, t, tn } from "../i18n.js";
 
 let ticker = null;
 
 export const screen = {
   id: "tasks",
   path: "/tasks",
-  title: "Tasks",
+  get title() { return t("Tasks"); },
   nav: true,
   async show(root, _params, ctx) {
     const note = h("p", { class: "error", id: "progress-error", role: "alert" });
@@ -33,7 +33,7 @@ export const screen = {
       fill(badges, badgesPanel(reached));
       if (reached.paid?.length) {
         const tokens = reached.paid.reduce((sum, paid) => sum + paid.tokens, 0);
-        say("note", t("New badge levels: +{tokens} tokens.", { tokens: formatNumber(tokens) }));
+        say("note", tn("New badge levels: +{count} token.", "New badge levels: +{count} tokens.", tokens));
       }
     };
     try {
@@ -65,10 +65,11 @@ function weekPanel(week, ctx, say, redraw) {
     try {
       const paid = await ctx.http("POST", `/me/tasks/${encodeURIComponent(task.id)}/claim`, { week: week.week });
       const text = paid.bonus
-        ? t("+{tokens} tokens and the week's bonus of {bonus}: your balance is {balance}.",
-          { tokens: formatNumber(paid.tokens), bonus: formatNumber(paid.bonus), balance: formatNumber(paid.balance) })
-        : t("+{tokens} tokens: your balance is {balance}.",
-          { tokens: formatNumber(paid.tokens), balance: formatNumber(paid.balance) });
+        ? tn("+{count} token and the week's bonus of {bonus}: your balance is {balance}.",
+          "+{count} tokens and the week's bonus of {bonus}: your balance is {balance}.",
+          paid.tokens, { bonus: formatNumber(paid.bonus), balance: formatNumber(paid.balance) })
+        : tn("+{count} token: your balance is {balance}.", "+{count} tokens: your balance is {balance}.",
+          paid.tokens, { balance: formatNumber(paid.balance) });
       await redraw();
       say("note", text);
     } catch (problem) {
@@ -80,7 +81,7 @@ function weekPanel(week, ctx, say, redraw) {
     const state = task.done && !task.claimed
       ? h("button", { type: "button", class: "claim primary" },
         t("Claim {reward}", { reward: formatNumber(task.reward) }))
-      : h("span", { class: "task-state" }, task.claimed ? t("claimed") : t("{reward} tokens", { reward: formatNumber(task.reward) }));
+      : h("span", { class: "task-state" }, task.claimed ? t("claimed") : tn("{count} token", "{count} tokens", task.reward));
     if (state.tagName === "BUTTON") state.addEventListener("click", () => claim(task, state));
     return h("li", { class: `task${task.done ? " done" : ""}`, dataset: { task: task.id } },
       h("span", { class: "task-title" }, task.title),
@@ -93,8 +94,8 @@ function weekPanel(week, ctx, say, redraw) {
     h("h3", {}, t("This week"), " ", countdown),
     h("ul", { id: "task-list", class: "task-list" }, rows.length ? rows : h("li", { class: "hint" }, t("No tasks this week."))),
     h("p", { id: "tasks-bonus", class: "hint" }, week.bonus.claimed
-      ? t("All done: +{reward} tokens and a Weekly challenge level.", { reward: formatNumber(week.bonus.reward) })
-      : t("Claim every task for {reward} tokens more.", { reward: formatNumber(week.bonus.reward) })),
+      ? tn("All done: +{count} token and a Weekly challenge level.", "All done: +{count} tokens and a Weekly challenge level.", week.bonus.reward)
+      : tn("Claim every task for {count} token more.", "Claim every task for {count} tokens more.", week.bonus.reward)),
   ];
 }
 
@@ -119,7 +120,9 @@ function inlineForm(id, fields, submit, send) {
 }
 
 function schemeText(scheme) {
-  return t("{weeks} weeks × {tokens} tokens", { weeks: formatNumber(scheme.weeks), tokens: formatNumber(scheme.tokensPerWeek) });
+  // Two counts: each a phrase of its own, in the sentence as placeholders.
+  return t("{weeks} × {tokens}", { weeks: tn("{count} week", "{count} weeks", scheme.weeks),
+    tokens: tn("{count} token", "{count} tokens", scheme.tokensPerWeek) });
 }
 
 function referralPanel(view, ctx, redraw) {
@@ -147,8 +150,9 @@ function referralPanel(view, ctx, redraw) {
     h("h3", {}, t("Invite a friend")),
     h("p", {}, t("Your link:"), " ", h("a", { id: "referral-link", href: view.link }, view.link), " ", copy),
     h("p", {}, t("Your code:"), " ", h("code", { id: "referral-code" }, view.code)),
-    h("p", { class: "hint" }, t("A friend who signs up with it and confirms the e-mail brings you {tokens} tokens; then more each week they play ranked.",
-      { tokens: formatNumber(view.verificationReward) })),
+    h("p", { class: "hint" }, tn("A friend who signs up with it and confirms the e-mail brings you {count} token; then more each week they play ranked.",
+      "A friend who signs up with it and confirms the e-mail brings you {count} tokens; then more each week they play ranked.",
+      view.verificationReward)),
     schemes.length ? h("ul", { class: "hint schemes" }, schemes.map((scheme) => h("li", {},
       scheme.name === "long" ? t("Long: {terms}", { terms: schemeText(scheme) }) : t("Short: {terms}", { terms: schemeText(scheme) }),
       scheme.name === view.defaultScheme ? ` ${t("(the default)")}` : ""))) : null,
@@ -199,8 +203,9 @@ function badgesPanel(view) {
       : [
         h("progress", { max: String(next), value: String(Math.min(badge.count, next)),
           "aria-label": t("{count} of {next} toward the next level", { count: badge.count, next }) }),
-        h("span", { class: "badge-next" }, t("{count}/{next}: the next level pays {reward} tokens",
-          { count: formatNumber(badge.count), next: formatNumber(next), reward: formatNumber(badge.nextReward ?? 0) })),
+        h("span", { class: "badge-next" }, tn("{progress}/{next}: the next level pays {count} token",
+          "{progress}/{next}: the next level pays {count} tokens", badge.nextReward ?? 0,
+          { progress: formatNumber(badge.count), next: formatNumber(next) })),
       ];
     return h("li", { class: `badge-item${badge.level ? " reached" : ""}`, dataset: { badge: badge.badge } },
       h("span", { class: "badge-title" }, badge.title),

@@ -2,8 +2,8 @@
 // newest first, a page at a time (GET /me/ledger's `nextBefore`). Each entry says in words why
 // the balance changed, with its date in the player's language.
 
-import { fill, h } from "../dom.js";
-import { formatDate, formatNumber, t } from "../i18n.js";
+import { compose, fill, h } from "../dom.js";
+import { formatDate, formatNumber, t, tn } from "../i18n.js";
 
 const PAGE = 20;
 
@@ -30,12 +30,10 @@ export function describe(entry, items) {
     case "dispute_won": return t("A dispute closed: the tokens given back");
     case "win": return t("A game won");
     case "premium":
-      if (days === "1") return t("Premium for 1 day");
-      return days ? t("Premium for {days} days", { days: formatNumber(Number(days)) }) : t("Premium");
+      return days ? tn("Premium for {count} day", "Premium for {count} days", Number(days)) : t("Premium");
     case "gift_sent":
-      if (days === "1") return t("Premium for 1 day given to another player");
       return days
-        ? t("Premium for {days} days given to another player", { days: formatNumber(Number(days)) })
+        ? tn("Premium for {count} day given to another player", "Premium for {count} days given to another player", Number(days))
         : t("Tokens given to another player");
     case "gift_received": return t("Tokens received as a gift");
     case "nickname": return detail
@@ -71,11 +69,13 @@ function entryRow(entry, items) {
 /** The wallet's summary: balance, debt, premium's end; its ids start with `prefix`. */
 export function summary(wallet, prefix = "wallet", shopLink = true) {
   return h("div", { class: "wallet-summary" },
-    h("p", { class: "balance" }, h("span", { id: `${prefix}-balance`, class: "tokens" }, formatNumber(wallet.balance)),
-      " ", t("tokens")),
+    // The balance is a node of its own in the sentence (its number is read by id).
+    h("p", { class: "balance" }, compose(tn("{balance} token", "{balance} tokens", wallet.balance),
+      { balance: h("span", { id: `${prefix}-balance`, class: "tokens" }, formatNumber(wallet.balance)) })),
     wallet.debt
       ? h("p", { class: "error", id: `${prefix}-debt` },
-        t("You owe {debt} tokens: the next tokens you get repay it first.", { debt: formatNumber(wallet.debt) }))
+        tn("You owe {count} token: the next tokens you get repay it first.",
+          "You owe {count} tokens: the next tokens you get repay it first.", wallet.debt))
       : null,
     h("p", { id: `${prefix}-premium` }, wallet.premium && wallet.premiumUntil
       ? t("Premium until {date}.", { date: formatDate(wallet.premiumUntil, "short") })
@@ -85,7 +85,7 @@ export function summary(wallet, prefix = "wallet", shopLink = true) {
 export const screen = {
   id: "wallet",
   path: "/wallet",
-  title: "Wallet",
+  get title() { return t("Wallet"); },
   nav: true,
   async show(root, params, ctx) {
     const error = h("p", { class: "error", id: "wallet-error", role: "alert" });
