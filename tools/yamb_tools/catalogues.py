@@ -77,8 +77,14 @@ DOMAINS = (SERVER, WEB)
 # ------------------------------------------------------------------------------ extraction
 
 
+# The attributes whose value is the message id, by the mark that says so (js/i18n.js's
+# translatePage reads the same marks).
+_MARKED_ATTRIBUTES = {"data-i18n-label": "aria-label", "data-i18n-placeholder": "placeholder"}
+
+
 class _Marked(HTMLParser):
-    """The text of each element marked `data-i18n` in a page (its message id)."""
+    """The text of each element marked `data-i18n` in a page (its message id), and the
+    aria-label or placeholder of those marked `data-i18n-label` or `data-i18n-placeholder`."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -86,7 +92,12 @@ class _Marked(HTMLParser):
         self._open: list[tuple[str, int, list[str]]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if any(name == "data-i18n" for name, _ in attrs):
+        values = dict(attrs)
+        for mark, attribute in _MARKED_ATTRIBUTES.items():
+            text = " ".join((values.get(attribute) or "").split())
+            if mark in values and text:
+                self.found.append((self.getpos()[0], text))
+        if "data-i18n" in values:
             self._open.append((tag, self.getpos()[0], []))
 
     def handle_data(self, data: str) -> None:
@@ -101,11 +112,17 @@ class _Marked(HTMLParser):
                 self.found.append((line, text))
 
 
+def marked_words(html: str) -> list[tuple[int, str]]:
+    """The message ids a page marks (`data-i18n`, `data-i18n-label`, `data-i18n-placeholder`),
+    each with its line."""
+    marked = _Marked()
+    marked.feed(html)
+    return marked.found
+
+
 def _from_html(folder: Path) -> Iterator[tuple[str, int, str]]:
     for page in sorted(folder.glob("*.html")):
-        marked = _Marked()
-        marked.feed(page.read_text())
-        for line, text in marked.found:
+        for line, text in marked_words(page.read_text()):
             yield str(page.relative_to(ROOT)), line, text
 
 

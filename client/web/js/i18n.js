@@ -55,7 +55,8 @@ export function setLanguage(tag, catalogue = null) {
   document.documentElement.lang = language;
 }
 
-/** The elements the page's HTML marks `data-i18n` say their words in the page's language
+/** The elements the page's HTML marks `data-i18n` say their words in the page's language; those
+ * marked `data-i18n-label` or `data-i18n-placeholder`, their aria-label or placeholder
  * (their English text, kept as the attribute's value, is the message id). */
 export function translatePage(root = document) {
   for (const element of root.querySelectorAll("[data-i18n]")) {
@@ -65,6 +66,10 @@ export function translatePage(root = document) {
   for (const element of root.querySelectorAll("[data-i18n-label]")) {
     if (!element.dataset.i18nLabel) element.dataset.i18nLabel = element.getAttribute("aria-label") || "";
     element.setAttribute("aria-label", t(element.dataset.i18nLabel));
+  }
+  for (const element of root.querySelectorAll("[data-i18n-placeholder]")) {
+    if (!element.dataset.i18nPlaceholder) element.dataset.i18nPlaceholder = element.getAttribute("placeholder") || "";
+    element.setAttribute("placeholder", t(element.dataset.i18nPlaceholder));
   }
 }
 
