@@ -50,15 +50,23 @@ def test_the_reader_language_is_negotiated_from_accept_language() -> None:
     assert negotiate("fr;q=zero, da") == "da"
 
 
-def test_page_words_are_extracted_from_text_labels_and_placeholders_marked_for_translation() -> None:
+def test_page_words_marked_for_translation_are_extracted_from_texts_labels_placeholders() -> None:
     # given a page with a marked text, a marked aria-label, a marked placeholder and words
     # that are not marked
-    page = """<h2 data-i18n>Open   games</h2> <h1>Yamb</h1>
-<nav data-i18n-label aria-label="Screens"></nav><input aria-label="not marked">
-<input data-i18n-placeholder placeholder="Say something" data-i18n-label aria-label="chat message">"""
+    page = (
+        "<h2 data-i18n>Open   games</h2> <h1>Yamb</h1>\n"
+        '<nav data-i18n-label aria-label="Screens"></nav><input aria-label="not marked">\n'
+        '<input data-i18n-placeholder placeholder="Say something"'
+        ' data-i18n-label aria-label="chat message">'
+    )
 
     # when its words are extracted
     words = catalogues.marked_words(page)
 
     # then each marked word is a message id with its line, the rest is not
-    assert sorted(words) == [(1, "Open games"), (2, "Screens"), (3, "Say something"), (3, "chat message")]
+    assert sorted(words) == [
+        (1, "Open games"),
+        (2, "Screens"),
+        (3, "Say something"),
+        (3, "chat message"),
+    ]
