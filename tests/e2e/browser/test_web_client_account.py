@@ -122,7 +122,8 @@ def test_web_client_settings_keep_the_notification_switches_and_the_profile(
     page.click("#profile-form-save")
     expect(page.locator("#profile-form-error")).to_have_text("Saved.")
 
-    # then the account holds them, and the page shows them after a reload
+    # then the account holds them, and the page shows them after a reload, in French now (the
+    # account's language, which the page follows: Intl names the country)
     preferences = account(web_stack, page)["preferences"]
     assert preferences["notifications"]["email"]["offers"] is False
     assert (preferences["description"], preferences["language"]) == ("Yamb since 1979", "fr")
@@ -131,12 +132,12 @@ def test_web_client_settings_keep_the_notification_switches_and_the_profile(
     expect(page.locator("#notify-email-offers")).not_to_be_checked()
     expect(page.locator("#settings-description")).to_have_value("Yamb since 1979")
     expect(page.locator("#settings-country")).to_have_value("HR")
-    expect(page.locator("#settings-country option:checked")).to_contain_text("Croatia")
+    expect(page.locator("#settings-country option:checked")).to_contain_text("Croatie")
     # and the settings fit the phone: no sideways scroll
     assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
     # and her page shows the flag's country and the description
     page.goto(f"{web_stack.web_url}#/players/{local_nickname(name)}")
-    expect(page.locator("#player-country")).to_contain_text("Croatia")
+    expect(page.locator("#player-country")).to_contain_text("Croatie")
     expect(page.locator(".player-description")).to_have_text("Yamb since 1979")
     assert not page.errors
 
