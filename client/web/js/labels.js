@@ -1,23 +1,28 @@
 // Words for what the protocol names by id, in the page's language: each table is built when a
 // word is asked for (the catalogue is loaded by then; a table built when this module loads would
-// stay English).
+// stay English). A row's and a column's names are the game's own terms, told apart by their
+// context ("Free" the column is not "Free" the price; "Yamb" the row is not the grid).
 
-import { t } from "./i18n.js";
+import { t, tc } from "./i18n.js";
 
 const rows = () => ({
-  ones: t("1s"), twos: t("2s"), threes: t("3s"), fours: t("4s"), fives: t("5s"), sixes: t("6s"),
-  max: t("Max"), min: t("Min"),
-  three_of_a_kind: t("Three of a kind"), four_of_a_kind: t("Four of a kind"),
-  straight: t("Straight"), small_straight: t("Small straight"), large_straight: t("Large straight"),
-  full_house: t("Full house"), yamb: t("Yamb"), yahtzee: t("Yahtzee"), yatzy: t("Yatzy"), yacht: t("Yacht"),
-  chance: t("Chance"), choice: t("Choice"), one_pair: t("One pair"), two_pairs: t("Two pairs"),
-  generala: t("Generala"), double_generala: t("Double generala"),
+  ones: tc("row", "1s"), twos: tc("row", "2s"), threes: tc("row", "3s"),
+  fours: tc("row", "4s"), fives: tc("row", "5s"), sixes: tc("row", "6s"),
+  max: tc("row", "Max"), min: tc("row", "Min"),
+  three_of_a_kind: tc("row", "Three of a kind"), four_of_a_kind: tc("row", "Four of a kind"),
+  straight: tc("row", "Straight"), small_straight: tc("row", "Small straight"),
+  large_straight: tc("row", "Large straight"), full_house: tc("row", "Full house"),
+  yamb: tc("row", "Yamb"), yahtzee: tc("row", "Yahtzee"), yatzy: tc("row", "Yatzy"), yacht: tc("row", "Yacht"),
+  chance: tc("row", "Chance"), choice: tc("row", "Choice"),
+  one_pair: tc("row", "One pair"), two_pairs: tc("row", "Two pairs"),
+  generala: tc("row", "Generala"), double_generala: tc("row", "Double generala"),
 });
 
 const columns = () => ({
-  down: t("↓ Down"), up: t("↑ Up"), free: t("Free"), announced: t("Announced"), directed: t("Directed"),
-  manual: t("Manual"), from_middle: t("From middle"), to_middle: t("To middle"),
-  late_announced: t("Late announced"), main: t("Score"),
+  down: tc("column", "↓ Down"), up: tc("column", "↑ Up"), free: tc("column", "Free"),
+  announced: tc("column", "Announced"), directed: tc("column", "Directed"), manual: tc("column", "Manual"),
+  from_middle: tc("column", "From middle"), to_middle: tc("column", "To middle"),
+  late_announced: tc("column", "Late announced"), main: tc("column", "Score"),
 });
 
 const turnTypes = () => ({
