@@ -6,8 +6,9 @@ template declares: the DynamoDB tables (with GSIs, TTL, point-in-time recovery),
 pools (with their LambdaConfig, ARNs resolved) and their clients, the SQS queues (dead-letter queues
 first), the state machines (definition file, substitutions resolved, an IAM role each), the SES
 identities (`AWS::SES::EmailIdentity`: SES v1 `VerifyEmailIdentity` for an address,
-`VerifyDomainIdentity` for a domain, so that v1 and v2 sends from it work) and templates
-(`AWS::SES::Template`: v1 `CreateTemplate`), and the SSM parameters a function may read
+`VerifyDomainIdentity` for a domain, so that v1 and v2 sends from it work; the stack has no SES
+template: its mails are composed in their recipient's language and sent simple), and the SSM
+parameters a function may read
 (`ssm:GetParameter` in its policy: the deployer creates those, not the template) as SecureStrings
 with local values (`local_secret_value`: the local Stripe webhook secret is
 `local-yamb-stripe-webhook-secret`). Nothing polls a queue: a function's SQS event source
@@ -74,11 +75,8 @@ What moto 5.2.5 does with `UsernameAttributes: [email]` (measured), and what is 
 
 SES, the local mailbox (`mails`, devstack.mail). moto keeps what was sent in
 ``moto.ses.models.ses_backends[account][region].sent_messages`` (SES v2 sends through the same v1
-backend) but keeps one body part of a simple mail (the HTML one when both are given), no moment,
-and a templated mail's template name only (it is never rendered: a missing variable goes
-unnoticed). The sends are noted here (both parts, the moment on `clock`, the template as it was),
-and `mails()` renders templated mails as SES does. moto 5.2.5 answers SES v2 SendEmail with
-Template content NotImplementedError: patched to send it as v1 SendTemplatedEmail does.
+backend) but keeps one body part of a simple mail (the HTML one when both are given) and no
+moment. The sends are noted here (both parts, the moment on `clock`) for `mails()`.
 
 moto keeps its state in process-wide backends, so one `LocalAws` runs per process at a time; `stop`
 wipes that state and puts moto's global configuration back.
@@ -516,7 +514,7 @@ def _patched_admin_initiate_auth(
 # ---------------------------------------------------------------------- SES mailbox
 #
 # moto keeps one body part of a simple mail and no moment: the response layer notes both parts,
-# the backend patches note the moment (and a templated mail's template as it was).
+# the backend patches note the moment.
 
 _mail_parts: contextvars.ContextVar[tuple[str | None, str | None] | None] = contextvars.ContextVar(
     "devstack_mail_parts", default=None
@@ -536,16 +534,6 @@ def _patched_ses_send_email_response(self: Any) -> Any:
 def _patched_sesv2_send_email_response(self: Any) -> Any:
     params = json.loads(self.body or "{}")
     content = params.get("Content") or {}
-    if "Template" in content:
-        # moto 5.2 answers NotImplementedError; SES v2 sends a stored template as v1 does.
-        template = content["Template"]
-        message = self.sesv2_backend.core_backend.send_templated_email(
-            params.get("FromEmailAddress"),
-            template.get("TemplateName"),
-            template.get("TemplateData") or "{}",
-            params.get("Destination") or {},
-        )
-        return json.dumps({"MessageId": message.id})
     body = (content.get("Simple") or {}).get("Body") or {}
     token = _mail_parts.set(
         ((body.get("Text") or {}).get("Data"), (body.get("Html") or {}).get("Data"))
@@ -561,8 +549,7 @@ def _noting_mail(action: str) -> Callable[..., Any]:
         sent = _original(action, "SESBackend")(self, *args, **kwargs)
         local = _running
         if local is not None:
-            message = self.sent_messages[-1] if action == "send_bulk_templated_email" else sent
-            local.note_mail(self, message)
+            local.note_mail(self, sent)
         return sent
 
     return patched
@@ -611,12 +598,7 @@ _PATCHES = (
     ("moto.sesv2.responses", "SESV2Response", "send_email", _patched_sesv2_send_email_response),
     *(
         ("moto.ses.models", "SESBackend", action, _noting_mail(action))
-        for action in (
-            "send_email",
-            "send_templated_email",
-            "send_bulk_templated_email",
-            "send_raw_email",
-        )
+        for action in ("send_email", "send_templated_email", "send_raw_email")
     ),
     (f"{_WAIT}.wait_function", "WaitFunction", "_wait_interval", _patched_wait_interval),
     (f"{_WAIT}.timestamp", "Timestamp", "_get_wait_seconds", _patched_timestamp_wait_seconds),
@@ -987,8 +969,6 @@ class LocalAws:
             self._create_state_machine(logical_id)
         for logical_id in self.template.resources_of_type("AWS::SES::EmailIdentity"):
             self._create_email_identity(logical_id)
-        for logical_id in self.template.resources_of_type("AWS::SES::Template"):
-            self._create_email_template(logical_id)
         self._create_secure_parameters()
 
     def _input(self, service: str, operation: str, parameters: Mapping[str, Any]) -> Any:
@@ -1141,15 +1121,6 @@ class LocalAws:
         else:
             ses.verify_domain_identity(Domain=identity)
         self._created(logical_id, identity)
-
-    def _create_email_template(self, logical_id: str) -> None:
-        template = self.template.resolve(self.template.properties(logical_id))["Template"]
-        template = dict(template)
-        template.setdefault("TemplateName", f"{self.context.stack_name}-{logical_id}")
-        self.client("ses").create_template(
-            Template=self._input("ses", "CreateTemplate", {"Template": template})["Template"]
-        )
-        self._created(logical_id, str(template["TemplateName"]))
 
     def secure_parameter_names(self) -> list[str]:
         """The SSM parameters the template's functions may read (`ssm:GetParameter`)."""
@@ -1553,21 +1524,17 @@ class LocalAws:
 
     def note_mail(self, backend: Any, message: Any) -> None:
         """Note what moto keeps not of a mail just sent (called from moto's thread)."""
-        template = None
         text = page = None
-        if hasattr(message, "template"):
-            stored = backend.templates.get(message.template)
-            template = None if stored is None else dict(stored)
-        elif not hasattr(message, "raw_data"):
+        if not hasattr(message, "raw_data") and not hasattr(message, "template"):
             text, page = _mail_parts.get() or (None, None)
-        note = MailNote(sent_at=self.clock.now(), text=text, html=page, template=template)
+        note = MailNote(sent_at=self.clock.now(), text=text, html=page)
         with self._mail_lock:
             self._mail_notes[message.id] = note
 
     def mails(self, to: str | None = None) -> list[Mail]:
-        """Every mail sent through the embedded SES (v1 SendEmail, SendTemplatedEmail,
-        SendBulkTemplatedEmail, SendRawEmail; v2 SendEmail), newest last; with `to`, those that
-        address (To, Cc or Bcc) that address. Templated mails are rendered from their template."""
+        """Every mail sent through the embedded SES (v1 SendEmail, SendRawEmail; v2 SendEmail
+        with Simple or Raw content), newest last; with `to`, those that address (To, Cc or Bcc)
+        that address. A templated mail is listed unrendered, with an error."""
         from moto.ses.models import ses_backends  # noqa: PLC0415
 
         backend = ses_backends[self.account_id][self.region]

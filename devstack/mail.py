@@ -2,17 +2,13 @@
 
 moto keeps what was sent in ``moto.ses.models.ses_backends[account][region].sent_messages``:
 `Message` (SES v1 ``SendEmail`` and SES v2 ``SendEmail`` with ``Simple`` content; moto keeps one
-body part, the HTML one when there is one), `TemplateMessage` (``SendTemplatedEmail``, and
-``SendBulkTemplatedEmail`` with a list of destinations; only the template's name and data) and
-`RawMessage` (``SendRawEmail``, SES v2 ``Raw`` content). `mails_from_ses` turns them into `Mail`s,
-with what the embedded AWS noted when each was sent (`MailNote`: the moment on the stack's clock,
-both body parts of a simple mail, the template as it was).
+body part, the HTML one when there is one) and `RawMessage` (``SendRawEmail``, SES v2 ``Raw``
+content). `mails_from_ses` turns them into `Mail`s, with what the embedded AWS noted when each was
+sent (`MailNote`: the moment on the stack's clock, both body parts of a simple mail).
 
-Templated mails are rendered as SES renders them (Handlebars): ``{{name}}`` and dotted paths
-(``{{user.name}}``), HTML-escaped in the HTML part, ``{{{name}}}`` unescaped, ``{{#if}}``,
-``{{#unless}}``, ``{{else}}``, ``{{#each}}`` (``{{this}}``, ``{{@index}}``, ``{{@key}}``). A
-placeholder without data renders empty and marks the mail with `error` (SES would not deliver it:
-a rendering failure).
+The stack's mails are composed by its code, in their recipient's language
+(yamb.accounts.mail_text), and sent as simple mails: it has no SES template, and a templated mail
+sent by other code is listed with an `error` saying the local mailbox does not render templates.
 """
 
 from __future__ import annotations
@@ -20,10 +16,9 @@ from __future__ import annotations
 import email
 import email.policy
 import html
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
@@ -35,23 +30,9 @@ __all__ = [
     "find_links",
     "mailbox_page",
     "mails_from_ses",
-    "render_template",
 ]
 
 _LINK = re.compile(r"https?://[^\s<>\"'`]+", re.IGNORECASE)
-_TAG = re.compile(r"\{\{\{\s*(.*?)\s*\}\}\}|\{\{~?\s*(.*?)\s*~?\}\}", re.DOTALL)
-# Handlebars' escapeExpression.
-_ESCAPES = str.maketrans(
-    {
-        "&": "&amp;",
-        "<": "&lt;",
-        ">": "&gt;",
-        '"': "&quot;",
-        "'": "&#x27;",
-        "`": "&#x60;",
-        "=": "&#x3D;",
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -61,7 +42,6 @@ class MailNote:
     sent_at: datetime
     text: str | None = None
     html: str | None = None
-    template: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -79,8 +59,6 @@ class Mail:
     cc: tuple[str, ...] = ()
     bcc: tuple[str, ...] = ()
     kind: str = "simple"
-    template: str | None = None
-    template_data: Any = None
     error: str | None = None
 
     def recipients(self) -> tuple[str, ...]:
@@ -104,8 +82,6 @@ class Mail:
             "sentAt": None if self.sent_at is None else _iso(self.sent_at),
             "links": list(self.links),
             "kind": self.kind,
-            "template": self.template,
-            "templateData": self.template_data,
             "error": self.error,
         }
 
@@ -133,225 +109,11 @@ def find_links(*parts: str | None, html_parts: Iterable[str | None] = ()) -> tup
     return tuple(found)
 
 
-# ------------------------------------------------------------------------------ templates
-
-
-@dataclass
-class _Node:
-    kind: str  # "text", "var", "block"
-    value: str = ""
-    raw: bool = False
-    helper: str = ""
-    children: list[_Node] = field(default_factory=list)
-    inverse: list[_Node] = field(default_factory=list)
-
-
-def _parse(template: str) -> list[_Node]:
-    root = _Node("block", helper="root")
-    stack = [root]
-    in_inverse = [False]
-    position = 0
-
-    def add(node: _Node) -> None:
-        target = stack[-1].inverse if in_inverse[-1] else stack[-1].children
-        target.append(node)
-
-    for match in _TAG.finditer(template):
-        if match.start() > position:
-            add(_Node("text", template[position : match.start()]))
-        position = match.end()
-        if match.group(1) is not None:
-            add(_Node("var", match.group(1), raw=True))
-            continue
-        tag = match.group(2)
-        if tag.startswith("!"):
-            continue  # a comment
-        if tag.startswith("#"):
-            helper, _, argument = tag[1:].partition(" ")
-            block = _Node("block", argument.strip(), helper=helper)
-            add(block)
-            stack.append(block)
-            in_inverse.append(False)
-        elif tag == "else" and len(stack) > 1:
-            in_inverse[-1] = True
-        elif tag.startswith("/") and len(stack) > 1:
-            stack.pop()
-            in_inverse.pop()
-        else:
-            add(_Node("var", tag))
-    if position < len(template):
-        add(_Node("text", template[position:]))
-    return root.children
-
-
-_MISSING = object()
-
-
-def _lookup(path: str, scopes: list[Any], specials: Mapping[str, Any]) -> Any:
-    if path in specials:
-        return specials[path]
-    if path in ("this", "."):
-        return scopes[-1]
-    parts = path.removeprefix("this.").split(".")
-    scope = scopes[-1] if path.startswith("this.") else None
-    candidates = [scope] if scope is not None else list(reversed(scopes))
-    for candidate in candidates:
-        value: Any = candidate
-        for part in parts:
-            if isinstance(value, Mapping) and part in value:
-                value = value[part]
-            else:
-                value = _MISSING
-                break
-        if value is not _MISSING:
-            return value
-    return _MISSING
-
-
-def _truthy(value: Any) -> bool:
-    if isinstance(value, list | dict):
-        return bool(value)
-    return value not in (_MISSING, None, False, "", 0)
-
-
-def _display(value: Any) -> str:
-    if value is None or value is _MISSING:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str | int | float):
-        return str(value)
-    return json.dumps(value)
-
-
-def _render(
-    nodes: Sequence[_Node],
-    scopes: list[Any],
-    specials: Mapping[str, Any],
-    escape: bool,
-    missing: list[str],
-) -> str:
-    out: list[str] = []
-    for node in nodes:
-        if node.kind == "text":
-            out.append(node.value)
-        elif node.kind == "var":
-            value = _lookup(node.value, scopes, specials)
-            if value is _MISSING:
-                missing.append(node.value)
-            text = _display(value)
-            out.append(text if node.raw or not escape else text.translate(_ESCAPES))
-        else:
-            out.append(_render_block(node, scopes, specials, escape, missing))
-    return "".join(out)
-
-
-def _render_block(
-    node: _Node,
-    scopes: list[Any],
-    specials: Mapping[str, Any],
-    escape: bool,
-    missing: list[str],
-) -> str:
-    value = _lookup(node.value, scopes, specials)
-    if node.helper in ("if", "unless"):
-        chosen = node.children if _truthy(value) == (node.helper == "if") else node.inverse
-        return _render(chosen, scopes, specials, escape, missing)
-    if node.helper == "each":
-        if isinstance(value, Mapping):
-            items = list(value.items())
-        elif isinstance(value, list):
-            items = list(enumerate(value))
-        else:
-            items = []
-        if not items:
-            return _render(node.inverse, scopes, specials, escape, missing)
-        rendered = []
-        for index, (key, item) in enumerate(items):
-            inner = {
-                **specials,
-                "@index": index,
-                "@key": key,
-                "@first": index == 0,
-                "@last": index == len(items) - 1,
-            }
-            rendered.append(_render(node.children, [*scopes, item], inner, escape, missing))
-        return "".join(rendered)
-    if node.helper == "with":
-        if not _truthy(value):
-            return _render(node.inverse, scopes, specials, escape, missing)
-        return _render(node.children, [*scopes, value], specials, escape, missing)
-    return _render(node.children, scopes, specials, escape, missing)
-
-
-def render_template(template: str, data: Any, *, escape: bool = False) -> tuple[str, list[str]]:
-    """`template` rendered with `data` as SES does (Handlebars); with `escape`, values are
-    HTML-escaped (the HTML part). Also the placeholders that had no data."""
-    missing: list[str] = []
-    rendered = _render(_parse(template), [data], {}, escape, missing)
-    return rendered, missing
-
-
 # ------------------------------------------------------------------------------ from moto
 
 
 def _addresses(values: Iterable[str] | None) -> tuple[str, ...]:
     return tuple(str(value) for value in (values or ()))
-
-
-def _template_data(raw: Any) -> tuple[Any, str | None]:
-    if raw is None or raw == "":
-        return {}, None
-    try:
-        return json.loads(raw), None
-    except (TypeError, ValueError):
-        return {}, "TemplateData is not JSON"
-
-
-def _templated(
-    *,
-    mail_id: str,
-    source: str,
-    destination: Mapping[str, Any],
-    name: str,
-    template: Mapping[str, Any] | None,
-    data: Any,
-    data_error: str | None,
-    sent_at: datetime | None,
-) -> Mail:
-    subject = text = page = None
-    error = data_error
-    if template is None:
-        error = error or f"Template {name} does not exist"
-    else:
-        missing: list[str] = []
-        subject, gone = render_template(str(template.get("subject_part") or ""), data)
-        missing += gone
-        if template.get("text_part"):
-            text, gone = render_template(str(template["text_part"]), data)
-            missing += gone
-        if template.get("html_part"):
-            page, gone = render_template(str(template["html_part"]), data, escape=True)
-            missing += gone
-        if missing and error is None:
-            names = ", ".join(dict.fromkeys(missing))
-            error = f"Attribute {names} is not present in the rendering data (not delivered)"
-    return Mail(
-        id=mail_id,
-        sender=source,
-        to=_addresses(destination.get("ToAddresses")),
-        cc=_addresses(destination.get("CcAddresses")),
-        bcc=_addresses(destination.get("BccAddresses")),
-        subject=subject or "",
-        text=text,
-        html=page,
-        sent_at=sent_at,
-        links=find_links(text, html_parts=[page]),
-        kind="templated",
-        template=name,
-        template_data=data,
-        error=error,
-    )
 
 
 def _raw(message: Any, note: MailNote | None) -> Mail:
@@ -400,48 +162,23 @@ def mails_from_ses(backend: Any, notes: Mapping[str, MailNote]) -> list[Mail]:
         if hasattr(message, "raw_data"):
             mails.append(_raw(message, note))
         elif hasattr(message, "template"):
-            template = (
-                note.template
-                if note is not None and note.template is not None
-                else backend.templates.get(message.template)
-            )
-            data, data_error = _template_data(message.template_data)
             destinations = message.destinations
-            if isinstance(destinations, list):  # SendBulkTemplatedEmail
-                for index, entry in enumerate(destinations):
-                    replacement, replacement_error = _template_data(
-                        entry.get("ReplacementTemplateData")
-                    )
-                    merged = (
-                        {**data, **replacement}
-                        if isinstance(data, dict) and isinstance(replacement, dict)
-                        else data
-                    )
-                    mails.append(
-                        _templated(
-                            mail_id=f"{message.id}-{index}",
-                            source=message.source,
-                            destination=entry.get("Destination") or {},
-                            name=message.template,
-                            template=template,
-                            data=merged,
-                            data_error=data_error or replacement_error,
-                            sent_at=sent_at,
-                        )
-                    )
-            else:
-                mails.append(
-                    _templated(
-                        mail_id=message.id,
-                        source=message.source,
-                        destination=destinations or {},
-                        name=message.template,
-                        template=template,
-                        data=data,
-                        data_error=data_error,
-                        sent_at=sent_at,
-                    )
+            mails.append(
+                Mail(
+                    id=message.id,
+                    sender=message.source,
+                    to=_addresses((destinations or {}).get("ToAddresses"))
+                    if isinstance(destinations, Mapping)
+                    else (),
+                    subject="",
+                    text=None,
+                    html=None,
+                    sent_at=sent_at,
+                    links=(),
+                    kind="templated",
+                    error=f"template {message.template}: the local mailbox renders no template",
                 )
+            )
         else:
             if note is not None and (note.text is not None or note.html is not None):
                 text, page = note.text, note.html
@@ -497,9 +234,7 @@ def mailbox_page(mails: Sequence[Mail], *, to: str | None = None) -> str:
         parts = [
             f"<h2>{_e(mail.subject or '(no subject)')}</h2>",
             f'<div class="meta">{sent} &middot; from {_e(mail.sender)} to '
-            f"{_e(', '.join(mail.recipients()))}"
-            + (f" &middot; template {_e(mail.template)}" if mail.template else "")
-            + "</div>",
+            f"{_e(', '.join(mail.recipients()))}" + "</div>",
         ]
         if mail.error:
             parts.append(f'<p class="error">{_e(mail.error)}</p>')

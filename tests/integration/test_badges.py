@@ -310,7 +310,6 @@ def functions(badges: Badges, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[
         "AWS_REGION": REGION,
         "CONNECTIONS_ENDPOINT": "https://example.execute-api.us-east-1.amazonaws.com/live",
         "MAIL_FROM": "yamb@example.com",
-        "MAIL_TEMPLATE_PREFIX": "yamb-test-",
         "POWERTOOLS_SERVICE_NAME": "yamb",
         "POWERTOOLS_METRICS_NAMESPACE": "YambTest",
     }.items():

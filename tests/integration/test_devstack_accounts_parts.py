@@ -1,6 +1,6 @@
 """The embedded AWS's parts for accounts (devstack.aws): Cognito's triggers run in-process from the
-pool's LambdaConfig, e-mail usernames as moto handles them, the SES identity and templates of the
-template, and the local mailbox that renders what was sent (devstack.mail).
+pool's LambdaConfig, e-mail usernames as moto handles them, the SES identities of the template,
+and the local mailbox that keeps what was sent (devstack.mail).
 
 One LocalAws per module on a small template of its own; the triggers are fakes registered per
 test (the project's functions are not needed)."""
@@ -17,7 +17,6 @@ from botocore.exceptions import ClientError
 from pycognito.aws_srp import AWSSRP
 
 from devstack.aws import LocalAws
-from devstack.mail import render_template
 
 PASSWORD = "Password-123"
 SENDER = "no-reply@yamb.example"
@@ -60,14 +59,6 @@ TEMPLATE = """
       DomainIdentity:
         Type: AWS::SES::EmailIdentity
         Properties: {EmailIdentity: mail.yamb.example}
-      VerifyTemplate:
-        Type: AWS::SES::Template
-        Properties:
-          Template:
-            TemplateName: !Sub ${AWS::StackName}-verify
-            SubjectPart: "Confirm, {{nickname}}"
-            TextPart: "Hello {{nickname}},\\nconfirm: {{link}}\\n"
-            HtmlPart: "<p>Hello {{nickname}},</p><p><a href=\\"{{link}}\\">Confirm</a></p>"
     """
 
 
@@ -390,47 +381,39 @@ def test_local_aws_create_player_and_id_token_with_email_usernames(
 # ------------------------------------------------------------------------------ SES
 
 
-def test_local_aws_provisions_the_template_identities_and_templates(aws: LocalAws) -> None:
+def test_local_aws_provisions_the_templates_mail_identities(aws: LocalAws) -> None:
     # given the stack / when SES is asked
-    ses = aws.client("ses")
-    identities = ses.list_identities()["Identities"]
-    template = ses.get_template(TemplateName="yamb-local-verify")["Template"]
+    identities = aws.client("ses").list_identities()["Identities"]
 
-    # then the address and the domain are verified identities, and the template is stored
+    # then the address and the domain are verified identities
     assert {SENDER, "mail.yamb.example"} <= set(identities)
-    assert template["SubjectPart"] == "Confirm, {{nickname}}"
-    assert aws.physical_ids["VerifyTemplate"] == "yamb-local-verify"
 
 
-def test_local_aws_templated_mail_is_rendered_with_the_html_part_escaped(aws: LocalAws) -> None:
-    # given a templated mail whose data holds markup and a link with a query string
+def test_local_aws_simple_mail_is_kept_with_its_links_and_moment(aws: LocalAws) -> None:
+    # given a simple mail (as the accounts send theirs) with a link with a query string
     to = _email()
     link = "http://127.0.0.1:8765/accounts/verify?token=a1&user=b2"
-    aws.client("ses").send_templated_email(
+    aws.client("ses").send_email(
         Source=SENDER,
         Destination={"ToAddresses": [to]},
-        Template="yamb-local-verify",
-        TemplateData=json.dumps({"nickname": "<b>Ana</b> & co", "link": link}),
+        Message={
+            "Subject": {"Data": "Confirm, Ana"},
+            "Body": {
+                "Text": {"Data": f"Hello Ana,\nconfirm: {link}\n"},
+                "Html": {"Data": f'<p><a href="{link.replace("&", "&amp;")}">Confirm</a></p>'},
+            },
+        },
     )
     sent_at = aws.clock.now()
 
     # when the mailbox is read
     (mail,) = aws.mails(to=to)
 
-    # then it is rendered: text as given, HTML escaped, the link found once
-    assert mail.subject == "Confirm, <b>Ana</b> & co"
-    assert mail.text == f"Hello <b>Ana</b> & co,\nconfirm: {link}\n"
-    assert mail.html is not None
-    assert "<p>Hello &lt;b&gt;Ana&lt;/b&gt; &amp; co,</p>" in mail.html
-    assert "<b>" not in mail.html
+    # then both parts are there, the link found once (the HTML's entity decoded)
+    assert mail.subject == "Confirm, Ana"
+    assert mail.text == f"Hello Ana,\nconfirm: {link}\n"
     assert mail.links == (link,)
-    assert (mail.sender, mail.to, mail.kind, mail.template) == (
-        SENDER,
-        (to,),
-        "templated",
-        "yamb-local-verify",
-    )
-    assert mail.error is None
+    assert (mail.sender, mail.to, mail.kind, mail.error) == (SENDER, (to,), "simple", None)
     assert mail.sent_at is not None and abs((mail.sent_at - sent_at).total_seconds()) < 5
 
 
@@ -475,63 +458,6 @@ def test_local_aws_mails_keep_both_parts_of_simple_raw_and_v2_mails_newest_last(
     assert (v2.text, v2.html) == (None, "<p>v2</p>")
     assert all(mail.is_for(to) for mail in mails)
     assert not any(mail.is_for(_email()) for mail in mails)
-
-
-def test_local_aws_v2_templated_mail_is_sent_and_rendered(aws: LocalAws) -> None:
-    # given SES v2 with a stored template (moto 5.2 refuses it: patched)
-    to = _email()
-    aws.client("sesv2").send_email(
-        FromEmailAddress=SENDER,
-        Destination={"ToAddresses": [to]},
-        Content={
-            "Template": {
-                "TemplateName": "yamb-local-verify",
-                "TemplateData": json.dumps({"nickname": "Ben", "link": "https://c.example/z"}),
-            }
-        },
-    )
-
-    # when the mailbox is read / then it is rendered as v1 renders it
-    (mail,) = aws.mails(to=to)
-    assert (mail.subject, mail.links) == ("Confirm, Ben", ("https://c.example/z",))
-
-
-def test_local_aws_mail_missing_template_data_is_marked_not_delivered(aws: LocalAws) -> None:
-    # given a templated mail without the link its template needs
-    to = _email()
-    aws.client("ses").send_templated_email(
-        Source=SENDER,
-        Destination={"ToAddresses": [to]},
-        Template="yamb-local-verify",
-        TemplateData=json.dumps({"nickname": "Ben"}),
-    )
-
-    # when the mailbox is read / then the mail says SES would not have delivered it
-    (mail,) = aws.mails(to=to)
-    assert mail.error is not None and "link" in mail.error
-    assert mail.links == ()
-
-
-def test_render_template_blocks_paths_and_raw_values() -> None:
-    # given a template with SES's Handlebars constructs
-    template = (
-        "{{#if premium}}P{{else}}F{{/if}} {{user.name}} {{{raw}}} {{html}} "
-        "{{#each games}}[{{@index}}:{{this.id}}]{{/each}}{{#unless games}}none{{/unless}}"
-    )
-    data = {
-        "premium": False,
-        "user": {"name": "Ana"},
-        "raw": "<u>",
-        "html": "<u>",
-        "games": [{"id": "g1"}, {"id": "g2"}],
-    }
-
-    # when it is rendered for the HTML part
-    rendered, missing = render_template(template, data, escape=True)
-
-    # then each construct is applied, only {{double}} values are escaped
-    assert rendered == "F Ana <u> &lt;u&gt; [0:g1][1:g2]"
-    assert missing == []
 
 
 def test_local_aws_tokens_survive_an_email_change_and_a_sign_out_by_email_revokes_them(

@@ -901,7 +901,6 @@ STACK_TEMPLATE = """
           Variables:
             POWERTOOLS_METRICS_NAMESPACE: YambTest
             MAIL_FROM: !Ref MailFrom
-            MAIL_TEMPLATE: !Sub ${AWS::StackName}-verify
             POOL_ID: !Ref Pool
             CLIENT_ID: !Ref Client
     Resources:
@@ -914,13 +913,6 @@ STACK_TEMPLATE = """
       MailIdentity:
         Type: AWS::SES::EmailIdentity
         Properties: {EmailIdentity: !Ref MailFrom}
-      VerifyTemplate:
-        Type: AWS::SES::Template
-        Properties:
-          Template:
-            TemplateName: !Sub ${AWS::StackName}-verify
-            SubjectPart: "Confirm"
-            TextPart: "Follow {{link}}"
       Api:
         Type: AWS::Serverless::HttpApi
         Properties:
@@ -985,11 +977,14 @@ def accounts(event, context):
             cognito.sign_up(
                 ClientId=os.environ["CLIENT_ID"], Username=body["email"], Password=body["password"]
             )
-        boto3.client("ses").send_templated_email(
+        link = f"{base}/accounts/verify?token={body['email']}"
+        boto3.client("ses").send_email(
             Source=os.environ["MAIL_FROM"],
             Destination={"ToAddresses": [body["email"]]},
-            Template=os.environ["MAIL_TEMPLATE"],
-            TemplateData=json.dumps({"link": f"{base}/accounts/verify?token={body['email']}"}),
+            Message={
+                "Subject": {"Data": "Confirm"},
+                "Body": {"Text": {"Data": f"Follow {link}"}, "Html": {"Data": f"<p>{link}</p>"}},
+            },
         )
         return {"statusCode": 201, "body": json.dumps({"nickname": body.get("nickname")})}
     if event["routeKey"] == "POST /accounts/verify":

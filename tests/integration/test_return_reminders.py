@@ -1,7 +1,6 @@
 """Return reminders (A8): a player away from a slow game or a waiting table is mailed once per
 absence by the clock function, through the one mail gate (the return-reminder switch)."""
 
-from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -9,6 +8,7 @@ import boto3
 import pytest
 from moto.ses.models import ses_backends
 from yamb.accounts.mail import MailKind
+from yamb.accounts.mail_text import Mail
 from yamb.accounts.preferences import EmailNotifications, Notifications, Preferences
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb.session.model import GameSession
@@ -128,10 +128,10 @@ def test_regular_running_game_has_the_return_countdown_and_no_reminder(
 
 class RecordingMailer:
     def __init__(self) -> None:
-        self.sent: list[tuple[str, MailKind, dict[str, str]]] = []
+        self.sent: list[tuple[str, MailKind, Mail]] = []
 
-    def send(self, to: str, kind: MailKind, data: Mapping[str, str]) -> None:
-        self.sent.append((to, kind, dict(data)))
+    def send(self, to: str, mail: Mail) -> None:
+        self.sent.append((to, mail.kind, mail))
 
 
 def _profile(
@@ -187,36 +187,25 @@ def test_mail_gate_account_mail_always_goes_and_group_mail_only_to_active_accoun
     assert [k for _, k, _ in mailer.sent] == [MailKind.DELETION]
 
 
-def test_mailed_reminder_goes_through_ses_with_its_template(harness: Any) -> None:
-    # given ben's account on the table and SES with the reminder's template (as the stack has)
+def test_mailed_reminder_goes_through_ses_in_the_players_words(harness: Any) -> None:
+    # given ben's account on the table and SES with the stack's sender identity
     store = DynamoAccountStore(harness.games._item, harness.games.result)
     store.create(_profile())
     ses = boto3.client("ses", region_name=REGION)
     ses.verify_email_identity(EmailAddress="yamb@example.com")
-    ses.create_template(
-        Template={
-            "TemplateName": "yamb-return-reminder",
-            "SubjectPart": "Yamb: {{where}}",
-            "TextPart": "Hello {{nickname}}, {{link}}",
-        }
-    )
-    mailer = SesMailer(
-        lambda: boto3.client("ses", region_name=REGION),
-        sender="yamb@example.com",
-        template_prefix="yamb-",
-    )
+    mailer = SesMailer(lambda: boto3.client("ses", region_name=REGION), sender="yamb@example.com")
     reminders = MailedReminders(lambda: store, lambda: mailer, "https://play.example/")
     session = GameSession.model_construct(game_id="g1", status="waiting")
 
     # when ben is reminded
     went = reminders.remind("ben", session)
 
-    # then one templated mail went to his address, saying where he is awaited
+    # then one mail went to his address (SendEmail: no template), saying where he is awaited
     assert went
     (sent,) = ses_backends["123456789012"][REGION].sent_messages
     assert sent.destinations["ToAddresses"] == ["ben@example.com"]
-    assert sent.template == "yamb-return-reminder"
-    assert "waiting for players" in sent.template_data
+    assert sent.subject == "Yamb: a game is waiting for you"
+    assert "The table you sat down at is waiting for players." in sent.body
 
 
 def test_mailed_reminder_skips_a_player_who_switched_reminders_off(harness: Any) -> None:

@@ -7,6 +7,7 @@ player builds a `Text` (or a `Plural`) and the edge renders it in the reader's l
 standard library's gettext reads the compiled catalogues (Babel, which extracts and compiles
 them, is a development tool and never on a Lambda's path)."""
 
+from yamb.i18n.formats import format_date, format_number
 from yamb.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES, Language, negotiate
 from yamb.i18n.text import Plural, Text, render
 
@@ -16,6 +17,8 @@ __all__ = [
     "Language",
     "Plural",
     "Text",
+    "format_date",
+    "format_number",
     "negotiate",
     "render",
 ]

@@ -2,14 +2,15 @@
 (Cognito), mail (SES) and the live connection of a player. Adapters: account_store, cognito,
 mailer; tests hand in fakes or run the real ones on moto."""
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
 
 from yamb.accounts.errors import AccountError
 from yamb.accounts.links import Link, LinkKind
-from yamb.accounts.mail import MailBound, MailKind
+from yamb.accounts.mail import MailBound
+from yamb.accounts.mail_text import Mail
 from yamb.accounts.profile import AccountStatus, Profile
 
 from yamb_service.common.ports import TransactionPart
@@ -142,7 +143,8 @@ class IdentityProvider(Protocol):
 
 
 class Mailer(Protocol):
-    def send(self, to: str, kind: MailKind, data: Mapping[str, str]) -> None: ...
+    def send(self, to: str, mail: Mail) -> None:
+        """`mail` (composed in its recipient's language) to `to`."""
 
 
 class LiveConnections(Protocol):

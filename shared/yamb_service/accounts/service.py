@@ -6,7 +6,7 @@ request won; a flow that touches Cognito and the table orders its steps so that 
 them leaves nothing a player can see half-done (each step's comment says how).
 """
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -526,8 +526,8 @@ class AccountService:
             MailKind.DELETION,
             {
                 "nickname": profile.nickname,
-                "purgeDate": purge_at.date().isoformat(),
-                "daysLeft": str(days_left),
+                "purgeDate": purge_at.date(),
+                "daysLeft": days_left,
             },
         )
 
@@ -702,14 +702,14 @@ class AccountService:
                 return False
         return True
 
-    def mail(self, profile: Profile, to: str, kind: MailKind, data: dict[str, str]) -> bool:
+    def mail(self, profile: Profile, to: str, kind: MailKind, data: Mapping[str, object]) -> bool:
         """Sends unless the player switched the mail's group off (A8), or mail to `to` reached
         its bound (ADDRESS_BOUNDS, for the mails anyone can cause); whether it went."""
         if kind in _BOUNDED and not self._within_bound(to):
             return False
         return self._send(profile, to, kind, data)
 
-    def _send(self, profile: Profile, to: str, kind: MailKind, data: dict[str, str]) -> bool:
+    def _send(self, profile: Profile, to: str, kind: MailKind, data: Mapping[str, object]) -> bool:
         """Through the one mail gate (A8: mailer.send_gated); whether it went."""
         return send_gated(self.mailer, profile, kind, data, to=to)
 

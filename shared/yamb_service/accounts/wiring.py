@@ -110,7 +110,6 @@ def account_service(
         mailer=SesMailer(
             client("ses", settings.aws_endpoint_url),
             sender=settings.mail_from,
-            template_prefix=settings.mail_template_prefix,
         ),
         connections=_LazyConnections(
             item, client("apigatewaymanagementapi", settings.connections_endpoint)

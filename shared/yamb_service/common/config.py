@@ -42,7 +42,6 @@ class ServiceSettings(_EnvironmentSettings):
     throttle_per_second: float = 10.0
     # The clock function mails return reminders (A8): only it has these (template.yaml).
     mail_from: str | None = None
-    mail_template_prefix: str | None = None
     web_base_url: str = "https://yamb.example"
     # The push function (Web Push, yamb_service.push): the connections and clock functions
     # hand it a return countdown and a slow game's turn; None: nothing is pushed.
@@ -74,8 +73,6 @@ class AccountSettings(_EnvironmentSettings):
     table_name: str
     connections_endpoint: str
     mail_from: str
-    # The SES templates are `<prefix><MailKind>` (template.yaml).
-    mail_template_prefix: str
     # Where the mailed links lead: the HTTP API's address (stacks/accounts.yaml); only the
     # accounts function mails links. Never taken from a request.
     link_base_url: str | None = None

@@ -5,6 +5,7 @@ to an active account whose return-reminder switch is on."""
 from collections.abc import Callable
 
 from yamb.accounts.mail import MailKind
+from yamb.i18n import Text
 from yamb.session.model import GameSession
 
 from yamb_service.accounts.mailer import send_gated
@@ -26,11 +27,15 @@ class MailedReminders:
         if profile is None:
             return False
         where = (
-            "The table you sat down at is waiting for players"
+            Text("The table you sat down at is waiting for players.")
             if session.status == "waiting"
-            else "Your slow game is waiting for your turn"
+            else Text("Your slow game is waiting for your turn.")
         )
-        data = {"nickname": profile.nickname, "where": where, "link": f"{self._web}/"}
+        data: dict[str, object] = {
+            "nickname": profile.nickname,
+            "where": where,
+            "link": f"{self._web}/",
+        }
         try:
             return send_gated(self._mailer(), profile, MailKind.RETURN_REMINDER, data)
         except Exception:

@@ -79,7 +79,6 @@ def _reminders(item: Any, client: Callable[[str, str | None], Callable[[], Any]]
         return SesMailer(
             client("ses", settings.aws_endpoint_url),
             sender=settings.mail_from or "",
-            template_prefix=settings.mail_template_prefix or "",
         )
 
     from yamb_service.game.reminders import MailedReminders  # noqa: PLC0415 - the clock only
