@@ -9,10 +9,10 @@ gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 import base64
 import hashlib
-import html
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
+from yamb.i18n import Language, negotiate
 from yamb.results import periods
 from yamb.results.boards import board
 from yamb.results.errors import ResultsError
@@ -23,6 +23,7 @@ from yamb.results.messages import (
     PastGamesView,
     StatisticsView,
 )
+from yamb.results.page import missing_page, statistics_page
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
 from yamb_service.edge.http_api import (
@@ -157,9 +158,9 @@ def public_page(nickname: str) -> Response[str]:
     except ResultsError as error:
         if error.code != "unknown_player" or not _wants_page():
             raise
-        return _page(404, "No such page", "This player has no public page.")
+        return _page(404, missing_page(_visitor_language(), _STYLE))
     if _wants_page():
-        return _page(200, view.nickname, "", _statistics_html(view))
+        return _page(200, statistics_page(view, _visitor_language(), _STYLE))
     reply = json_reply(200, view)
     reply.headers.update(PAGE_HEADERS)
     return reply
@@ -170,51 +171,26 @@ def _wants_page() -> bool:
     return "text/html" in accept and "application/json" not in accept
 
 
-def _page(status: int, title: str, text: str, content: str = "") -> Response[str]:
-    # A page switched off is gone at once: only a page that exists may be kept a minute.
+def _visitor_language() -> Language:
+    """The page's language: the visitor's browser's (Accept-Language); a public page has no
+    signed-in reader."""
+    return negotiate(app.current_event.headers.get("accept-language"))
+
+
+def _page(status: int, body: str) -> Response[str]:
+    # A page switched off is gone at once: only a page that exists may be kept a minute, and
+    # a cache keeps one copy per language.
     cache = "public, max-age=60" if status == 200 else "no-store"
-    paragraph = f"<p>{html.escape(text)}</p>" if text else ""
-    body = (
-        "<!doctype html><html lang=en><meta charset=utf-8>"
-        '<meta name=viewport content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)} · Yamb</title><style>{_STYLE}</style>"
-        f"<body><h1>{html.escape(title)}</h1>{paragraph}{content}</body></html>"
-    )
     return Response(
         status_code=status,
         content_type="text/html; charset=utf-8",
         body=body,
-        headers={"Cache-Control": cache} | PAGE_HEADERS,
-    )
-
-
-def _percent(share: float | None) -> str:
-    return "-" if share is None else f"{share * 100:.0f} %"
-
-
-def _statistics_html(view: StatisticsView) -> str:
-    e = html.escape
-    figures = [
-        ("Games", str(view.games)),
-        ("Wins", _percent(view.win_rate)),
-        ("Main board", "-" if view.main_board_place is None else f"#{view.main_board_place}"),
-        ("Medals", str(view.medals.gold + view.medals.silver + view.medals.bronze)),
-        ("Won / lost", f"{view.wins} / {view.losses}"),
-        ("Abandoned", str(view.abandoned)),
-        ("Bonus", _percent(view.rates.bonus)),
-        ("Yamb", _percent(view.rates.yamb)),
-        ("Poker", _percent(view.rates.poker)),
-        ("Crossed out", _percent(view.rates.crossed_out)),
-    ]
-    rows = "".join(f"<tr><th align=left>{e(n)}</th><td>{e(v)}</td></tr>" for n, v in figures)
-    records = "".join(
-        f"<tr><th align=left>{e(kind)}</th><td>{record.score}</td></tr>"
-        for kind, record in sorted(view.records.items())
-    )
-    about = f"<p>{e(view.description)}</p>" if view.description else ""
-    flag = f"<p>Country: {e(view.country)}</p>" if view.country else ""
-    return f"{about}{flag}<table>{rows}</table>" + (
-        f"<h2>Records</h2><table>{records}</table>" if records else ""
+        headers={
+            "Cache-Control": cache,
+            "Content-Language": _visitor_language(),
+            "Vary": "Accept, Accept-Language",
+        }
+        | PAGE_HEADERS,
     )
 
 
@@ -234,7 +210,7 @@ add_common_handlers(app)
 @app.not_found
 def not_found(error: Exception) -> Response[str]:
     if app.current_event.path.startswith("/pages/") and _wants_page():
-        return _page(404, "No such page", "This player has no public page.")  # e.g. an id name
+        return _page(404, missing_page(_visitor_language(), _STYLE))  # e.g. an id name
     return error_reply(404, "not_found", "no such route")
 
 

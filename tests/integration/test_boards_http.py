@@ -38,6 +38,7 @@ from yamb_service.results import wiring as results_wiring
 
 from devstack.streams import matches
 from devstack.template import Template
+from testkit.catalogues import use_catalogues
 from testkit.table import create_game_table
 from tests.integration.test_handlers import CONTEXT, load_function
 
@@ -243,6 +244,7 @@ class Boards:
         *,
         player: str | None = ANA,
         accept: str = "application/json",
+        accept_language: str | None = None,
     ) -> Reply:
         """The request as the HTTP API hands it on: `player`'s authorizer context (None: a
         route without sign-in, from events/public_page.json's visitor)."""
@@ -262,6 +264,8 @@ class Boards:
                 "nickname": path.split("/")[2 if "/players/" in path else -1]
             }
         event["headers"]["accept"] = accept
+        if accept_language is not None:
+            event["headers"]["accept-language"] = accept_language
         if player is not None:
             event["requestContext"]["authorizer"]["lambda"].update(
                 playerId=player, nickname=NICKNAMES[player]
@@ -917,6 +921,46 @@ def test_public_page_html_shows_the_players_words_escaped(people: Boards) -> Non
     assert "<p>&lt;b&gt;dice&lt;/b&gt; &amp; &lt;script&gt;x&lt;/script&gt;</p>" in reply.body
     assert "<script>" not in reply.body
     assert "<p>Country: HR</p>" in reply.body
+
+
+def test_public_page_speaks_the_visitors_language(
+    people: Boards, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # given a French catalogue of the page's words, and ana's page with a country
+    use_catalogues(
+        monkeypatch,
+        tmp_path,
+        {
+            "fr": {
+                "Games": "Parties",
+                "Wins": "Victoires",
+                "Country: {country}": "Pays : {country}",
+                "No such page": "Page introuvable",
+            }
+        },
+    )
+    people.update(ANA, preferences=Preferences(country="FR"))
+
+    # when a visitor whose browser prefers French opens it, and a page that does not exist
+    reply = people.call(
+        "GET", "/pages/ana", player=None, accept="text/html", accept_language="fr-CH, en;q=0.5"
+    )
+    missing = people.call(
+        "GET", "/pages/nobody", player=None, accept="text/html", accept_language="fr"
+    )
+
+    # then both pages are French, said so, and a cache keeps one copy per language
+    assert reply.status == 200, reply.body
+    assert reply.body.startswith("<!doctype html><html lang=fr>")
+    assert "<tr><th align=left>Parties</th><td>0</td></tr>" in reply.body
+    assert "<p>Pays : FR</p>" in reply.body
+    assert reply.headers["Content-Language"] == "fr"
+    assert "Accept-Language" in reply.headers["Vary"]
+    assert (missing.status, missing.headers["Content-Language"]) == (404, "fr")
+    assert "<h1>Page introuvable</h1>" in missing.body
+    # and without the header it is English
+    english = people.call("GET", "/pages/ana", player=None, accept="text/html")
+    assert "<html lang=en>" in english.body and "<th align=left>Games</th>" in english.body
 
 
 def hide_page(boards: Boards) -> str:
