@@ -35,6 +35,7 @@ from yamb_service.progression.badges.service import BadgeService
 from yamb_service.results.dynamo import DynamoResultsStore
 
 from devstack.template import Template
+from testkit.catalogues import use_catalogues
 from testkit.table import REGION, TABLE_NAME
 from tests.integration.conftest import load_event
 from tests.integration.test_template import granted, iam_actions, refusals
@@ -527,8 +528,12 @@ def test_badges_pioneer_given_by_the_account_services_verification_hook(
 # ---------------------------------------------------------------- HTTP routes
 
 
-def _get(functions: dict[str, Any], path: str, player_id: str) -> tuple[int, Any]:
+def _get(
+    functions: dict[str, Any], path: str, player_id: str, accept_language: str | None = None
+) -> tuple[int, Any]:
     event = load_event("http_me.json")
+    if accept_language is not None:
+        event["headers"]["accept-language"] = accept_language
     route = "GET /me/badges" if path == "/me/badges" else "GET /players/{nickname}/badges"
     event["routeKey"] = event["requestContext"]["routeKey"] = route
     event["rawPath"] = event["requestContext"]["http"]["path"] = path
@@ -592,6 +597,45 @@ def test_badges_route_of_a_player_shows_levels_only(
         "pioneer": None,
     }
     assert badges.balance(ana) == 0
+
+
+def test_badges_route_says_the_titles_in_the_readers_language(
+    badges: Badges, functions: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # given a Croatian catalogue of two badges' words, and ana's win over ben as pioneer
+    use_catalogues(
+        monkeypatch,
+        tmp_path,
+        {
+            "hr": {
+                "Champion": "Prvak",
+                "Win a fair game (against a real player, not solo, no bot)": (
+                    "Pobijedi u poštenoj igri (protiv stvarnog igrača, ne sam, bez bota)"
+                ),
+                "Pioneer": "Pionir",
+            }
+        },
+    )
+    ana, ben = badges.player("ana"), badges.player("ben")
+    badges.service.record_game(badges.game([ana, ben]))
+    badges.service.enrol_pioneer(ana, NOW)
+
+    # when ana, whose page speaks Croatian, opens her badges, and ben his view of hers
+    _, mine = _get(functions, "/me/badges", ana, accept_language="hr-HR,hr;q=0.9")
+    _, seen = _get(functions, "/players/ana/badges", ben, accept_language="hr")
+
+    # then the titles and the description are Croatian; an untranslated one stays English
+    champion = next(b for b in mine["badges"] if b["badge"] == "champion")
+    assert (champion["title"], champion["does"]) == (
+        "Prvak",
+        "Pobijedi u poštenoj igri (protiv stvarnog igrača, ne sam, bez bota)",
+    )
+    assert next(b for b in mine["badges"] if b["badge"] == "veteran")["title"] == "Veteran"
+    assert mine["pioneer"]["title"] == "Pionir"
+    assert seen["badges"][0]["title"] == "Prvak"
+    # and in English without the header
+    _, english = _get(functions, "/players/ana/badges", ben)
+    assert english["badges"][0]["title"] == "Champion"
 
 
 def test_badges_route_of_an_unknown_player_is_404(

@@ -21,6 +21,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ValidationError
 from pydantic.alias_generators import to_snake
 from yamb.accounts.messages import ErrorDetail, ErrorView
+from yamb.i18n import Language, negotiate
 
 from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import logger
@@ -259,6 +260,12 @@ class BadRequestError(Exception):
 def player_id(event: APIGatewayProxyEventV2) -> str:
     """The signed-in player, as the HTTP API's authorizer named them in its context."""
     return str(event.request_context.authorizer.get_lambda["playerId"])
+
+
+def reader_language(event: APIGatewayProxyEventV2) -> Language:
+    """The language the reader asks for (Accept-Language, negotiated): the web client sends
+    its page's, which follows the signed-in account's setting; English without one."""
+    return negotiate(event.headers.get("accept-language"))
 
 
 def is_form(event: APIGatewayProxyEventV2) -> bool:

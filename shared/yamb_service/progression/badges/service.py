@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from aws_lambda_powertools.metrics import MetricUnit
 from yamb.accounts.nicknames import MAX_NICKNAME_CHARS
 from yamb.accounts.profile import AccountStatus, Profile
+from yamb.i18n import DEFAULT_LANGUAGE, Language
 from yamb.progression import badges
 from yamb.progression.badge_messages import (
     BadgesView,
@@ -32,6 +33,7 @@ from yamb.progression.badge_messages import (
 )
 from yamb.progression.badges import BADGE_IDS, BadgeId, GameTally
 from yamb.progression.errors import ProgressionError
+from yamb.progression.words import said
 
 from yamb_service.accounts.ports import Profiles
 from yamb_service.common.errors import ServiceBusyError
@@ -158,9 +160,9 @@ class BadgeService:
 
     # -------------------------------------------------------------- views
 
-    def mine(self, player_id: str) -> BadgesView:
+    def mine(self, player_id: str, language: Language = DEFAULT_LANGUAGE) -> BadgesView:
         """The player's badges, after paying what is due (a player who stays signed in, on
-        refreshed tokens, passes no login: this page pays them)."""
+        refreshed tokens, passes no login: this page pays them); their words in `language`."""
         counts = self.counts(player_id)
         paid_levels, pioneer = self.store.held(player_id)
         paid = self._pay(player_id, badges.due(counts, paid_levels), self.now())
@@ -175,8 +177,8 @@ class BadgeService:
             views.append(
                 BadgeView(
                     badge=rule.id,
-                    title=rule.title,
-                    does=rule.does,
+                    title=said(rule.title, language),
+                    does=said(rule.does, language),
                     level=level,
                     level_name=catalogue.level_name(level),
                     count=count,
@@ -184,10 +186,11 @@ class BadgeService:
                     next_reward=None if following is None else rule.reward(level + 1),
                 )
             )
-        return BadgesView(badges=views, pioneer=self._pioneer(pioneer), paid=paid)
+        return BadgesView(badges=views, pioneer=self._pioneer(pioneer, language), paid=paid)
 
-    def of_player(self, nickname: str) -> PublicBadgesView:
-        """Another player's badges reached, with their levels (no counts)."""
+    def of_player(self, nickname: str, language: Language = DEFAULT_LANGUAGE) -> PublicBadgesView:
+        """Another player's badges reached, with their levels (no counts), in the reader's
+        `language`."""
         profile = self._player(nickname)
         counts = self.counts(profile.player_id)
         paid_levels, pioneer = self.store.held(profile.player_id)
@@ -199,19 +202,19 @@ class BadgeService:
                 shown.append(
                     PublicBadgeView(
                         badge=rule.id,
-                        title=rule.title,
+                        title=said(rule.title, language),
                         level=level,
                         level_name=catalogue.level_name(level) or str(level),
                     )
                 )
         return PublicBadgesView(
-            nickname=profile.nickname, badges=shown, pioneer=self._pioneer(pioneer)
+            nickname=profile.nickname, badges=shown, pioneer=self._pioneer(pioneer, language)
         )
 
-    def _pioneer(self, number: int | None) -> PioneerView | None:
+    def _pioneer(self, number: int | None, language: Language) -> PioneerView | None:
         if number is None:
             return None
-        return PioneerView(title=badges.catalogue().pioneer.title, number=number)
+        return PioneerView(title=said(badges.catalogue().pioneer.title, language), number=number)
 
     def _player(self, nickname: str) -> Profile:
         missing = ProgressionError(

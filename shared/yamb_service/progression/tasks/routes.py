@@ -2,7 +2,15 @@
 
 from yamb.progression.task_messages import ClaimRequest, ClaimView, TasksView
 
-from yamb_service.edge.http_api import HttpApi, Response, Routes, body, json_reply, player_id
+from yamb_service.edge.http_api import (
+    HttpApi,
+    Response,
+    Routes,
+    body,
+    json_reply,
+    player_id,
+    reader_language,
+)
 from yamb_service.progression.wiring import task_service
 
 router = HttpApi()
@@ -11,7 +19,8 @@ routes = Routes(router)
 
 @routes.get("/me/tasks", "The week's tasks, their progress and the bonus", TasksView)
 def tasks() -> Response[str]:
-    return json_reply(200, task_service().view(player_id(router.current_event)))
+    event = router.current_event
+    return json_reply(200, task_service().view(player_id(event), reader_language(event)))
 
 
 @routes.post(

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from aws_lambda_powertools.metrics import MetricUnit
+from yamb.i18n import DEFAULT_LANGUAGE, Language
 from yamb.progression.errors import ProgressionError
 from yamb.progression.task_messages import BonusView, ClaimView, TasksView, TaskView
 from yamb.progression.tasks import (
@@ -23,6 +24,7 @@ from yamb.progression.tasks import (
     progress,
     task_to_claim,
 )
+from yamb.progression.words import said
 from yamb.results.periods import Period, week_of
 
 from yamb_service.accounts.ports import Profiles
@@ -114,7 +116,8 @@ class TaskService:
         profile = self.accounts.get(player_id)
         return is_new(profile.created_at if profile else None, week)
 
-    def view(self, player_id: str) -> TasksView:
+    def view(self, player_id: str, language: Language = DEFAULT_LANGUAGE) -> TasksView:
+        """The week's tasks with the player's progress, their titles in `language`."""
         now = self.now()
         week = week_of(now)
         assert week.end is not None
@@ -127,7 +130,7 @@ class TaskService:
                 TaskView(
                     id=task.id,
                     group=task.group,
-                    title=task.title,
+                    title=said(task.title, language),
                     target=task.target,
                     progress=reached,
                     reward=task.reward,
