@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import http_ece
@@ -34,6 +35,7 @@ from yamb_service.push.ports import Delivery, Device
 from yamb_service.push.sender import WebPushSender
 
 from devstack.stack import LocalStack
+from testkit.catalogues import use_catalogues
 from tests.integration.test_accounts import ROOT, Accounts
 
 FCM = "https://fcm.googleapis.com/fcm/send/"
@@ -250,6 +252,45 @@ def test_each_kind_is_pushed_to_every_device_of_the_player(  # noqa: PLR0917 - f
     for record in pushed:
         assert record["notification"]["title"] == title
         assert record["notification"]["url"] == stack.web_url.rstrip("/") + url_end
+
+
+def test_a_push_speaks_its_recipients_language(
+    stack: LocalStack,
+    player: tuple[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    # given a Danish catalogue of the prize's words, and a subscribed player whose account
+    # speaks Danish
+    use_catalogues(
+        monkeypatch,
+        tmp_path,
+        {
+            "da": {
+                "Prize paid": "Præmie udbetalt",
+                (
+                    "A leaderboard prize of {count} token is in your wallet.",
+                    "A leaderboard prize of {count} tokens is in your wallet.",
+                ): (
+                    "En præmie på {count} jeton fra ranglisten er i din tegnebog.",
+                    "En præmie på {count} jetoner fra ranglisten er i din tegnebog.",
+                ),
+            }
+        },
+    )
+    player_id, token = player
+    call(stack, "PUT", "/me/push-subscriptions", subscription(), token=token)
+    assert call(stack, "PATCH", "/me/settings", {"language": "da"}, token=token).status == 200
+
+    # when a prize of 300 tokens is pushed to them
+    push(stack, PushRequest(player_id=player_id, kind=PushKind.PRIZE_PAID, tokens=300, board="b"))
+
+    # then the phone shows it in Danish, the plural Danish's
+    (record,) = outbox(stack, player_id)
+    assert record["notification"]["title"] == "Præmie udbetalt"
+    assert record["notification"]["body"] == (
+        "En præmie på 300 jetoner fra ranglisten er i din tegnebog."
+    )
 
 
 @pytest.mark.parametrize(

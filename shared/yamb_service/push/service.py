@@ -72,7 +72,7 @@ class PushService:
         devices = self.subscriptions.devices(request.player_id)
         if not devices:
             return self._skipped("no_device")
-        shown = notification(request, self.web_base_url)
+        shown = notification(request, self.web_base_url, found.preferences.language)
         pushed = Pushed()
         for device in devices:
             match self.sender.send(request.player_id, device, shown):
