@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
+from yamb.i18n import negotiate
 from yamb_tools.cli import CORE_COMMANDS, EXIT_ILLEGAL, Command
 from yamb_tools.cli import main as core_main
 
@@ -38,9 +39,13 @@ def _login_name() -> str:
         return "player"
 
 
-def _play(url: str | None, token: str | None, name: str) -> int:
-    """Plays in the terminal; without a URL or token, on the running local stack as `name`
-    (signed in again whenever the short-lived token expires)."""
+def _play(url: str | None, token: str | None, name: str, language: str | None = None) -> int:
+    """Plays in the terminal, in `language` (else the locale's); without a URL or token, on
+    the running local stack as `name` (signed in again whenever the short-lived token
+    expires)."""
+    from yamb_client.words import from_environment, use_language  # noqa: PLC0415
+
+    use_language(negotiate(language) if language else from_environment())
     renew_token = None
     if url is None or token is None:
         # Only the local stack needs devstack (and boto3): imported for this alone.
@@ -81,13 +86,19 @@ def _play_arguments(parser: argparse.ArgumentParser) -> None:
         default=_login_name(),
         help="the local stack's player to log in as (default: your login name)",
     )
+    parser.add_argument(
+        "--language",
+        choices=("en", "fr", "da", "hr"),
+        default=None,
+        help="the language the client speaks (default: the locale's, from $LANG, else English)",
+    )
 
 
 PLAY = Command(
     "play",
     "play in the terminal, on the local stack or a deployed one",
     _play_arguments,
-    lambda args: _play(args.url, args.token, args.name),
+    lambda args: _play(args.url, args.token, args.name, args.language),
     description=PLAY_DESCRIPTION,
 )
 COMMANDS = (*CORE_COMMANDS, PLAY)

@@ -11,15 +11,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from yamb.i18n import Text
 from yamb.protocol import LegalCellView
 from yamb.rules import COLUMN_TYPES, GRIDS
+
+from yamb_client.words import say
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 MAX_DICE = 6
 MAX_PLAYERS = 4
 MAX_PRESET = 7
 
-HELP = """\
+HELP = Text(
+    """\
 Commands:
   new [preset N] [players N] [seconds N|unlimited] [grid G] [dice 5|6] [columns C,C,...]
                              create a game (defaults: preset 1, 1 player, the server's clock)
@@ -45,6 +49,7 @@ Commands:
   show                       show the last game again (fresh clock)
   help                       this text
   quit                       leave the client (the game goes on)"""
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +90,12 @@ type Parser = Callable[[list[str], CommandContext], Command]
 
 
 class _InputError(Exception):
-    """Raised inside the parsers; becomes BadInput with its message."""
+    """Raised inside the parsers with a sentence; becomes BadInput with it, in the client's
+    language."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.message)
+        self.text = text
 
 
 def parse_command(line: str, context: CommandContext) -> Command:
@@ -99,13 +109,20 @@ def parse_command(line: str, context: CommandContext) -> Command:
     try:
         return parser(args, context)
     except _InputError as error:
-        return BadInput(str(error))
+        return BadInput(say(error.text))
 
 
 def _unknown_command_message(name: str) -> str:
     close = difflib.get_close_matches(name, PARSERS, n=1)
-    suggestion = f" Did you mean `{close[0]}`?" if close else ""
-    return f"Unknown command {name!r}.{suggestion} Type `help` for the commands."
+    if close:
+        return say(
+            Text(
+                "Unknown command {name}. Did you mean `{close}`? Type `help` for the commands.",
+                name=repr(name),
+                close=close[0],
+            )
+        )
+    return say(Text("Unknown command {name}. Type `help` for the commands.", name=repr(name)))
 
 
 # ------------------------------------------------------------------------------- helpers
@@ -117,13 +134,15 @@ def _action(name: str, **fields: Any) -> SendAction:
 
 def _no_args(command: str, args: list[str]) -> None:
     if args:
-        raise _InputError(f"`{command}` takes no arguments.")
+        raise _InputError(Text("`{command}` takes no arguments.", command=command))
 
 
 def _current_game(context: CommandContext) -> str:
     if context.game_id is None:
         raise _InputError(
-            "You are in no game: `new` creates one, `join GAMEID` joins one, `list` shows them."
+            Text(
+                "You are in no game: `new` creates one, `join GAMEID` joins one, `list` shows them."
+            )
         )
     return context.game_id
 
@@ -133,28 +152,42 @@ def _game_id(command: str, args: list[str], context: CommandContext | None = Non
     if not args and context is not None:
         return _current_game(context)
     if len(args) != 1:
-        raise _InputError(f"Usage: {command} GAMEID")
+        raise _InputError(Text("Usage: {command} GAMEID", command=command))
     if not GAME_ID.match(args[0]):
-        raise _InputError(f"{args[0]!r} is not a game id (letters, digits, - and _).")
+        raise _InputError(
+            Text("{text} is not a game id (letters, digits, - and _).", text=repr(args[0]))
+        )
     return args[0]
 
 
-def _number(text: str, what: str, low: int, high: int) -> int:
+def _number(text: str, what: Text, low: int, high: int) -> int:
     if not text.isdigit() or not low <= int(text) <= high:
-        raise _InputError(f"{what} is a number from {low} to {high}, not {text!r}.")
+        raise _InputError(
+            Text(
+                "{what} is a number from {low} to {high}, not {text}.",
+                what=what,
+                low=low,
+                high=high,
+                text=repr(text),
+            )
+        )
     return int(text)
 
 
 def _legal_cell(number_text: str, context: CommandContext) -> LegalCellView:
     if not context.legal:
-        raise _InputError("No legal cells are shown now (is it your turn? `sync` shows the game).")
-    return context.legal[_number(number_text, "A legal cell", 1, len(context.legal)) - 1]
+        raise _InputError(
+            Text("No legal cells are shown now (is it your turn? `sync` shows the game).")
+        )
+    return context.legal[_number(number_text, Text("A legal cell"), 1, len(context.legal)) - 1]
 
 
 def _cell(command: str, args: list[str], context: CommandContext) -> tuple[str, str]:
     """(column, row) from `N` (a legal cell's number), `COLUMN ROW`, or `ROW` when the legal
     cells have that row in one column only."""
-    usage = f"Usage: {command} N (a legal cell's number) or {command} COLUMN ROW."
+    usage = Text(
+        "Usage: {command} N (a legal cell's number) or {command} COLUMN ROW.", command=command
+    )
     if len(args) == 2:
         return args[0].lower(), args[1].lower()
     if len(args) != 1:
@@ -177,12 +210,23 @@ NEW_GAME_OPTIONS = ("preset", "players", "seconds", "grid", "dice", "columns")
 
 def _new(args: list[str], context: CommandContext) -> Command:
     if len(args) % 2:
-        raise _InputError(f"Options come in pairs: new {' N '.join(NEW_GAME_OPTIONS)} N.")
+        raise _InputError(
+            Text(
+                "Options come in pairs: {usage}.",
+                usage=f"new {' N '.join(NEW_GAME_OPTIONS)} N",
+            )
+        )
     options: dict[str, str] = {}
     for name, value in zip(args[::2], args[1::2], strict=True):
         key = name.lower()
         if key not in NEW_GAME_OPTIONS:
-            raise _InputError(f"Unknown option {key!r}: one of {', '.join(NEW_GAME_OPTIONS)}.")
+            raise _InputError(
+                Text(
+                    "Unknown option {option}: one of {options}.",
+                    option=repr(key),
+                    options=", ".join(NEW_GAME_OPTIONS),
+                )
+            )
         options[key] = value.lower()
     return _action("create_game", settings=_settings(options))
 
@@ -190,25 +234,32 @@ def _new(args: list[str], context: CommandContext) -> Command:
 def _settings(options: dict[str, str]) -> dict[str, Any]:
     grid = options.get("grid", "yamb")
     if grid not in GRIDS:
-        raise _InputError(f"Unknown grid {grid!r}: one of {', '.join(GRIDS)}.")
+        raise _InputError(
+            Text("Unknown grid {grid}: one of {grids}.", grid=repr(grid), grids=", ".join(GRIDS))
+        )
     settings: dict[str, Any] = {"grid": grid, "players": 1}
     if "players" in options:
-        settings["players"] = _number(options["players"], "players", 1, MAX_PLAYERS)
+        settings["players"] = _number(options["players"], Text("players"), 1, MAX_PLAYERS)
     if "seconds" in options:
         seconds = options["seconds"]
         settings["turnSeconds"] = (
-            None if seconds == "unlimited" else _number(seconds, "seconds", 1, 3600)
+            None if seconds == "unlimited" else _number(seconds, Text("seconds"), 1, 3600)
         )
     if "dice" in options:
-        settings["dice"] = _number(options["dice"], "dice", 5, 6)
+        settings["dice"] = _number(options["dice"], Text("dice"), 5, 6)
     if "columns" in options:
         columns = [column for column in options["columns"].split(",") if column]
         unknown = [column for column in columns if column not in COLUMN_TYPES]
         if unknown or not columns:
-            raise _InputError(f"columns are some of {','.join(COLUMN_TYPES)}, comma-separated.")
+            raise _InputError(
+                Text(
+                    "columns are some of {columns}, comma-separated.",
+                    columns=",".join(COLUMN_TYPES),
+                )
+            )
         settings["columns"] = columns
     if "preset" in options:
-        settings["preset"] = _number(options["preset"], "preset", 1, MAX_PRESET)
+        settings["preset"] = _number(options["preset"], Text("preset"), 1, MAX_PRESET)
     elif grid == "yamb" and "columns" not in options:
         settings["preset"] = 1
     return settings
@@ -256,7 +307,7 @@ def _positions(words: list[str], context: CommandContext) -> list[int]:
         for part in word.replace(",", " ").split():
             # `roll 134` keeps positions 1, 3 and 4: a position is one digit.
             for digit in part:
-                positions.add(_number(digit, "A die's position", 1, context.dice_count))
+                positions.add(_number(digit, Text("A die's position"), 1, context.dice_count))
     return sorted(position - 1 for position in positions)
 
 
@@ -299,7 +350,7 @@ def _resign(args: list[str], context: CommandContext) -> Command:
 def _finish(args: list[str], context: CommandContext) -> Command:
     answers = {"yes": True, "y": True, "no": False, "n": False}
     if len(args) != 1 or args[0].lower() not in answers:
-        raise _InputError("Usage: finish yes|no")
+        raise _InputError(Text("Usage: finish yes|no"))
     return _action("finish_sheet", gameId=_current_game(context), accept=answers[args[0].lower()])
 
 

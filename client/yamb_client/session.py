@@ -26,6 +26,7 @@ from urllib.parse import quote
 
 from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.client import ClientConnection, connect
+from yamb.i18n import Text
 from yamb.protocol import (
     Ack,
     DisconnectedFrame,
@@ -47,6 +48,7 @@ from yamb_client.commands import (
     parse_command,
 )
 from yamb_client.render import NO_GAME, parse_frame, render_frame, render_game
+from yamb_client.words import language, say
 
 ANSWER_TIMEOUT = 10.0
 PROMPT = "yamb> "
@@ -122,10 +124,17 @@ class PlaySession:
 
     def connect(self) -> Self:
         try:
-            self._socket = connect(connection_url(self.url, self._token), legacy=True)
+            self._socket = connect(
+                connection_url(self.url, self._token),
+                legacy=True,
+                # The server says its refusals in the player's language (issue 29).
+                additional_headers={"Accept-Language": language()},
+            )
         except (OSError, WebSocketException) as error:
             reason = str(error).replace(quote(self._token, safe=""), "<token>")
-            raise ConnectError(f"cannot connect to {self.url}: {reason}") from None
+            raise ConnectError(
+                say(Text("cannot connect to {url}: {reason}", url=self.url, reason=reason))
+            ) from None
         self._receiver = threading.Thread(target=self._receive, name="yamb-receiver", daemon=True)
         self._receiver.start()
         # The server does not post to a connection during its handshake: ask for our game.
@@ -137,11 +146,11 @@ class PlaySession:
         when there is none, or it cannot connect."""
         if self._renew_token is None:
             return False
-        self.print("Your sign-in expired: signing in again.")
+        self.print(say(Text("Your sign-in expired: signing in again.")))
         try:
             token = self._renew_token()
         except Exception as error:  # whatever the token source raises, the player is told
-            self.print(f"Could not sign in again: {error}")
+            self.print(say(Text("Could not sign in again: {error}", error=error)))
             return False
         self.close()
         with self._changed:
@@ -185,7 +194,7 @@ class PlaySession:
     def handle(self, line: str) -> bool:
         """Carries out one typed line; False when the client should stop."""
         if self.closed:
-            self.print("The connection is closed.")
+            self.print(say(Text("The connection is closed.")))
             return False
         command = parse_command(line, self.context())
         match command:
@@ -194,7 +203,7 @@ class PlaySession:
             case BadInput(message=message):
                 self.print(message)
             case LocalCommand(name="help"):
-                self.print(HELP)
+                self.print(say(HELP))
             case LocalCommand(name="show"):
                 self.show()
             case LocalCommand(name="quit"):
@@ -219,7 +228,7 @@ class PlaySession:
     def show(self) -> None:
         with self._changed:
             game = self.game
-        self.print(NO_GAME if game is None else render_game(game, me=self.me, now=self._now()))
+        self.print(say(NO_GAME) if game is None else render_game(game, me=self.me, now=self._now()))
 
     # ------------------------------------------------------------------------ requests
 
@@ -244,7 +253,7 @@ class PlaySession:
             self._socket.send(json.dumps({**action, "requestId": request_id}))
             return self._await_answer(request_id)
         except ConnectionClosed:
-            self.print("The connection is closed.")
+            self.print(say(Text("The connection is closed.")))
             return None
         finally:
             self._awaiting = False
@@ -254,7 +263,14 @@ class PlaySession:
             if not self._changed.wait_for(
                 lambda: request_id in self._answers or self.closed, self._answer_timeout
             ):
-                self.print(f"No answer from the server within {self._answer_timeout:g} s.")
+                self.print(
+                    say(
+                        Text(
+                            "No answer from the server within {seconds} s.",
+                            seconds=f"{self._answer_timeout:g}",
+                        )
+                    )
+                )
                 return None
             answer = self._answers.pop(request_id, None)
             if isinstance(answer, Ack) and answer.action not in ACKS_WITHOUT_GAME:
@@ -286,13 +302,15 @@ class PlaySession:
                 self.closed = True
                 self._changed.notify_all()
             if not self._closing and not (self._expired and self._renew_token is not None):
-                self.print("The server closed the connection.")
+                self.print(say(Text("The server closed the connection.")))
 
     def _on_message(self, message: str | bytes) -> None:
         try:
             data = json.loads(message)
         except ValueError:
-            self.print(f"(not JSON from the server: {message!r:.200})")
+            self.print(
+                say(Text("(not JSON from the server: {message})", message=f"{message!r:.200}"))
+            )
             return
         frame = parse_frame(data) if isinstance(data, dict) else None
         text = render_frame(data if frame is None else frame, me=self.me, now=self._now())
@@ -375,12 +393,12 @@ def play(
         return 1
     try:
         if interactive:
-            session.print("Connected. Type `help` for the commands.")
+            session.print(say(Text("Connected. Type `help` for the commands.")))
             session.run(_typed_lines())
         else:
             session.run(_echoed_lines(stdin, session))
     except KeyboardInterrupt:
-        session.print("\nInterrupted.")
+        session.print("\n" + say(Text("Interrupted.")))
     finally:
         session.close()
     return 0

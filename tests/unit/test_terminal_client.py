@@ -526,7 +526,7 @@ def test_help_given_the_parser_then_names_every_command() -> None:
         "help",
         "quit",
     ):
-        assert re.search(rf"^  (\w+ \| )?{name}\b", HELP, re.M), name
+        assert re.search(rf"^  (\w+ \| )?{name}\b", str(HELP), re.M), name
 
 
 # ------------------------------------------------------------------------------- session helpers
