@@ -90,11 +90,10 @@ def _statistics(view: StatisticsView, language: Language) -> str:
         for kind, record in sorted(view.records.items())
     )
     about = f"<p>{e(view.description)}</p>" if view.description else ""
-    country = (
-        f"<p>{e(render(Text('Country: {country}', country=view.country), language))}</p>"
-        if view.country
-        else ""
-    )
+    country = ""
+    if view.country:
+        said = render(Text("Country: {country}", country=view.country), language)
+        country = f"<p>{e(said)}</p>"
     heading = e(render(Text("Records"), language))
     return f"{about}{country}<table>{rows}</table>" + (
         f"<h2>{heading}</h2><table>{records}</table>" if records else ""
