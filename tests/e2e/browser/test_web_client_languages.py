@@ -6,10 +6,26 @@ a sentence written into the code and not into the catalogue."""
 
 import json
 import re
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
 from playwright.sync_api import Page, expect
+from yamb.i18n import Text, render
 
 from devstack.stack import LocalStack, local_nickname
-from tests.e2e.browser.test_web_client import NewPage, create_game, unique
+from tests.e2e.browser.test_web_client import (
+    NewPage,
+    confirm_and_sign_in,
+    create_game,
+    unique,
+    verification_link,
+)
+from tests.e2e.browser.test_web_client_game import NO_SIDEWAYS_SCROLL
+
+# The verification mail's subject, as the mail's catalogue message has it.
+VERIFY_SUBJECT = "Yamb: confirm your e-mail address"
 
 # What a screen may show that is no sentence of ours: the product's name, what players typed
 # (their nicknames), and words the server wrote (marked `data-server-words`: the server says
@@ -66,8 +82,17 @@ def test_web_client_every_screen_says_only_words_of_the_catalogue(
     page.fill("#local-name", name)
     page.click("#local-play")
     expect(page.locator("#no-games, .game-row").first).to_be_visible()
-    routes = ["#/", "#/games", "#/slow", "#/boards", "#/shop", "#/wallet", "#/tasks",
-              "#/settings", f"#/players/{nickname}"]
+    routes = [
+        "#/",
+        "#/games",
+        "#/slow",
+        "#/boards",
+        "#/shop",
+        "#/wallet",
+        "#/tasks",
+        "#/settings",
+        f"#/players/{nickname}",
+    ]
 
     # when each screen is shown
     for route in routes:
@@ -85,3 +110,87 @@ def test_web_client_every_screen_says_only_words_of_the_catalogue(
     leftovers = {screen: texts for screen, texts in unmarked.items() if texts}
     assert not leftovers, json.dumps(leftovers, indent=1, ensure_ascii=False)
     assert not page.errors  # type: ignore[attr-defined]
+
+
+LOCALES = Path(__file__).resolve().parents[3] / "client" / "web" / "locales"
+
+
+def said(language: str, english: str, **params: Any) -> str:
+    """The page's sentence in `language`, as its compiled catalogue holds it (a message the
+    catalogue lacks fails the test)."""
+    text = str(json.loads((LOCALES / f"{language}.json").read_text())["messages"][english])
+    for name, value in params.items():
+        text = text.replace(f"{{{name}}}", str(value))
+    return text
+
+
+def signs_up_and_plays(page: Page, stack: LocalStack, language: str) -> str:
+    """Signs up from the page as it first opens, confirms the mailed link, signs in and rolls
+    once in a started game of one; the address."""
+    name = unique(f"lang{language}").replace("-", "")
+    email = f"{name}@example.com"
+    page.goto(stack.web_url)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    expect(page.locator("#login")).to_have_text(said(language, "Log in"))
+    page.fill("#register-nickname", name)
+    page.fill("#register-email", email)
+    page.fill("#register-password", "Correct-horse-9")
+    page.click("#register")
+    expect(page.locator("#register-error")).to_have_text(
+        said(language, "Check your mail for the verification link, then log in.")
+    )
+    confirm_and_sign_in(page, stack, verification_link(stack, email), email)
+    expect(page.locator("#lobby")).to_be_visible()
+    expect(page.locator("#lobby h2 span").first).to_have_text(said(language, "Open games"))
+    create_game(page, players="1", preset="1")
+    page.click("#start")
+    expect(page.locator("#roll")).to_be_enabled()
+    page.click("#roll")
+    expect(page.locator(".turn-head")).to_contain_text(said(language, "roll {roll}/3", roll=2))
+    return email
+
+
+def test_web_client_a_french_player_signs_up_plays_and_reads_french(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given a browser whose language is French
+    page = new_page(locale="fr-FR")
+
+    # when its player signs up from the page, confirms the mailed link, signs in and plays
+    email = signs_up_and_plays(page, web_stack, "fr")
+
+    # then the page spoke French throughout (above), the account is French, and so is the mail
+    token = page.evaluate("localStorage.getItem('yamb.token')")
+    assert account(web_stack, token)["preferences"]["language"] == "fr"
+    mail = web_stack.aws.mails(email)[0]
+    assert mail.subject == render(Text(VERIFY_SUBJECT), "fr") != VERIFY_SUBJECT
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("language", ["da", "hr"])
+def test_web_client_danish_and_croatian_on_a_phone_fit_their_long_words(
+    web_stack: LocalStack, new_page: NewPage, language: str
+) -> None:
+    # given a phone whose browser speaks Danish or Croatian
+    page = new_page(viewport=(390, 844), locale=language)
+
+    # when its player signs up, signs in and plays a roll
+    email = signs_up_and_plays(page, web_stack, language)
+
+    # then the page spoke the language, its long words fit (no sideways scroll), and the
+    # verification mail was in the language too
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    page.goto(f"{web_stack.web_url}#/")
+    expect(page.locator("#lobby")).to_be_visible()
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    mail = web_stack.aws.mails(email)[0]
+    assert mail.subject == render(Text(VERIFY_SUBJECT), language) != VERIFY_SUBJECT
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def account(stack: LocalStack, token: str) -> Any:
+    request = urllib.request.Request(
+        f"{stack.gateway.http_url}/me", headers={"Authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
