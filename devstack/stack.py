@@ -394,11 +394,14 @@ class LocalStack:
             "webUrl": self.web_url,
         }
 
-    def player_token(self, name: str, password: str = LOCAL_PASSWORD) -> str:
+    def player_token(
+        self, name: str, password: str = LOCAL_PASSWORD, *, language: str | None = None
+    ) -> str:
         """Creates (if new) and logs in a local player (``<name>@example.com``, nickname
         `local_nickname(name)`); their Cognito ID token. With the accounts' HTTP API (a
         ``POST /accounts`` route) the player registers there and follows the verification link
-        of the mail, as a person does; otherwise the player signs up with Cognito directly."""
+        of the mail, as a person does (`language`: the sign-up's Accept-Language, so the new
+        account's language); otherwise the player signs up with Cognito directly."""
         email = f"{name}@example.com"
         if not any(route.route_key == REGISTER_ROUTE for route in self.gateway.http.routes):
             try:
@@ -411,7 +414,7 @@ class LocalStack:
             return self.aws.id_token(email, password)
         except Exception as error:  # not registered, or not verified yet
             LOG.debug("%s cannot sign in yet: %s", name, error)
-        register_over_http(self.gateway.http_url, name, email, password)
+        register_over_http(self.gateway.http_url, name, email, password, language=language)
         return self.aws.id_token(email, password)
 
     def simulate_payment(
@@ -579,7 +582,9 @@ def read_state(state_file: Path | None = None) -> dict[str, Any]:
     return state
 
 
-def register_over_http(http_url: str, name: str, email: str, password: str) -> bool:
+def register_over_http(
+    http_url: str, name: str, email: str, password: str, *, language: str | None = None
+) -> bool:
     """Register a player through the accounts' HTTP API (``POST /accounts``) and use the
     verification link of the newest mail to `email` in the local mailbox (its token posted, as
     its page's button does). False when the API has
@@ -591,7 +596,12 @@ def register_over_http(http_url: str, name: str, email: str, password: str) -> b
         f"{http_url}/accounts",
         data=body,
         method="POST",
-        headers={"Content-Type": "application/json", "Accept": "application/json"},
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            # The page's language, as a browser signing up sends it: the account's first.
+            **({"Accept-Language": language} if language else {}),
+        },
     )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:

@@ -27,6 +27,7 @@ from yamb.accounts.messages import (
 )
 from yamb.accounts.passwords import MIN_PASSWORD_CHARS
 from yamb.accounts.preferences import PreferencesChange
+from yamb.i18n import Plural, Text, negotiate, render
 from yamb.progression.errors import ProgressionError
 from yamb.push.messages import PushDeviceView, PushKeyView, PushSubscriptionRequest
 from yamb_service.accounts.wiring import account_service, push_devices
@@ -46,6 +47,7 @@ from yamb_service.edge.http_api import (
     json_reply,
     on_error,
     player_id,
+    reader_language,
     resolve,
 )
 
@@ -70,10 +72,10 @@ routes = Routes(
         "push_devices_full": 409,
     },
 )
-_ACCEPTED = "if the address belongs to an account that needs it, a mail is on its way"
+_ACCEPTED = Text("if the address belongs to an account that needs it, a mail is on its way")
 # A sign-up's answer, whether the address was free (a new account) or an account's (its owner
 # is told by mail): the same, so that nobody learns whose address it is.
-_SIGNED_UP = "check your mail: the link in it confirms the address"
+_SIGNED_UP = Text("check your mail: the link in it confirms the address")
 
 
 def _wants_page() -> bool:
@@ -82,9 +84,19 @@ def _wants_page() -> bool:
     return "text/html" in accept and "application/json" not in accept
 
 
-def _page(status: int, title: str, text: str, form: str = "") -> Response[str]:
+def _said(message: Text | str) -> str:
+    """A sentence of an answer, in the reader's language (yamb_service.edge.http_api)."""
+    return render(message, reader_language())
+
+
+def _page(
+    status: int, title: Text | str, text: Text | Plural | str, form: str = ""
+) -> Response[str]:
+    """A page for people, its title and text in the reader's language."""
+    language = reader_language()
+    title, text = render(title, language), render(text, language)
     body = (
-        "<!doctype html><html lang=en><meta charset=utf-8>"
+        f"<!doctype html><html lang={language}><meta charset=utf-8>"
         '<meta name=viewport content="width=device-width, initial-scale=1">'
         f"<title>{html.escape(title)}</title>"
         "<body style='font-family:system-ui;max-width:32rem;margin:3rem auto;padding:0 1rem'>"
@@ -113,7 +125,7 @@ _TOKEN = (Parameter("token", "The mailed link's one-time token."),)
 def _token() -> str:
     token = app.current_event.get_query_string_value("token")
     if not token:
-        raise AccountError("the link has no token", code="link_invalid")
+        raise AccountError(Text("the link has no token"), code="link_invalid")
     return token
 
 
@@ -137,8 +149,10 @@ def register() -> Response[str]:
         password=request.password,
         link_base=_link_base(),
         referral_code=request.referral_code,
+        # The page signed up on (its Accept-Language): the account's first language.
+        language=negotiate(app.current_event.headers.get("accept-language")),
     )
-    return json_reply(202, AcceptedView(message=_SIGNED_UP))
+    return json_reply(202, AcceptedView(message=_said(_SIGNED_UP)))
 
 
 @routes.post(
@@ -153,16 +167,16 @@ def request_verification() -> Response[str]:
     account_service().request_verification(
         body(app.current_event, EmailRequest, forms=True).email, _link_base()
     )
-    return json_reply(202, AcceptedView(message=_ACCEPTED))
+    return json_reply(202, AcceptedView(message=_said(_ACCEPTED)))
 
 
-def _confirm_page(action: str, token: str, title: str, text: str, button: str) -> Response[str]:
+def _confirm_page(action: str, token: str, title: Text, text: Text, button: Text) -> Response[str]:
     """A mailed link's page: a button that posts the token. Following the link changes
     nothing, so a mail scanner's visit does not use it up."""
     form = (
         f"<form method=post action='{action}'>"
         f"<input type=hidden name=token value='{html.escape(token, quote=True)}'>"
-        f"<button>{html.escape(button)}</button></form>"
+        f"<button>{html.escape(_said(button))}</button></form>"
     )
     return _page(200, title, text, form)
 
@@ -179,13 +193,15 @@ def verify_page() -> Response[str]:
     token = _token()
     profile = account_service().check_link(token, LinkKind.VERIFY)
     if not _wants_page():
-        return json_reply(200, AcceptedView(message="the link is valid: POST its token to use it"))
+        return json_reply(
+            200, AcceptedView(message=_said(Text("the link is valid: POST its token to use it")))
+        )
     return _confirm_page(
         "/accounts/verify",
         token,
-        "Confirm your e-mail address",
-        f"For {profile.nickname}.",
-        "Confirm",
+        Text("Confirm your e-mail address"),
+        Text("For {nickname}.", nickname=profile.nickname),
+        Text("Confirm"),
     )
 
 
@@ -202,7 +218,9 @@ def verify() -> Response[str]:
     profile = account_service().verify(body(app.current_event, TokenRequest, forms=True).token)
     if _is_form():
         return _page(
-            200, "E-mail confirmed", f"Welcome, {profile.nickname}: you can sign in and play now."
+            200,
+            Text("E-mail confirmed"),
+            Text("Welcome, {nickname}: you can sign in and play now.", nickname=profile.nickname),
         )
     return json_reply(200, AccountView.of(profile))
 
@@ -221,7 +239,7 @@ def request_reset() -> Response[str]:
         _link_base(),
         client_base=account_settings().web_base_url,
     )
-    return json_reply(202, AcceptedView(message=_ACCEPTED))
+    return json_reply(202, AcceptedView(message=_said(_ACCEPTED)))
 
 
 @routes.get(
@@ -236,15 +254,21 @@ def reset_page() -> Response[str]:
     token = _token()
     profile = account_service().check_link(token, LinkKind.RESET)
     if not _wants_page():
-        return json_reply(200, AcceptedView(message="the link is valid"))
+        return json_reply(200, AcceptedView(message=_said(Text("the link is valid"))))
     form = (
         "<form method=post action='/accounts/password-reset/confirm'>"
         f"<input type=hidden name=token value='{html.escape(token, quote=True)}'>"
-        "<label>New password <input type=password name=password required "
+        f"<label>{html.escape(_said(Text('New password')))} "
+        "<input type=password name=password required "
         f"minlength={MIN_PASSWORD_CHARS} autocomplete=new-password></label> "
-        "<button>Save</button></form>"
+        f"<button>{html.escape(_said(Text('Save')))}</button></form>"
     )
-    return _page(200, "Choose a new password", f"For {profile.nickname}.", form)
+    return _page(
+        200,
+        Text("Choose a new password"),
+        Text("For {nickname}.", nickname=profile.nickname),
+        form,
+    )
 
 
 @routes.post(
@@ -260,8 +284,14 @@ def reset_password() -> Response[str]:
     request = body(app.current_event, ResetRequest, forms=True)
     account_service().reset_password(request.token, request.password)
     if _is_form():
-        return _page(200, "Password changed", "Every device was signed out: sign in again.")
-    return json_reply(200, AcceptedView(message="password changed; every device was signed out"))
+        return _page(
+            200,
+            Text("Password changed"),
+            Text("Every device was signed out: sign in again."),
+        )
+    return json_reply(
+        200, AcceptedView(message=_said(Text("password changed; every device was signed out")))
+    )
 
 
 def _is_form() -> bool:
@@ -280,13 +310,19 @@ def email_change_page() -> Response[str]:
     token = _token()
     profile = account_service().check_link(token, LinkKind.EMAIL)
     if not _wants_page():
-        return json_reply(200, AcceptedView(message="the link is valid: POST its token to use it"))
+        return json_reply(
+            200, AcceptedView(message=_said(Text("the link is valid: POST its token to use it")))
+        )
     return _confirm_page(
         "/accounts/email-change",
         token,
-        "Confirm your new e-mail address",
-        f"For {profile.nickname}: you will sign in with {profile.pending_email}.",
-        "Confirm",
+        Text("Confirm your new e-mail address"),
+        Text(
+            "For {nickname}: you will sign in with {email}.",
+            nickname=profile.nickname,
+            email=profile.pending_email,
+        ),
+        Text("Confirm"),
     )
 
 
@@ -304,7 +340,11 @@ def confirm_email_change() -> Response[str]:
         body(app.current_event, TokenRequest, forms=True).token
     )
     if _is_form():
-        return _page(200, "E-mail changed", f"Sign in with {profile.email} from now on.")
+        return _page(
+            200,
+            Text("E-mail changed"),
+            Text("Sign in with {email} from now on.", email=profile.email),
+        )
     return json_reply(200, AccountView.of(profile))
 
 
@@ -374,8 +414,8 @@ def change_email() -> Response[str]:
 @routes.post("/me/sign-out", "Every device signed out", AcceptedView)
 def sign_out() -> Response[str]:
     player = player_id(app.current_event)
-    account_service().sign_out_everywhere(player, reason="signed out on request")
-    return json_reply(200, AcceptedView(message="every device was signed out"))
+    account_service().sign_out_everywhere(player, reason=Text("signed out on request"))
+    return json_reply(200, AcceptedView(message=_said(Text("every device was signed out"))))
 
 
 @routes.delete(
@@ -430,9 +470,9 @@ def accounterror_reply(error: AccountError) -> Response[str]:
     status = routes.statuses.get(error.code, 400)
     logger.info("request refused", code=error.code, field=error.field)
     if _wants_page() and app.current_event.request_context.http.method == "GET":
-        return _page(status, "This link does not work", error.message)
+        return _page(status, Text("This link does not work"), error.message)
     if _is_form():
-        return _page(status, "That did not work", error.message)
+        return _page(status, Text("That did not work"), error.message)
     return error_reply(status, error.code, error.message, error.field)
 
 

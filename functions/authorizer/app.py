@@ -52,7 +52,7 @@ def _admit(token: str) -> Identity | None:
     except InvalidTokenError as error:
         logger.info("token refused", reason=str(error))
     except TokenRefusedError as error:
-        logger.info("token refused", code=error.code, reason=error.reason)
+        logger.info("token refused", code=error.code, reason=str(error.reason))
     return None
 
 
@@ -86,6 +86,7 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
             "playerId": identity.player_id,
             "nickname": identity.nickname,
             "expiresAt": str(identity.expires_at),
+            "language": identity.language,
         },
     )
 
@@ -106,5 +107,6 @@ def http_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any
             "playerId": identity.player_id,
             "nickname": identity.nickname,
             "expiresAt": identity.expires_at,
+            "language": identity.language,
         },
     }

@@ -12,7 +12,7 @@ import hashlib
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from yamb.i18n import Language, negotiate
+from yamb.i18n import Language, Text, negotiate
 from yamb.results import periods
 from yamb.results.boards import board
 from yamb.results.errors import ResultsError
@@ -87,7 +87,8 @@ def leaderboard() -> Response[str]:
     if unknown:
         name = sorted(unknown)[0]
         raise ResultsError(
-            f"unknown filter {name!r}: format, columns, side, period, kind", field=name
+            Text("unknown filter '{name}': format, columns, side, period, kind", name=name),
+            field=name,
         )
     service = results_service()
     period = periods.parse(_query("period", "all"), service.now())

@@ -28,7 +28,13 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, int]:
     except BadFrameError as error:
         metrics.add_metric(name="FrameRefused", unit=MetricUnit.Count, value=1)
         logger.info("frame refused", code=error.code, request_id=error.request_id)
-        service.reply_error(caller.connection_id, error.code, error.message, error.request_id)
+        service.reply_error(
+            caller.connection_id,
+            error.code,
+            error.message,
+            error.request_id,
+            language=caller.language,
+        )
         return OK
     service.handle(caller, action)
     return OK

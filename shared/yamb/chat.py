@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from yamb.decency import find_offence
 from yamb.errors import YambError
+from yamb.i18n import Plural, Text
 
 MAX_CHAT_CHARS = 200
 # One sender: at most CHAT_BURST messages in any CHAT_WINDOW_SECONDS, and CHAT_MIN_GAP_SECONDS
@@ -36,7 +37,7 @@ _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u20
 class ChatRefused(YambError):  # noqa: N818 (the name the chat service imports)
     """The chat message was not sent; `code` says why."""
 
-    def __init__(self, message: str, *, code: ChatRefusal) -> None:
+    def __init__(self, message: Text | Plural | str, *, code: ChatRefusal) -> None:
         super().__init__(message, code=code)
 
 
@@ -53,21 +54,28 @@ def validate_message(text: str) -> str:
     for position, char in enumerate(text):
         if _is_control(char):
             raise ChatRefused(
-                f"a chat message cannot hold control characters (U+{ord(char):04X} at "
-                f"position {position + 1})",
+                Text(
+                    "a chat message cannot hold control characters (U+{ord} at position {count})",
+                    ord=format(ord(char), "04X"),
+                    count=position + 1,
+                ),
                 code="bad_request",
             )
     cleaned = " ".join(unicodedata.normalize("NFC", text).split())
     if not cleaned:
-        raise ChatRefused("a chat message cannot be empty", code="chat_empty")
+        raise ChatRefused(Text("a chat message cannot be empty"), code="chat_empty")
     if len(cleaned) > MAX_CHAT_CHARS:
         raise ChatRefused(
-            f"a chat message is at most {MAX_CHAT_CHARS} characters (this one has {len(cleaned)})",
+            Text(
+                "a chat message is at most {max_chat_chars} characters (this one has {count})",
+                max_chat_chars=MAX_CHAT_CHARS,
+                count=len(cleaned),
+            ),
             code="chat_too_long",
         )
     if find_offence(cleaned) is not None:
         raise ChatRefused(
-            "this message was not sent: it contains a word the chat does not allow",
+            Text("this message was not sent: it contains a word the chat does not allow"),
             code="chat_indecent",
         )
     return cleaned
@@ -95,9 +103,12 @@ class ChatRate(BaseModel):
         wait = self.wait(now)
         if wait > 0:
             seconds = max(1, math.ceil(wait))
-            unit = "second" if seconds == 1 else "seconds"
             raise ChatRefused(
-                f"you are sending chat messages too fast: wait {seconds} {unit} before the next",
+                Plural(
+                    "you are sending chat messages too fast: wait {count} second before the next",
+                    "you are sending chat messages too fast: wait {count} seconds before the next",
+                    seconds,
+                ),
                 code="chat_too_fast",
             )
 

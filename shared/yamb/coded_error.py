@@ -1,13 +1,22 @@
 """A refusal with a stable code for clients, the request field when there is one, and a sentence
 for people: the shape of the accounts', economy's and results' errors. Nothing is changed when
-one is raised."""
+one is raised. The sentence is a `Text` (or `Plural`) rendered in the reader's language where
+the error becomes a reply; `str(error)` is the English (the logs)."""
+
+from yamb.i18n import Plural, Text
 
 
 class CodedError[Code: str](Exception):
     code: Code
 
-    def __init__(self, message: str, *, code: Code | None = None, field: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: Text | Plural | str,
+        *,
+        code: Code | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(str(message))
         self.message = message
         self.field = field
         if code is not None:

@@ -6,6 +6,8 @@ protocol document lists them (docs/asyncapi.yaml), so a client can rely on them.
 
 from typing import Literal
 
+from yamb.i18n import Plural, Text
+
 type ErrorCode = Literal[
     # The frame itself (yamb_service.edge.websocket)
     "bad_request",
@@ -95,8 +97,9 @@ class YambError(Exception):
     # () when it is about the action as a whole.
     fields: tuple[str, ...] = ()
 
-    def __init__(self, message: str, *, code: ErrorCode | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: Text | Plural | str, *, code: ErrorCode | None = None) -> None:
+        # str(error) is the English (logs); the edge renders `message` in the reader's language.
+        super().__init__(str(message))
         self.message = message
         if code is not None:
             self.code = code
@@ -113,9 +116,9 @@ class InvalidSettingsError(YambError):
 
     code: ErrorCode = "invalid_settings"
 
-    def __init__(self, problems: list[tuple[tuple[str, ...], str]]) -> None:
+    def __init__(self, problems: list[tuple[tuple[str, ...], Text | Plural | str]]) -> None:
         self.problems = problems
-        super().__init__("; ".join(message for _, message in problems))
+        super().__init__(joined([message for _, message in problems]))
         named = (_camel(name) for names, _ in problems for name in names)
         self.fields = tuple(dict.fromkeys(named))
 
@@ -123,3 +126,11 @@ class InvalidSettingsError(YambError):
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part.title() for part in rest)
+
+
+def joined(messages: list[Text | Plural | str]) -> Text | Plural | str:
+    """Several problems said as one message: each a sentence of its own, rendered in the
+    reader's language, joined by "; " (no word between them to translate)."""
+    if len(messages) <= 1:
+        return messages[0] if messages else ""
+    return Text("{first}; {rest}", first=messages[0], rest=joined(messages[1:]))

@@ -15,6 +15,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from yamb.errors import IllegalMoveError
+from yamb.i18n import Text
 from yamb.layout import MAX_ROLLS, Layout, MaskPicker, picker, sheet_cells
 from yamb.sheet import Sheet
 
@@ -146,7 +147,9 @@ class Game:
 
     def _bad_dice(self) -> IllegalMoveError:
         count = self.layout.dice_count
-        return IllegalMoveError(f"dice must be {count} values from 1 to 6", code="bad_dice")
+        return IllegalMoveError(
+            Text("dice must be {count} values from 1 to 6", count=count), code="bad_dice"
+        )
 
     def _find_index(self) -> int:
         """The index of the roll number and the dice's multiset in the layout's scores and flat
@@ -162,9 +165,9 @@ class Game:
     def start_turn(self, dice: Sequence[int]) -> None:
         """The server's roll 1, which starts the turn of the seat in turn."""
         if self.finished:
-            raise IllegalMoveError("the game is over", code="game_over")
+            raise IllegalMoveError(Text("the game is over"), code="game_over")
         if self.roll:
-            raise IllegalMoveError("the turn has already started", code="turn_started")
+            raise IllegalMoveError(Text("the turn has already started"), code="turn_started")
         rolled = dice if type(dice) is tuple else tuple(dice)
         if len(rolled) != self.layout.dice_count or not _FACES.issuperset(rolled):
             raise self._bad_dice()
@@ -187,14 +190,15 @@ class Game:
         if len(rolled) != self.layout.dice_count or not _FACES.issuperset(rolled):
             raise self._bad_dice()
         if self.finished:
-            raise IllegalMoveError("the game is over", code="game_over")
+            raise IllegalMoveError(Text("the game is over"), code="game_over")
         if not self.roll:
-            raise IllegalMoveError("the turn has not started", code="turn_not_started")
+            raise IllegalMoveError(Text("the turn has not started"), code="turn_not_started")
         if self.roll >= MAX_ROLLS:
-            raise IllegalMoveError("a turn has at most 3 rolls", code="no_rolls_left")
+            raise IllegalMoveError(Text("a turn has at most 3 rolls"), code="no_rolls_left")
         if not self.can_reroll():
             raise IllegalMoveError(
-                "no cell could be written after another roll: write now", code="reroll_refused"
+                Text("no cell could be written after another roll: write now"),
+                code="reroll_refused",
             )
         self.dice = rolled
         self._index = -1
@@ -366,59 +370,75 @@ class Game:
     def _why_not_legal(self, column: int, row: int) -> IllegalMoveError:
         layout = self.layout
         if not 0 <= column < len(layout.columns) or not 0 <= row < layout.rows_per_column:
-            return IllegalMoveError("no such cell", code="unknown_cell")
+            return IllegalMoveError(Text("no such cell"), code="unknown_cell")
         cell = f"{layout.columns[column].id}/{layout.grid.rows[row].id}"
         if self.finished:
-            return IllegalMoveError("the game is over", code="game_over")
+            return IllegalMoveError(Text("the game is over"), code="game_over")
         if not self.roll:
-            return IllegalMoveError("the turn has not started", code="turn_not_started")
+            return IllegalMoveError(Text("the turn has not started"), code="turn_not_started")
         if self.sheets[self.seat].filled[column] >> row & 1:
-            return IllegalMoveError(f"{cell} is already written", code="cell_written")
+            return IllegalMoveError(
+                Text("{cell} is already written", cell=cell), code="cell_written"
+            )
         if self.announcement is not None:
             c, r = self.announcement
             announced = f"{layout.columns[c].id}/{layout.grid.rows[r].id}"
             return IllegalMoveError(
-                f"{announced} was announced: write it", code="announced_elsewhere"
+                Text("{announced} was announced: write it", announced=announced),
+                code="announced_elsewhere",
             )
         obligation = self.obligations[self.seat]
         if obligation is not None:
             return IllegalMoveError(
-                f"directed to directed/{layout.grid.rows[obligation].id}: write it",
+                Text("directed to directed/{id}: write it", id=layout.grid.rows[obligation].id),
                 code="directed_elsewhere",
             )
         if self._joker_active():
-            return IllegalMoveError(f"the joker rule does not allow {cell}", code="joker_rule")
+            return IllegalMoveError(
+                Text("the joker rule does not allow {cell}", cell=cell), code="joker_rule"
+            )
         column_type = layout.columns[column].type
         if column_type.first_roll_only and self.roll != 1:
-            return IllegalMoveError(f"{cell} can be written only after roll 1", code="manual_rule")
+            return IllegalMoveError(
+                Text("{cell} can be written only after roll 1", cell=cell), code="manual_rule"
+            )
         if column_type.announce_by_roll is not None:
             return IllegalMoveError(
-                f"{cell} needs an announcement by roll {column_type.announce_by_roll}",
+                Text(
+                    "{cell} needs an announcement by roll {announce_by_roll}",
+                    cell=cell,
+                    announce_by_roll=column_type.announce_by_roll,
+                ),
                 code="needs_announcement",
             )
         if column_type.directed:
-            return IllegalMoveError(f"{cell} is not opened by a direction", code="not_directed")
-        return IllegalMoveError(f"the column order does not allow {cell} yet", code="column_order")
+            return IllegalMoveError(
+                Text("{cell} is not opened by a direction", cell=cell), code="not_directed"
+            )
+        return IllegalMoveError(
+            Text("the column order does not allow {cell} yet", cell=cell), code="column_order"
+        )
 
     # -- announcing ------------------------------------------------------------------------
 
     def announce(self, column: int, row: int) -> None:
         layout = self.layout
         if not 0 <= column < len(layout.columns) or not 0 <= row < layout.rows_per_column:
-            raise IllegalMoveError("no such cell", code="unknown_cell")
+            raise IllegalMoveError(Text("no such cell"), code="unknown_cell")
         column_type = layout.columns[column].type
         if column_type.announce_by_roll is None:
             raise IllegalMoveError(
-                f"{column_type.id} is not an announced column", code="bad_announcement"
+                Text("{id} is not an announced column", id=column_type.id), code="bad_announcement"
             )
         if self.announcement is not None:
             raise IllegalMoveError(
-                "an announcement was already made this turn", code="bad_announcement"
+                Text("an announcement was already made this turn"), code="bad_announcement"
             )
         if not self.roll or self.roll > column_type.announce_by_roll:
             raise IllegalMoveError(
-                f"{column_type.id} is announced after roll 1"
-                + (" or 2" if column_type.announce_by_roll == 2 else ""),
+                Text("{column} is announced after roll 1 or 2", column=column_type.id)
+                if column_type.announce_by_roll == 2
+                else Text("{column} is announced after roll 1", column=column_type.id),
                 code="bad_announcement",
             )
         if not any(c == column and r == row for c, r, _ in self.legal_cells()):
@@ -463,12 +483,12 @@ class Game:
         """Writes `score` in an empty cell, however the dice stand: a 2 vs 2 team's final write
         of its proposed cell, whose value the session worked out (rules.md 7)."""
         if self.finished:
-            raise IllegalMoveError("the game is over", code="game_over")
+            raise IllegalMoveError(Text("the game is over"), code="game_over")
         layout = self.layout
         if not 0 <= column < len(layout.columns) or not 0 <= row < layout.rows_per_column:
-            raise IllegalMoveError("no such cell", code="unknown_cell")
+            raise IllegalMoveError(Text("no such cell"), code="unknown_cell")
         if self.sheets[self.seat].filled[column] >> row & 1:
-            raise IllegalMoveError("the cell is already written", code="cell_written")
+            raise IllegalMoveError(Text("the cell is already written"), code="cell_written")
         return self._commit(column, row, score, 0)
 
     def _commit(self, column: int, row: int, score: int, extra: int) -> WriteResult:
@@ -560,7 +580,7 @@ class Game:
         ties."""
         cells = self.legal_cells()
         if not cells:
-            raise IllegalMoveError("no turn is in progress", code="turn_not_started")
+            raise IllegalMoveError(Text("no turn is in progress"), code="turn_not_started")
         column, row, score = max(cells, key=lambda cell: cell[2])
         announces = (
             self.announcement is None

@@ -12,6 +12,7 @@ from operator import itemgetter
 from typing import Any
 
 from yamb.errors import IllegalMoveError
+from yamb.i18n import Text
 from yamb.rules import COLUMN_TYPES, GRIDS, MAIN_COLUMN, ColumnType, Grid
 from yamb.rules.tables import ScoreRows, dice_keys, score_rows
 
@@ -183,14 +184,17 @@ class Layout:
         for index, column in enumerate(self.columns):
             if column.id == column_id:
                 return index
-        raise IllegalMoveError(f"unknown column {column_id!r}", code="unknown_cell")
+        raise IllegalMoveError(
+            Text("unknown column '{column_id}'", column_id=column_id), code="unknown_cell"
+        )
 
     def row_index(self, row_id: str) -> int:
         try:
             return self.grid.row_index(row_id)
         except KeyError:
             raise IllegalMoveError(
-                f"unknown row {row_id!r} for the {self.grid.id} grid", code="unknown_cell"
+                Text("unknown row '{row_id}' for the {id} grid", row_id=row_id, id=self.grid.id),
+                code="unknown_cell",
             ) from None
 
 

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
 from pydantic.alias_generators import to_camel
 
 from yamb.errors import ErrorCode
+from yamb.i18n import DEFAULT_LANGUAGE, Plural, Text, render
 from yamb.settings import GameSettings
 
 MAX_FRAME_BYTES = 32 * 1024
@@ -619,6 +620,17 @@ def clip(text: str, limit: int = MAX_ERROR_MESSAGE) -> str:
     """Printable ASCII only (anything else becomes ?), at most `limit` characters: what an error
     message may carry of a client's input."""
     safe = _UNSAFE_CHARACTERS.sub("?", text)
+    return safe if len(safe) <= limit else safe[: limit - 3] + "..."
+
+
+def sentence(
+    message: Text | Plural | str, language: str = DEFAULT_LANGUAGE, limit: int = MAX_ERROR_MESSAGE
+) -> str:
+    """A sentence of the server for a frame: rendered in the reader's language (its accents
+    kept), characters that are not printable (controls, bidi overrides) made ?, at most `limit`
+    characters. What it quotes of a client's input was clipped where it was quoted."""
+    text = render(message, language)
+    safe = "".join(c if c == " " or c.isprintable() else "?" for c in text)
     return safe if len(safe) <= limit else safe[: limit - 3] + "..."
 
 

@@ -8,8 +8,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError
 
-from yamb.errors import IllegalMoveError
+from yamb.errors import IllegalMoveError, joined
 from yamb.game import Game
+from yamb.i18n import Plural, Text
+from yamb.i18n.validation import located, location
 from yamb.layout import MAX_ROLLS, Layout, layout_for
 
 
@@ -45,29 +47,28 @@ class GameRecord(_Strict):
 
 
 class RecordError(Exception):
-    def __init__(self, turn: int | None, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, turn: int | None, message: Text | Plural | str) -> None:
+        super().__init__(str(message))
         self.turn = turn
         self.message = message
 
     def as_dict(self) -> dict[str, Any]:
-        return {"error": {"turn": self.turn, "message": self.message}}
+        return {"error": {"turn": self.turn, "message": str(self.message)}}
 
 
-def _describe(error: ValidationError) -> str:
-    return "; ".join(
-        f"{'.'.join(str(p) for p in issue['loc']) or 'record'}: {issue['msg']}"
-        for issue in error.errors()
-    )
+def _describe(error: ValidationError) -> Text | Plural | str:
+    return joined([located(location(issue, "record"), issue) for issue in error.errors()])
 
 
 def _layout_of(record: GameRecord) -> Layout:
     if record.grid == "yamb":
         missing = [name for name in ("dice", "columns") if getattr(record, name) is None]
         if missing:
-            raise RecordError(None, f"a yamb record needs {' and '.join(missing)}")
+            raise RecordError(
+                None, Text("a yamb record needs {missing}", missing=" and ".join(missing))
+            )
     elif record.dice not in (None, 5):
-        raise RecordError(None, f"the {record.grid} grid plays with 5 dice")
+        raise RecordError(None, Text("the {grid} grid plays with 5 dice", grid=record.grid))
     try:
         return layout_for(record.grid, record.columns or (), record.dice or 5)
     except ValueError as error:
@@ -79,23 +80,39 @@ def _new_game(record: GameRecord) -> Game:
     try:
         return Game(layout, record.players)
     except ValueError as error:
-        raise RecordError(None, f"players: {error}") from None
+        raise RecordError(None, Text("players: {error}", error=error)) from None
 
 
 def _play_turn(game: Game, turn: RecordedTurn) -> None:
     layout = game.layout
     expected = game.players[game.seat]
     if game.finished:
-        raise IllegalMoveError("the game is already over", code="game_over")
+        raise IllegalMoveError(Text("the game is already over"), code="game_over")
     if turn.player != expected:
-        raise IllegalMoveError(f"out of turn: {expected} plays now, not {turn.player}")
+        raise IllegalMoveError(
+            Text(
+                "out of turn: {expected} plays now, not {player}",
+                expected=expected,
+                player=turn.player,
+            )
+        )
     if not 1 <= len(turn.rolls) <= MAX_ROLLS:
-        raise IllegalMoveError(f"a turn has 1 to {MAX_ROLLS} rolls, not {len(turn.rolls)}")
+        raise IllegalMoveError(
+            Text(
+                "a turn has 1 to {max_rolls} rolls, not {count}",
+                max_rolls=MAX_ROLLS,
+                count=len(turn.rolls),
+            )
+        )
     announcement = turn.announce
     if announcement is not None and not 1 <= announcement.after_roll <= len(turn.rolls):
         raise IllegalMoveError(
-            f"announcement after roll {announcement.after_roll}, but the turn has "
-            f"{len(turn.rolls)} roll(s)"
+            Plural(
+                "announcement after roll {after_roll}, but the turn has {count} roll",
+                "announcement after roll {after_roll}, but the turn has {count} rolls",
+                len(turn.rolls),
+                after_roll=announcement.after_roll,
+            )
         )
     for number, dice in enumerate(turn.rolls, start=1):
         if number == 1:
@@ -109,7 +126,7 @@ def _play_turn(game: Game, turn: RecordedTurn) -> None:
     write = turn.write
     if layout.grid.has_column_types:
         if write.column is None:
-            raise IllegalMoveError("write: a yamb write names its column")
+            raise IllegalMoveError(Text("write: a yamb write names its column"))
         column = layout.column_index(write.column)
     else:
         column = 0 if write.column in (None, "main") else layout.column_index(write.column)

@@ -13,6 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 from pydantic.alias_generators import to_camel
 
 from yamb.errors import InvalidSettingsError
+from yamb.i18n import Plural, Text
+from yamb.i18n.validation import located, location
 from yamb.rules import COLUMN_TYPES, PRESETS
 
 type TurnType = Literal["turn_by_turn", "simultaneous", "each_for_themself", "slow"]
@@ -71,11 +73,15 @@ class GameSettings(BaseModel):
         return ()
 
 
+# A problem of the settings: the settings it involves and what is wrong, for the reader.
+type Problem = tuple[tuple[str, ...], Text | Plural | str]
+
+
 @dataclass(frozen=True, slots=True)
 class Exclusion:
     settings: tuple[str, ...]
     applies: Callable[[GameSettings], bool]
-    message: str
+    message: Text
 
 
 def _has(settings: GameSettings, column_type: str) -> bool:
@@ -83,124 +89,136 @@ def _has(settings: GameSettings, column_type: str) -> bool:
 
 
 EXCLUSIONS: tuple[Exclusion, ...] = (
-    Exclusion(("ranked", "dice"), lambda s: s.ranked and s.dice != 5, "ranked games use 5 dice"),
+    Exclusion(
+        ("ranked", "dice"), lambda s: s.ranked and s.dice != 5, Text("ranked games use 5 dice")
+    ),
     Exclusion(
         ("ranked", "columns"),
         lambda s: s.ranked and s.columns is not None,
-        "ranked games use a column preset, not a custom set",
+        Text("ranked games use a column preset, not a custom set"),
     ),
     Exclusion(
-        ("ranked", "grid"), lambda s: s.ranked and s.grid != "yamb", "ranked games are Yamb games"
+        ("ranked", "grid"),
+        lambda s: s.ranked and s.grid != "yamb",
+        Text("ranked games are Yamb games"),
     ),
     Exclusion(
         ("ranked", "turn_seconds"),
         lambda s: s.ranked and s.turn_seconds is None,
-        "ranked games have a time per turn",
+        Text("ranked games have a time per turn"),
     ),
     Exclusion(
         ("ranked", "turn_type"),
         lambda s: s.ranked and s.turn_type == "slow",
-        "slow games are never ranked",
+        Text("slow games are never ranked"),
     ),
-    Exclusion(("ranked", "players"), lambda s: s.ranked and s.solo, "solo games are never ranked"),
+    Exclusion(
+        ("ranked", "players"), lambda s: s.ranked and s.solo, Text("solo games are never ranked")
+    ),
     Exclusion(
         ("pairs", "players"),
         lambda s: s.pairs and s.players != 4,
-        "2 vs 2 needs exactly 4 players",
+        Text("2 vs 2 needs exactly 4 players"),
     ),
     Exclusion(
         ("same_dice", "pairs"),
         lambda s: s.same_dice and s.pairs,
-        "2 vs 2 shares a turn between partners (the partner's own roll 1): the same dice for "
-        "everyone needs every player to have turns of their own",
+        Text(
+            "2 vs 2 shares a turn between partners (the partner's own roll 1): the same dice for "
+            "everyone needs every player to have turns of their own"
+        ),
     ),
     Exclusion(
         ("pairs", "grid"),
         lambda s: s.pairs and s.grid != "yamb",
-        "2 vs 2 is played on a Yamb sheet",
+        Text("2 vs 2 is played on a Yamb sheet"),
     ),
     Exclusion(
         ("pairs", "time_bonus"),
         lambda s: s.pairs and s.time_bonus,
-        "2 vs 2 partners share a sheet, not their decision time: no time bonus",
+        Text("2 vs 2 partners share a sheet, not their decision time: no time bonus"),
     ),
     Exclusion(
         ("physical_dice", "turn_seconds"),
         lambda s: s.physical_dice and s.turn_seconds is not None,
-        "scorekeeping tables have no turn clock (set turn_seconds to null), so are never ranked",
+        Text(
+            "scorekeeping tables have no turn clock (set turn_seconds to null), so are never ranked"
+        ),
     ),
     Exclusion(
         ("physical_dice", "turn_type"),
         lambda s: s.physical_dice and s.turn_type != "turn_by_turn",
-        "scorekeeping tables are played turn by turn",
+        Text("scorekeeping tables are played turn by turn"),
     ),
     Exclusion(
         ("physical_dice", "pairs"),
         lambda s: s.physical_dice and s.pairs,
-        "scorekeeping tables are not played 2 vs 2",
+        Text("scorekeeping tables are not played 2 vs 2"),
     ),
     Exclusion(
         ("physical_dice", "same_dice"),
         lambda s: s.physical_dice and s.same_dice,
-        "real dice cannot be the same for everyone",
+        Text("real dice cannot be the same for everyone"),
     ),
     Exclusion(
         ("physical_dice", "time_bonus"),
         lambda s: s.physical_dice and s.time_bonus,
-        "typing real dice takes time that is not deciding: no time bonus",
+        Text("typing real dice takes time that is not deciding: no time bonus"),
     ),
     Exclusion(
         ("time_bonus", "players"),
         lambda s: s.time_bonus and s.solo,
-        "the time bonus separates equal totals: it needs at least two players",
+        Text("the time bonus separates equal totals: it needs at least two players"),
     ),
     Exclusion(
         ("same_dice", "players"),
         lambda s: s.same_dice and s.solo,
-        "the same dice for everyone needs at least two players",
+        Text("the same dice for everyone needs at least two players"),
     ),
     Exclusion(
         ("pairs", "turn_type"),
         lambda s: s.pairs and s.turn_type != "turn_by_turn",
-        "2 vs 2 is played turn by turn",
+        Text("2 vs 2 is played turn by turn"),
     ),
     Exclusion(
         ("turn_type", "turn_seconds"),
         lambda s: s.turn_type == "slow" and s.turn_seconds is not None,
-        "slow games have no time per turn (set turn_seconds to null)",
+        Text("slow games have no time per turn (set turn_seconds to null)"),
     ),
     Exclusion(
         ("turn_type", "slow_deadline_hours"),
         lambda s: s.turn_type == "slow" and s.slow_deadline_hours is None,
-        "slow games need a deadline in hours",
+        Text("slow games need a deadline in hours"),
     ),
     Exclusion(
         ("slow_deadline_hours", "turn_type"),
         lambda s: s.turn_type != "slow" and s.slow_deadline_hours is not None,
-        "only slow games have a deadline in hours",
+        Text("only slow games have a deadline in hours"),
     ),
     Exclusion(
         ("columns", "turn_type"),
         lambda s: _has(s, "directed") and not s.solo and s.turn_type != "turn_by_turn",
-        "directed with more than one player is played turn by turn only",
+        Text("directed with more than one player is played turn by turn only"),
     ),
     Exclusion(
         ("columns", "directed"),
         lambda s: _has(s, "directed") and not _has(s, "announced"),
-        "the directed column needs the announced column",
+        Text("the directed column needs the announced column"),
     ),
     Exclusion(
         ("preset", "columns"),
         lambda s: s.grid == "yamb" and (s.preset is None) == (s.columns is None),
-        "a yamb game takes either a preset or a custom set of columns",
+        Text("a yamb game takes either a preset or a custom set of columns"),
     ),
     Exclusion(
         ("grid", "columns"),
         lambda s: s.grid != "yamb" and (s.preset is not None or s.columns is not None),
-        "only yamb games have columns; family grids are one column",
+        Text("only yamb games have columns; family grids are one column"),
     ),
     Exclusion(
-        ("grid", "dice"), lambda s: s.grid != "yamb" and s.dice != 5, "family grids use 5 dice"
+        ("grid", "dice"),
+        lambda s: s.grid != "yamb" and s.dice != 5,
+        Text("family grids use 5 dice"),
     ),
 )
 
@@ -208,7 +226,7 @@ FREE_ACCOUNT_LIMITS: tuple[Exclusion, ...] = (
     Exclusion(
         ("account", "preset"),
         lambda s: s.preset is not None and s.preset not in FREE_PRESETS,
-        "free accounts play presets 1 and 2 (premium unlocks every preset)",
+        Text("free accounts play presets 1 and 2 (premium unlocks every preset)"),
     ),
     Exclusion(
         ("account", "columns"),
@@ -222,33 +240,46 @@ FREE_ACCOUNT_LIMITS: tuple[Exclusion, ...] = (
                 )
             )
         ),
-        "free accounts play at most 3 columns of the types down, up and free (premium unlocks "
-        "every column)",
+        Text(
+            "free accounts play at most 3 columns of the types down, up and free (premium unlocks "
+            "every column)"
+        ),
     ),
 )
 
 
-def _column_problems(settings: GameSettings) -> list[tuple[tuple[str, ...], str]]:
+def _column_problems(settings: GameSettings) -> list[Problem]:
     columns = settings.columns
     if columns is None:
         return []
-    problems: list[tuple[tuple[str, ...], str]] = []
+    problems: list[Problem] = []
     unknown = [c for c in columns if c not in COLUMN_TYPES]
     if unknown:
         problems.append(
-            (("columns",), f"unknown column type {unknown[0]!r}; one of {', '.join(COLUMN_TYPES)}")
+            (
+                ("columns",),
+                Text(
+                    "unknown column type '{column}'; one of {columns}",
+                    column=str(unknown[0])[:40],
+                    columns=", ".join(COLUMN_TYPES),
+                ),
+            )
         )
     if not columns:
-        problems.append((("columns",), "a custom set needs at least one column"))
+        problems.append((("columns",), Text("a custom set needs at least one column")))
     if len(set(columns)) != len(columns):
-        problems.append((("columns",), "a column type may appear only once"))
+        problems.append((("columns",), Text("a column type may appear only once")))
     return problems
 
 
-def _turn_seconds_problems(settings: GameSettings) -> list[tuple[tuple[str, ...], str]]:
+def _turn_seconds_problems(settings: GameSettings) -> list[Problem]:
     seconds = settings.turn_seconds
     if seconds is not None and not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:
-        message = f"time per turn is {MIN_TURN_SECONDS}-{MAX_TURN_SECONDS} s, or null (unlimited)"
+        message = Text(
+            "time per turn is {least}-{most} s, or null (unlimited)",
+            least=MIN_TURN_SECONDS,
+            most=MAX_TURN_SECONDS,
+        )
         return [(("turn_seconds",), message)]
     return []
 
@@ -269,7 +300,7 @@ def validate_settings(data: Mapping[str, Any], account: Account = "premium") -> 
             [
                 (
                     tuple(str(part) for part in issue["loc"][:1]) or ("settings",),
-                    f"{'.'.join(str(p) for p in issue['loc']) or 'settings'}: {issue['msg']}",
+                    located(location(issue, "settings"), issue),
                 )
                 for issue in error.errors()
             ]
@@ -283,17 +314,25 @@ def validate_settings(data: Mapping[str, Any], account: Account = "premium") -> 
     return settings
 
 
-def premium_only(settings: GameSettings) -> list[tuple[tuple[str, ...], str]]:
+def _named(names: tuple[str, ...], message: Text) -> Text:
+    """`preset and columns: ...`: the settings a rule involves (as the client names them in
+    English: they are the API's words) before what the rule says."""
+    if len(names) == 2:
+        return Text(
+            "{first} and {second}: {problem}", first=names[0], second=names[1], problem=message
+        )
+    return Text("{field}: {problem}", field=", ".join(names), problem=message)
+
+
+def premium_only(settings: GameSettings) -> list[Problem]:
     """What in valid settings a free account may not play (rules.md 5); empty: anyone may."""
     return _broken(FREE_ACCOUNT_LIMITS, settings)
 
 
-def _broken(
-    rules: tuple[Exclusion, ...], settings: GameSettings
-) -> list[tuple[tuple[str, ...], str]]:
-    problems: list[tuple[tuple[str, ...], str]] = []
+def _broken(rules: tuple[Exclusion, ...], settings: GameSettings) -> list[Problem]:
+    problems: list[Problem] = []
     for rule in rules:
         if rule.applies(settings):
             names = tuple(_chosen(settings, name) for name in rule.settings)
-            problems.append((names, f"{' and '.join(names)}: {rule.message}"))
+            problems.append((names, _named(names, rule.message)))
     return problems

@@ -2,6 +2,7 @@
 wait on one), kept as it normalises them."""
 
 from yamb.accounts.errors import AccountError
+from yamb.i18n import Text
 
 
 def check_email(address: str, *, field: str = "email") -> str:
@@ -12,7 +13,9 @@ def check_email(address: str, *, field: str = "email") -> str:
         checked = validate_email(address, check_deliverability=False)
     except EmailNotValidError as error:
         raise AccountError(
-            f"this is not an e-mail address: {error}", code="email_invalid", field=field
+            Text("this is not an e-mail address: {error}", error=error),
+            code="email_invalid",
+            field=field,
         ) from None
     return str(checked.normalized)
 

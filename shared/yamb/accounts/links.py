@@ -14,6 +14,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict
 
 from yamb.accounts.errors import AccountError
+from yamb.i18n import Text
 
 # 32 random bytes: unguessable.
 TOKEN_BYTES = 32
@@ -83,7 +84,7 @@ def new_link(
 
 def invalid_link() -> AccountError:
     return AccountError(
-        "this link is not valid: it was used already, replaced by a newer one, or mistyped",
+        Text("this link is not valid: it was used already, replaced by a newer one, or mistyped"),
         code="link_invalid",
     )
 
@@ -93,5 +94,5 @@ def check_live(link: Link | None, kind: LinkKind, now: datetime) -> Link:
     if link is None or link.kind != kind:
         raise invalid_link()
     if now >= link.expires_at:
-        raise AccountError("this link has expired: ask for a new one", code="link_expired")
+        raise AccountError(Text("this link has expired: ask for a new one"), code="link_expired")
     return link

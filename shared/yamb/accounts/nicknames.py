@@ -8,6 +8,7 @@ import unicodedata
 from yamb.accounts.errors import AccountError
 from yamb.confusables import skeleton
 from yamb.decency import find_offence
+from yamb.i18n import Text
 
 MAX_NICKNAME_CHARS = 16
 # Letters and digits of any script, joined by `_ - .`, starting and ending with one; no spaces
@@ -38,16 +39,20 @@ def check_nickname(nickname: str) -> str:
     """The nickname as it is kept (NFC, stripped), or an AccountError naming the rule broken."""
     cleaned = unicodedata.normalize("NFC", nickname.strip())
     if not cleaned:
-        raise AccountError("a nickname is needed", code="nickname_empty", field="nickname")
+        raise AccountError(Text("a nickname is needed"), code="nickname_empty", field="nickname")
     if len(cleaned) > MAX_NICKNAME_CHARS:
         raise AccountError(
-            f"a nickname is at most {MAX_NICKNAME_CHARS} characters (this one has {len(cleaned)})",
+            Text(
+                "a nickname is at most {max_nickname_chars} characters (this one has {count})",
+                max_nickname_chars=MAX_NICKNAME_CHARS,
+                count=len(cleaned),
+            ),
             code="nickname_too_long",
             field="nickname",
         )
     if not _ALLOWED.match(cleaned):
         raise AccountError(
-            "a nickname is letters and digits, with _ - or . between them",
+            Text("a nickname is letters and digits, with _ - or . between them"),
             code="nickname_characters",
             field="nickname",
         )
@@ -56,7 +61,7 @@ def check_nickname(nickname: str) -> str:
     # in "xfuckx" and "FuckYou" whatever the case.
     if find_offence(_words(cleaned)) is not None:
         raise AccountError(
-            "this nickname contains a word the game does not allow",
+            Text("this nickname contains a word the game does not allow"),
             code="nickname_indecent",
             field="nickname",
         )

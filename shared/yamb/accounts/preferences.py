@@ -9,7 +9,7 @@ from pydantic.alias_generators import to_camel
 
 from yamb.accounts.errors import AccountError
 from yamb.decency import find_offence
-from yamb.i18n import Language
+from yamb.i18n import Language, Text
 
 MAX_DESCRIPTION_CHARS = 280
 
@@ -64,7 +64,10 @@ def check_country(country: str | None) -> str | None:
     code = country.upper()
     if code not in countries_by_alpha2:
         raise AccountError(
-            f"{country!r} is not an ISO 3166-1 country code (or null for Yamb world)",
+            Text(
+                "'{country}' is not an ISO 3166-1 country code (or null for Yamb world)",
+                country=country,
+            ),
             code="country_unknown",
             field="country",
         )
@@ -126,21 +129,28 @@ def check_description(text: str) -> str:
     if hidden is not None:
         name = unicodedata.name(hidden, "a control character")
         raise AccountError(
-            f"a description cannot hold invisible or control characters: U+{ord(hidden):04X} "
-            f"({name.lower()})",
+            Text(
+                "a description cannot hold invisible or control characters: U+{ord} ({lower})",
+                ord=format(ord(hidden), "04X"),
+                lower=name.lower(),
+            ),
             code="description_characters",
             field="description",
         )
     if len(cleaned) > MAX_DESCRIPTION_CHARS:
         raise AccountError(
-            f"a description is at most {MAX_DESCRIPTION_CHARS} characters (this one has "
-            f"{len(cleaned)})",
+            Text(
+                "a description is at most {max_description_chars} characters (this one has "
+                "{count})",
+                max_description_chars=MAX_DESCRIPTION_CHARS,
+                count=len(cleaned),
+            ),
             code="description_too_long",
             field="description",
         )
     if find_offence(cleaned) is not None:
         raise AccountError(
-            "this description contains a word the game does not allow",
+            Text("this description contains a word the game does not allow"),
             code="description_indecent",
             field="description",
         )

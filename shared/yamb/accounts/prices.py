@@ -4,6 +4,7 @@ long a player waits between two changes."""
 from datetime import datetime, timedelta
 
 from yamb.accounts.errors import AccountError
+from yamb.i18n import Text
 
 NICKNAME_CHANGE_INTERVAL = timedelta(days=7)
 _FIRST_PRICES = (100, 200, 400, 1000)
@@ -31,15 +32,23 @@ def check_change_allowed(
     allowed_at = next_change_at(last_change)
     if allowed_at is not None and now < allowed_at:
         raise AccountError(
-            f"a nickname can change once every {NICKNAME_CHANGE_INTERVAL.days} days: the next "
-            f"change is possible from {allowed_at.isoformat()}",
+            Text(
+                "a nickname can change once every {days} days: the next change is possible from "
+                "{isoformat}",
+                days=NICKNAME_CHANGE_INTERVAL.days,
+                isoformat=allowed_at.isoformat(),
+            ),
             code="nickname_too_soon",
             field="nickname",
         )
     price = nickname_change_price(changes_made)
     if tokens < price:
         raise AccountError(
-            f"this change costs {price} tokens and the balance is {tokens}",
+            Text(
+                "this change costs {price} tokens and the balance is {tokens}",
+                price=price,
+                tokens=tokens,
+            ),
             code="not_enough_tokens",
             field="nickname",
         )

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict
 
 from yamb.accounts.errors import AccountError
 from yamb.accounts.preferences import Preferences
+from yamb.i18n import Text
 
 # A7: how long a deletion can be cancelled, and when the reminders go (days left).
 DELETION_GRACE = timedelta(days=30)
@@ -61,24 +62,24 @@ class Profile(BaseModel):
 def refusal(profile: Profile | None) -> AccountError | None:
     """Why a token of this account opens nothing, or None when it may play."""
     if profile is None:
-        return AccountError("this account does not exist", code="account_not_found")
+        return AccountError(Text("this account does not exist"), code="account_not_found")
     match profile.status:
         case AccountStatus.ACTIVE:
             return None
         case AccountStatus.UNVERIFIED:
             return AccountError(
-                "confirm your e-mail address first (the link we mailed)",
+                Text("confirm your e-mail address first (the link we mailed)"),
                 code="account_unverified",
             )
         case AccountStatus.DELETING:
             return AccountError(
-                "this account is being deleted: sign in again to keep it",
+                Text("this account is being deleted: sign in again to keep it"),
                 code="account_locked",
             )
         case AccountStatus.BANNED:
-            return AccountError("this account is banned", code="account_banned")
+            return AccountError(Text("this account is banned"), code="account_banned")
         case AccountStatus.PURGING | AccountStatus.DELETED:
-            return AccountError("this account was deleted", code="account_deleted")
+            return AccountError(Text("this account was deleted"), code="account_deleted")
 
 
 def reminder_due(profile: Profile, now: datetime) -> int | None:

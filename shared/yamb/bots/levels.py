@@ -3,6 +3,7 @@
 from typing import Literal
 
 from yamb.errors import ErrorCode, YambError
+from yamb.i18n import Plural, Text
 from yamb.rules import GRIDS
 
 type Level = Literal["easy", "medium", "hard", "optimal"]
@@ -17,7 +18,7 @@ class BotLevelError(YambError):
     code: ErrorCode = "unknown_level"
     fields = ("level",)
 
-    def __init__(self, message: str, *, code: ErrorCode) -> None:
+    def __init__(self, message: Text | Plural | str, *, code: ErrorCode) -> None:
         super().__init__(message, code=code)
 
 
@@ -38,12 +39,22 @@ def check_level(level: str, grid_id: str) -> Level:
             break
     else:
         raise BotLevelError(
-            f"unknown bot level {level!r}; one of {', '.join(LEVELS)}", code="unknown_level"
+            Text(
+                "unknown bot level '{level}'; one of {levels}",
+                level=level,
+                levels=", ".join(LEVELS),
+            ),
+            code="unknown_level",
         )
     offered = levels_for(grid_id)
     if known not in offered:
         raise BotLevelError(
-            f"the {known} bot does not play the {grid_id} grid; its levels: {', '.join(offered)}",
+            Text(
+                "the {known} bot does not play the {grid_id} grid; its levels: {offered}",
+                known=known,
+                grid_id=grid_id,
+                offered=", ".join(offered),
+            ),
             code="level_not_for_grid",
         )
     return known

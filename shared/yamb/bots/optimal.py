@@ -10,6 +10,7 @@ from yamb.bots.levels import BotLevelError
 from yamb.bots.moves import BotMove, RollMove, WriteMove, options_of
 from yamb.dice import positions_of
 from yamb.game import Game
+from yamb.i18n import Text
 from yamb.layout import MAX_ROLLS
 from yamb.solver import Solver, TableError, state_of
 
@@ -19,7 +20,11 @@ def solver_for(grid_id: str) -> Solver:
         return Solver.load(grid_id)
     except TableError as error:
         raise BotLevelError(
-            f"the optimal bot needs the solved table of the {grid_id} grid: {error}",
+            Text(
+                "the optimal bot needs the solved table of the {grid_id} grid: {error}",
+                grid_id=grid_id,
+                error=error,
+            ),
             code="level_unavailable",
         ) from error
 

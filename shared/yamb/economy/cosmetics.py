@@ -15,6 +15,7 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 from yamb.economy.errors import EconomyError
+from yamb.i18n import Text
 
 type Kind = Literal["avatar", "frame", "dice_skin", "sheet_skin", "column_effect"]
 KINDS: tuple[Kind, ...] = get_args(Kind.__value__)
@@ -98,7 +99,7 @@ def item_of(item_id: str, field: str = "itemId") -> Item:
     try:
         return ITEMS[item_id]
     except KeyError:
-        raise EconomyError("no such cosmetic", code="unknown_item", field=field) from None
+        raise EconomyError(Text("no such cosmetic"), code="unknown_item", field=field) from None
 
 
 def valid(wardrobe: Wardrobe, item_id: str, now: datetime) -> bool:
@@ -119,12 +120,12 @@ def bought(wardrobe: Wardrobe, item_id: str, now: datetime) -> Wardrobe:
     runs from its end while still owned, else from now; the avatar is equipped at once."""
     item = item_of(item_id)
     if item.price == 0:
-        raise EconomyError("this frame is free: equip it", code="free_item", field="itemId")
+        raise EconomyError(Text("this frame is free: equip it"), code="free_item", field="itemId")
     owned = dict(wardrobe.owned)
     if item.days is None:
         if item_id in owned:
             raise EconomyError(
-                "you own this for life already", code="already_owned", field="itemId"
+                Text("you own this for life already"), code="already_owned", field="itemId"
             )
         owned[item_id] = None
     else:
@@ -148,13 +149,17 @@ def equip(wardrobe: Wardrobe, kind: Kind, item_id: str | None, now: datetime) ->
     item = item_of(item_id)
     if item.kind != kind:
         raise EconomyError(
-            f"{item_id} is a {item.kind}, not a {kind}", code="wrong_kind", field="kind"
+            Text(
+                "{item_id} is a {kind}, not a {kind2}", item_id=item_id, kind=item.kind, kind2=kind
+            ),
+            code="wrong_kind",
+            field="kind",
         )
     if item.price and item_id not in wardrobe.owned:
-        raise EconomyError("buy this first", code="not_owned", field="itemId")
+        raise EconomyError(Text("buy this first"), code="not_owned", field="itemId")
     if not valid(wardrobe, item_id, now):
         raise EconomyError(
-            "this has expired: buy it again to use it", code="item_expired", field="itemId"
+            Text("this has expired: buy it again to use it"), code="item_expired", field="itemId"
         )
     equipped[kind] = item_id
     return wardrobe.model_copy(update={"equipped": equipped})

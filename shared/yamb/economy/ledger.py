@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from yamb.economy.errors import EconomyError
+from yamb.i18n import Text
 
 MAX_AMOUNT = 1_000_000
 
@@ -72,8 +73,11 @@ def client_key(player_id: str, key: str) -> str:
     """A client's idempotency key, scoped to the player (two players may pick the same)."""
     if not key or len(key) > MAX_KEY_CHARS or not key.isprintable() or " " in key:
         raise EconomyError(
-            f"an Idempotency-Key header of 1 to {MAX_KEY_CHARS} printable characters, no "
-            "spaces, is needed: the same key repeats a request safely",
+            Text(
+                "an Idempotency-Key header of 1 to {max_key_chars} printable characters, no "
+                "spaces, is needed: the same key repeats a request safely",
+                max_key_chars=MAX_KEY_CHARS,
+            ),
             code="bad_request",
             field="Idempotency-Key",
         )
@@ -83,7 +87,10 @@ def client_key(player_id: str, key: str) -> str:
 def check_amount(amount: int, field: str = "amount") -> int:
     if not 1 <= amount <= MAX_AMOUNT:
         raise EconomyError(
-            f"an amount is a whole number of tokens from 1 to {MAX_AMOUNT:,}",
+            Text(
+                "an amount is a whole number of tokens from 1 to {max_amount}",
+                max_amount=format(MAX_AMOUNT, ","),
+            ),
             code="bad_amount",
             field=field,
         )
@@ -116,7 +123,11 @@ def apply(
         balance, debt = 0, debt - amount - wallet.balance
     else:
         raise EconomyError(
-            f"this costs {-amount} tokens and the balance is {wallet.balance}",
+            Text(
+                "this costs {value} tokens and the balance is {balance}",
+                value=-amount,
+                balance=wallet.balance,
+            ),
             code="not_enough_tokens",
         )
     after = Wallet(balance=balance, debt=debt, version=wallet.version + 1)

@@ -13,6 +13,7 @@ from typing import Literal
 
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import check_amount
+from yamb.i18n import Text
 
 type OfferKind = Literal["pack", "gift", "promotion"]
 
@@ -106,7 +107,7 @@ def check_catalogue(catalogue: tuple[Offer, ...]) -> tuple[Offer, ...]:
             try:
                 check_amount(offer.tokens, "tokens")
             except EconomyError as error:
-                problem = error.message
+                problem = str(error.message)
         if problem is not None:
             raise ValueError(f"offer {offer.offer_id!r}: {problem}")
         seen.add(offer.offer_id)
@@ -131,19 +132,29 @@ def find_offer(offer_id: str, now: datetime, catalogue: tuple[Offer, ...] = CATA
             continue
         if offer.valid_from is not None and now < offer.valid_from:
             raise EconomyError(
-                f"{offer.name} is on sale from {offer.valid_from.isoformat()}",
+                Text(
+                    "{name} is on sale from {isoformat}",
+                    name=offer.name,
+                    isoformat=offer.valid_from.isoformat(),
+                ),
                 code="offer_not_started",
                 field="offerId",
             )
         if offer.valid_until is not None and now >= offer.valid_until:
             raise EconomyError(
-                f"{offer.name} ended at {offer.valid_until.isoformat()}",
+                Text(
+                    "{name} ended at {isoformat}",
+                    name=offer.name,
+                    isoformat=offer.valid_until.isoformat(),
+                ),
                 code="offer_expired",
                 field="offerId",
             )
         return offer
     raise EconomyError(
-        f"there is no offer {offer_id[:40]!r}", code="unknown_offer", field="offerId"
+        Text("there is no offer '{offer_id}'", offer_id=offer_id[:40]),
+        code="unknown_offer",
+        field="offerId",
     )
 
 
@@ -154,18 +165,18 @@ def check_gift(offer: Offer, buyer: str, recipient: str | None) -> str:
     if not offer.is_gift:
         if recipient is not None:
             raise EconomyError(
-                f"{offer.name} is not a gift: buy a gift pack for another player",
+                Text("{name} is not a gift: buy a gift pack for another player", name=offer.name),
                 code="bad_request",
                 field="giftTo",
             )
         return buyer
     if recipient is None:
         raise EconomyError(
-            "a gift pack names the player it is for", code="bad_request", field="giftTo"
+            Text("a gift pack names the player it is for"), code="bad_request", field="giftTo"
         )
     if recipient == buyer:
         raise EconomyError(
-            "a gift pack is for another player: buy a pack for yourself",
+            Text("a gift pack is for another player: buy a pack for yourself"),
             code="gift_to_self",
             field="giftTo",
         )

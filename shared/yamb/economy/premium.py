@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from yamb.economy.errors import EconomyError
+from yamb.i18n import Text
 
 # Days -> tokens: configuration, one line an offer.
 PREMIUM_PRICES: dict[int, int] = {1: 20, 7: 100, 15: 180, 30: 300, 90: 750, 360: 2500}
@@ -34,7 +35,9 @@ def price_of(days: int) -> int:
     except KeyError:
         offered = ", ".join(str(d) for d in PREMIUM_PRICES)
         raise EconomyError(
-            f"premium is sold for {offered} days", code="unknown_offer", field="days"
+            Text("premium is sold for {offered} days", offered=offered),
+            code="unknown_offer",
+            field="days",
         ) from None
 
 

@@ -9,7 +9,7 @@ them, is a development tool and never on a Lambda's path)."""
 
 from yamb.i18n.formats import format_date, format_number
 from yamb.i18n.languages import DEFAULT_LANGUAGE, LANGUAGES, Language, negotiate
-from yamb.i18n.text import Plural, Text, render
+from yamb.i18n.text import Plural, Text, listed, render
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -19,6 +19,7 @@ __all__ = [
     "Text",
     "format_date",
     "format_number",
+    "listed",
     "negotiate",
     "render",
 ]

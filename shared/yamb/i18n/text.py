@@ -1,6 +1,7 @@
 """A sentence for a player, kept as its message id and values until its reader is known."""
 
 import gettext
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -75,10 +76,18 @@ def render(text: "Text | Plural | str", language: str = DEFAULT_LANGUAGE) -> str
         return english.format_map(values)
 
 
+def listed(items: "Sequence[Text | Plural | str]") -> "Text | Plural | str":
+    """Items said one after another, separated by ", " (each rendered in the reader's language;
+    the separator is a message too, for a language that lists otherwise)."""
+    if len(items) <= 1:
+        return items[0] if items else ""
+    return Text("{first}, {rest}", first=items[0], rest=listed(items[1:]))
+
+
 def _value(value: Any, language: str) -> Any:
     if isinstance(value, Text | Plural):
         return render(value, language)
     return value
 
 
-__all__ = ["DOMAIN", "LOCALES", "Language", "Plural", "Text", "catalogue", "render"]
+__all__ = ["DOMAIN", "LOCALES", "Language", "Plural", "Text", "catalogue", "listed", "render"]

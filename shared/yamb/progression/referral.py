@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
+from yamb.i18n import Text
 from yamb.progression.errors import ProgressionError
 from yamb.results.periods import Period, week_of
 
@@ -72,7 +73,7 @@ def normal_code(text: str) -> str | None:
 
 def unknown_code(text: str) -> ProgressionError:
     return ProgressionError(
-        f"no player has the referral code {text[:20]!r}",
+        Text("no player has the referral code '{text}'", text=text[:20]),
         code="unknown_referral_code",
         field="referralCode",
     )
@@ -81,7 +82,11 @@ def unknown_code(text: str) -> ProgressionError:
 def scheme_named(name: str) -> Scheme:
     if name not in SCHEMES:
         raise ProgressionError(
-            f"unknown scheme {name[:20]!r}: {' or '.join(SCHEME_NAMES)}",
+            Text(
+                "unknown scheme '{name}': {scheme_names}",
+                name=name[:20],
+                scheme_names=" or ".join(SCHEME_NAMES),
+            ),
             code="unknown_scheme",
             field="scheme",
         )
@@ -118,19 +123,19 @@ def check_referrer(
     taken before (a repeat); otherwise the error says why not."""
     if inviter == invitee:
         raise ProgressionError(
-            "that is your own referral code", code="own_referral_code", field="code"
+            Text("that is your own referral code"), code="own_referral_code", field="code"
         )
     if existing is not None:
         if existing.inviter == inviter:
             return False
         raise ProgressionError(
-            "you were invited by someone already: a player has one referrer",
+            Text("you were invited by someone already: a player has one referrer"),
             code="already_referred",
             field="code",
         )
     if played_people:
         raise ProgressionError(
-            "a referrer is taken before one's first game against other players",
+            Text("a referrer is taken before one's first game against other players"),
             code="referral_closed",
             field="code",
         )
@@ -199,18 +204,23 @@ def check_choice(referral: Referral, name: str, now: datetime) -> Scheme:
     scheme = scheme_named(name)
     if referral.choose_by is None:
         raise ProgressionError(
-            "the scheme is chosen once your invitee has played a ranked game",
+            Text("the scheme is chosen once your invitee has played a ranked game"),
             code="no_scheme_to_choose",
             field="scheme",
         )
     if referral.scheme is not None:
         raise ProgressionError(
-            f"the {referral.scheme} scheme was chosen already", code="scheme_chosen", field="scheme"
+            Text("the {scheme} scheme was chosen already", scheme=referral.scheme),
+            code="scheme_chosen",
+            field="scheme",
         )
     if now >= referral.choose_by or referral.paid:
         raise ProgressionError(
-            f"the scheme could be chosen until {referral.choose_by.isoformat()}: "
-            f"the {DEFAULT_SCHEME} one holds",
+            Text(
+                "the scheme could be chosen until {isoformat}: the {default_scheme} one holds",
+                isoformat=referral.choose_by.isoformat(),
+                default_scheme=DEFAULT_SCHEME,
+            ),
             code="scheme_window_over",
             field="scheme",
         )

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from yamb.i18n import Text
 from yamb.progression.errors import ProgressionError
 from yamb.results.periods import Period, week_of
 
@@ -272,10 +273,16 @@ def task_to_claim(week_tasks: WeekTasks, task_id: str, new: bool, book: Catalogu
         c.task.id == task_id or (c.standin and c.standin.id == task_id) for c in week_tasks.chosen
     ):
         raise ProgressionError(
-            f"there is no task {task_id[:40]!r}", code="unknown_task", field="taskId"
+            Text("there is no task '{task_id}'", task_id=task_id[:40]),
+            code="unknown_task",
+            field="taskId",
         )
     raise ProgressionError(
-        f"{task_id[:40]!r} is not one of your tasks of week {week_tasks.week}",
+        Text(
+            "'{task_id}' is not one of your tasks of week {week}",
+            task_id=task_id[:40],
+            week=week_tasks.week,
+        ),
         code="task_of_another_week",
         field="taskId",
     )

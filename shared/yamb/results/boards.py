@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from yamb.i18n import Text
 from yamb.results.errors import ResultsError
 from yamb.results.periods import Period, periods_of
 
@@ -54,21 +55,25 @@ def board(format: str, columns: str, side: str, period: Period) -> Board:
     """A board from a request's words, each checked; the error names the field."""
     if format not in FORMATS:
         raise ResultsError(
-            f"unknown format {format!r}: individual or pairs", code="unknown_board", field="format"
+            Text("unknown format '{format}': individual or pairs", format=format),
+            code="unknown_board",
+            field="format",
         )
     if columns != MAIN and columns not in {str(p) for p in PRESETS}:
         raise ResultsError(
-            f"unknown columns {columns!r}: a preset 1-7 or main",
+            Text("unknown columns '{columns}': a preset 1-7 or main", columns=columns),
             code="unknown_board",
             field="columns",
         )
     if side not in SIDES:
         raise ResultsError(
-            f"unknown side {side!r}: best or sum", code="unknown_board", field="side"
+            Text("unknown side '{side}': best or sum", side=side),
+            code="unknown_board",
+            field="side",
         )
     if columns == MAIN and (format == "pairs" or side == "sum"):
         raise ResultsError(
-            "the main board is one board: individual results, the best per preset summed",
+            Text("the main board is one board: individual results, the best per preset summed"),
             code="unknown_board",
             field="columns",
         )

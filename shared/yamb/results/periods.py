@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Literal, get_args
 
+from yamb.i18n import Text
 from yamb.results.errors import ResultsError
 
 type PeriodKind = Literal["all", "month", "week"]
@@ -67,7 +68,9 @@ def periods_of(moment: datetime) -> tuple[Period, ...]:
 def previous(kind: PeriodKind, now: datetime) -> Period:
     """The period of this kind that ended last before `now` (the one a payout pays)."""
     if kind == "all":
-        raise ResultsError("all time never ends: nothing is paid for it", code="unknown_period")
+        raise ResultsError(
+            Text("all time never ends: nothing is paid for it"), code="unknown_period"
+        )
     current = period_of(kind, now)
     assert current.start is not None
     return period_of(kind, current.start - timedelta(seconds=1))
@@ -86,7 +89,11 @@ def parse(text: str, now: datetime) -> Period:
         if 2000 <= year <= 9998 and 1 <= week <= date(year, 12, 28).isocalendar()[1]:
             return _week(year, week)
     raise ResultsError(
-        f"unknown period {text!r}: all, month, week, a month (2026-12) or an ISO week (2026-W49)",
+        Text(
+            "unknown period '{text}': all, month, week, a month (2026-12) or an ISO week "
+            "(2026-W49)",
+            text=text,
+        ),
         code="unknown_period",
         field="period",
     )

@@ -7,6 +7,7 @@ once) or scorekeeping tables (the dice are rolled by people at the table).
 """
 
 from yamb.bots import Level, check_level
+from yamb.i18n import Text
 from yamb.session.effects import GameActionError, require_creator, require_status
 from yamb.session.model import GameSession, Seat
 from yamb.settings import GameSettings
@@ -14,29 +15,29 @@ from yamb.settings import GameSettings
 BOT_PREFIX = "bot-"
 
 
-def bots_refused(settings: GameSettings) -> str | None:
+def bots_refused(settings: GameSettings) -> Text | None:
     """Why a table of these settings takes no bot; None: it takes them."""
     if settings.ranked:
-        return "a ranked game is played by people only"
+        return Text("a ranked game is played by people only")
     if settings.pairs:
-        return "2 vs 2 is played by people only"
+        return Text("2 vs 2 is played by people only")
     if settings.turn_type == "slow":
-        return "a slow game is played by people only"
+        return Text("a slow game is played by people only")
     if settings.physical_dice:
-        return "at a scorekeeping table people roll the dice"
+        return Text("at a scorekeeping table people roll the dice")
     return None
 
 
 def add_bot(session: GameSession, player_id: str, level: str) -> str:
     """Seats a bot of `level` in a free seat; its player id."""
     require_status(session, "waiting")
-    require_creator(session, player_id, "add a bot")
+    require_creator(session, player_id, Text("only the creator can add a bot"))
     refusal = bots_refused(session.settings)
     if refusal is not None:
         raise GameActionError(refusal, code="bots_not_allowed")
     checked = _playable(level, session.settings.grid)
     if len(session.seats) >= session.settings.players:
-        raise GameActionError("the table is full", code="table_full")
+        raise GameActionError(Text("the table is full"), code="table_full")
     taken = set(session.player_ids)
     number = next(n for n in range(1, len(taken) + 2) if f"{BOT_PREFIX}{n}" not in taken)
     bot_id = f"{BOT_PREFIX}{number}"
@@ -54,10 +55,12 @@ def add_bot(session: GameSession, player_id: str, level: str) -> str:
 def remove_bot(session: GameSession, player_id: str, bot_id: str) -> None:
     """The creator takes a bot's seat back."""
     require_status(session, "waiting")
-    require_creator(session, player_id, "remove a bot")
+    require_creator(session, player_id, Text("only the creator can remove a bot"))
     seat = session.seat_of(bot_id)
     if seat is None or session.seats[seat].bot is None:
-        raise GameActionError(f"no bot {bot_id[:40]!r} sits at this table", code="not_a_bot")
+        raise GameActionError(
+            Text("no bot '{bot_id}' sits at this table", bot_id=bot_id[:40]), code="not_a_bot"
+        )
     del session.seats[seat]
 
 
@@ -68,7 +71,9 @@ def check_settings_for_bots(session: GameSession, settings: GameSettings) -> Non
         return
     refusal = bots_refused(settings)
     if refusal is not None:
-        raise GameActionError(f"{refusal}: remove the bots first", code="bots_not_allowed")
+        raise GameActionError(
+            Text("{refusal}: remove the bots first", refusal=refusal), code="bots_not_allowed"
+        )
     for seat in bots:
         assert seat.bot is not None
         _playable(seat.bot, settings.grid)

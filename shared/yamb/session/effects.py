@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from yamb.errors import ErrorCode, YambError
+from yamb.i18n import Text
 from yamb.session.model import GameSession
 
 # What a change does to a player's own record, written in the same transaction as the game:
@@ -40,9 +41,13 @@ class Effects:
 
 def require_status(session: GameSession, *statuses: str) -> None:
     if session.status not in statuses:
-        raise GameActionError(f"the game is {session.status}", code="wrong_status")
+        raise GameActionError(
+            Text("the game is {status}", status=session.status), code="wrong_status"
+        )
 
 
-def require_creator(session: GameSession, player_id: str, what: str) -> None:
+def require_creator(session: GameSession, player_id: str, refusal: Text) -> None:
+    """`refusal`: the whole sentence a player who is not the creator reads ("only the creator
+    can ..."), one message of the catalogue per action."""
     if player_id != session.creator:
-        raise GameActionError(f"only the creator can {what}", code="not_creator")
+        raise GameActionError(refusal, code="not_creator")

@@ -9,6 +9,7 @@ player's table is not built).
 
 from yamb import bots
 from yamb.game import Game
+from yamb.i18n import Text
 from yamb.session import turns
 from yamb.session.effects import GameActionError
 from yamb.session.model import GameSession
@@ -22,14 +23,16 @@ def hint(
     """The level that answers, the game as the player sees it, and the move it advises."""
     if session.people > 1:
         raise GameActionError(
-            "hints are for practice: a table where other people play gets none",
+            Text("hints are for practice: a table where other people play gets none"),
             code="hint_not_allowed",
         )
     game = turns.current(session, player_id, turn)
     if game.roll not in HINT_ROLLS:
         raise GameActionError(
-            "a hint answers after roll 1 or 2 of your turn: which dice to keep, or which cell "
-            "to write",
+            Text(
+                "a hint answers after roll 1 or 2 of your turn: which dice to keep, or which cell "
+                "to write"
+            ),
             code="hint_not_now",
         )
     grid = game.layout.grid.id

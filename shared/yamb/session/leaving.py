@@ -5,6 +5,7 @@ from datetime import datetime, timedelta
 
 from yamb.dice import DiceSource
 from yamb.game import Game
+from yamb.i18n import Text
 from yamb.session import clock
 from yamb.session.effects import Effects, GameActionError, require_status
 from yamb.session.endings import end, finish
@@ -16,7 +17,7 @@ def resign(session: GameSession, player_id: str, now: datetime, dice: DiceSource
     require_status(session, "running")
     seat_index = session.seat_of(player_id)
     if seat_index is None or session.seats[seat_index].left:
-        raise GameActionError("you do not play in this game", code="not_seated")
+        raise GameActionError(Text("you do not play in this game"), code="not_seated")
     effects = Effects()
     if _already_won(session, player_id):
         # The last player left already won: giving up the rest of the sheet ends the game.
@@ -173,7 +174,7 @@ def answer_finish_offer(
     the player's win and no recorded result."""
     require_status(session, "running")
     if session.finish_offer != player_id:
-        raise GameActionError("there is no finish offer for you", code="no_finish_offer")
+        raise GameActionError(Text("there is no finish offer for you"), code="no_finish_offer")
     effects = Effects()
     session.finish_offer = None
     game = session.game()

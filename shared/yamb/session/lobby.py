@@ -6,6 +6,7 @@ from typing import Any
 from yamb import fair_dice
 from yamb.dice import DiceSource
 from yamb.economy.looks import Looks
+from yamb.i18n import Text
 from yamb.session import reminders, slow
 from yamb.session.effects import (
     Effects,
@@ -49,10 +50,10 @@ def add_seed(session: GameSession, player_id: str, seed: str) -> None:
     """A seated player's own seed, mixed into the dice (replacing theirs) until the start."""
     require_status(session, "waiting")
     if session.seat_of(player_id) is None:
-        raise GameActionError("you do not sit at this table", code="not_seated")
+        raise GameActionError(Text("you do not sit at this table"), code="not_seated")
     if session.fair is None or session.settings.physical_dice:
         # Stored before verifiable dice existed, or real dice rolled at the table.
-        raise GameActionError("this table's dice take no seeds", code="not_allowed")
+        raise GameActionError(Text("this table's dice take no seeds"), code="not_allowed")
     session.fair.client_seeds[player_id] = seed
 
 
@@ -65,9 +66,9 @@ def join(
 ) -> Effects:
     require_status(session, "waiting")
     if session.seat_of(player_id) is not None:
-        raise GameActionError("you already sit at this table", code="already_seated")
+        raise GameActionError(Text("you already sit at this table"), code="already_seated")
     if len(session.seats) >= session.settings.players:
-        raise GameActionError("the table is full", code="table_full")
+        raise GameActionError(Text("the table is full"), code="table_full")
     session.seats.append(
         Seat(player_id=player_id, connection_id=connection_id, nickname=nickname, looks=looks)
     )
@@ -79,7 +80,7 @@ def leave_waiting(session: GameSession, player_id: str, now: datetime) -> Effect
     require_status(session, "waiting")
     seat = session.seat_of(player_id)
     if seat is None:
-        raise GameActionError("you do not sit at this table", code="not_seated")
+        raise GameActionError(Text("you do not sit at this table"), code="not_seated")
     del session.seats[seat]
     if session.fair is not None:
         session.fair.client_seeds.pop(player_id, None)
@@ -133,16 +134,18 @@ def edit(
 ) -> None:
     """New settings or seat order for a waiting table (the service checks the account first)."""
     require_status(session, "waiting")
-    require_creator(session, player_id, "edit the game")
+    require_creator(session, player_id, Text("only the creator can edit the game"))
     if settings is not None:
         new_settings = validate_settings(settings)
         if len(session.seats) > new_settings.players:
-            raise GameActionError("more players sit than the new settings allow", code="too_many")
+            raise GameActionError(
+                Text("more players sit than the new settings allow"), code="too_many"
+            )
         session.settings = new_settings
     if player_order is not None:
         if sorted(player_order) != sorted(session.player_ids):
             raise GameActionError(
-                "the order must name every seated player once", code="bad_player_order"
+                Text("the order must name every seated player once"), code="bad_player_order"
             )
         by_player = {seat.player_id: seat for seat in session.seats}
         session.seats = [by_player[p] for p in player_order]
@@ -151,7 +154,7 @@ def edit(
 def delete(session: GameSession, player_id: str, now: datetime) -> Effects:
     """The creator removes a waiting table; everyone seated is free again."""
     require_status(session, "waiting")
-    require_creator(session, player_id, "delete the game")
+    require_creator(session, player_id, Text("only the creator can delete the game"))
     forgotten: dict[str, PlayerChange] = dict.fromkeys(session.player_ids, "forget")
     _remove(session, now)
     return Effects(players=forgotten, removed=True)
@@ -159,10 +162,14 @@ def delete(session: GameSession, player_id: str, now: datetime) -> Effects:
 
 def start(session: GameSession, player_id: str, now: datetime, dice: DiceSource) -> None:
     require_status(session, "waiting")
-    require_creator(session, player_id, "start the game")
+    require_creator(session, player_id, Text("only the creator can start the game"))
     if len(session.seats) != session.settings.players:
         raise GameActionError(
-            f"the table needs {session.settings.players} players, {len(session.seats)} sit",
+            Text(
+                "the table needs {players} players, {count} sit",
+                players=session.settings.players,
+                count=len(session.seats),
+            ),
             code="table_not_full",
         )
     session.status = "running"

@@ -8,6 +8,7 @@ with a return after a lost connection). While paused, the player's turn actions 
 
 from datetime import datetime
 
+from yamb.i18n import Text
 from yamb.session import clock, decisions
 from yamb.session.effects import GameActionError, require_status
 from yamb.session.model import GameSession
@@ -19,7 +20,7 @@ def _own_seat(session: GameSession, player_id: str) -> int:
     require_status(session, "running")
     seat = session.seat_of(player_id)
     if seat is None or session.seats[seat].left:
-        raise GameActionError("you do not play in this game", code="not_seated")
+        raise GameActionError(Text("you do not play in this game"), code="not_seated")
     return seat
 
 
@@ -34,20 +35,26 @@ def pause(session: GameSession, player_id: str, turn: int | None, now: datetime)
     seat_index = _own_seat(session, player_id)
     seat = session.seats[seat_index]
     if seat.paused:
-        raise GameActionError("your turn is paused already", code="paused")
+        raise GameActionError(Text("your turn is paused already"), code="paused")
     if session.finish_offer is not None:
-        raise GameActionError("waiting for the answer to the finish offer", code="finish_offer")
+        raise GameActionError(
+            Text("waiting for the answer to the finish offer"), code="finish_offer"
+        )
     if clock.turn_seconds(session) is None:
         raise GameActionError(
-            "turns have no clock in this game: there is nothing to pause", code="not_allowed"
+            Text("turns have no clock in this game: there is nothing to pause"), code="not_allowed"
         )
     if not in_turn(session, seat_index):
-        raise GameActionError("only the player in turn pauses their clock", code="not_your_turn")
+        raise GameActionError(
+            Text("only the player in turn pauses their clock"), code="not_your_turn"
+        )
     number = _check_turn(session, seat_index, turn)
     if seat.paused_in_turn == number:
-        raise GameActionError("you have paused this turn already: once a turn", code="pause_used")
+        raise GameActionError(
+            Text("you have paused this turn already: once a turn"), code="pause_used"
+        )
     if session.slot(seat_index).clock.deadline is None:
-        raise GameActionError("your turn clock is not running", code="not_allowed")
+        raise GameActionError(Text("your turn clock is not running"), code="not_allowed")
     clock.freeze(session, seat_index, now)
     decisions.charge(session, seat_index, now)  # a pause is not deciding
     seat.paused, seat.paused_in_turn = True, number
@@ -58,7 +65,7 @@ def resume(session: GameSession, player_id: str, turn: int | None, now: datetime
     seat_index = _own_seat(session, player_id)
     seat = session.seats[seat_index]
     if not seat.paused:
-        raise GameActionError("your turn is not paused", code="not_paused")
+        raise GameActionError(Text("your turn is not paused"), code="not_paused")
     _check_turn(session, seat_index, turn)
     seat.paused, seat.return_deadline = False, None
     if in_turn(session, seat_index) and session.finish_offer is None:

@@ -5,6 +5,7 @@ game's record (its header) do not."""
 
 from collections.abc import Sequence
 
+from yamb.i18n import Text
 from yamb.protocol import ReplayFrame, ReplayTurnView
 from yamb.session import regret
 from yamb.session.effects import GameActionError
@@ -26,7 +27,11 @@ def replay_frames(
     keeps them."""
     if len(lines) != header.turns:
         raise GameActionError(
-            f"the game's record is no longer whole: {len(lines)} of {header.turns} turns are kept",
+            Text(
+                "the game's record is no longer whole: {count} of {turns} turns are kept",
+                count=len(lines),
+                turns=header.turns,
+            ),
             code="not_allowed",
         )
     try:

@@ -10,6 +10,7 @@ form of a `yamb check` record (yamb.replay), so a correction is a replay of the 
 from typing import Any
 
 from yamb.game import Game
+from yamb.i18n import Text
 from yamb.replay import RecordError, replay
 from yamb.session.effects import Effects, GameActionError, require_creator, require_status
 from yamb.session.endings import finish
@@ -68,18 +69,22 @@ def correct(
     corrected history. Refused, with the line that breaks, when a later write is no longer
     legal (nothing changes); only between turns, and with every seat still at the table."""
     require_status(session, "running", "finished")
-    require_creator(session, player_id, "correct the history")
+    require_creator(session, player_id, Text("only the creator can correct the history"))
     if not is_scorekeeping(session):
         raise GameActionError(
-            "only a scorekeeping table's history is corrected", code="not_allowed"
+            Text("only a scorekeeping table's history is corrected"), code="not_allowed"
         )
     if session.status == "running" and session.typed_rolls:
-        raise GameActionError("finish the turn under way first", code="turn_started")
+        raise GameActionError(Text("finish the turn under way first"), code="turn_started")
     if any(seat.left for seat in session.seats):
-        raise GameActionError("a player has left: the history is final", code="not_allowed")
+        raise GameActionError(Text("a player has left: the history is final"), code="not_allowed")
     if not 0 <= index < len(session.history):
         raise GameActionError(
-            f"the history has {len(session.history)} lines (0 to {len(session.history) - 1})",
+            Text(
+                "the history has {count} lines (0 to {count2})",
+                count=len(session.history),
+                count2=len(session.history) - 1,
+            ),
             code="correction_refused",
         )
     corrected = [*session.history[:index], turn, *session.history[index + 1 :]]
@@ -88,7 +93,8 @@ def correct(
     except RecordError as error:
         line = "the record" if error.turn is None else f"line {error.turn}"
         raise GameActionError(
-            f"the correction breaks {line}: {error.message}", code="correction_refused"
+            Text("the correction breaks {line}: {message}", line=line, message=error.message),
+            code="correction_refused",
         ) from None
     session.history = corrected
     session.engine = dump_game(game)
@@ -103,5 +109,5 @@ def correct(
 
 def history_page(session: GameSession, start: int) -> list[dict[str, Any]]:
     if not is_scorekeeping(session):
-        raise GameActionError("only a scorekeeping table keeps a history", code="not_allowed")
+        raise GameActionError(Text("only a scorekeeping table keeps a history"), code="not_allowed")
     return session.history[start : start + HISTORY_PAGE]

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from yamb.errors import IllegalMoveError
 from yamb.game import Game, LegalCell
+from yamb.i18n import Text
 from yamb.pairs import merge_proposal
 from yamb.session.effects import GameActionError
 from yamb.session.model import GameSession, PairsTurn
@@ -61,7 +62,7 @@ def announce(session: GameSession, game: Game, column: int, row: int) -> None:
     turn = team(session)
     if any(part == turn.part for _, _, part in turn.opened):
         raise IllegalMoveError(
-            "you have already announced in this team turn", code="bad_announcement"
+            Text("you have already announced in this team turn"), code="bad_announcement"
         )
     game.announce(column, row)  # the rules of an announcement, checked by the engine
     game.withdraw_announcement()
@@ -71,7 +72,7 @@ def announce(session: GameSession, game: Game, column: int, row: int) -> None:
 def refuse_roll_in_grace(session: GameSession) -> None:
     if session.pairs is not None and session.pairs.grace:
         raise GameActionError(
-            "your time ran out: the dice are locked, choose a cell", code="dice_locked"
+            Text("your time ran out: the dice are locked, choose a cell"), code="dice_locked"
         )
 
 
@@ -80,7 +81,7 @@ def propose(game: Game, session: GameSession, column: int, row: int) -> int:
     cells = own_cells(session, game)
     if (column, row) not in cells:
         game.score_of(column, row)  # raises with the reason the cell is not legal
-        raise IllegalMoveError("this cell cannot be written now", code="illegal_move")
+        raise IllegalMoveError(Text("this cell cannot be written now"), code="illegal_move")
     value = cells[(column, row)]
     team(session).proposal = (column, row, value)
     return value
@@ -101,7 +102,7 @@ def final_write(session: GameSession, game: Game, column: int, row: int) -> int:
         return game.write_value(column, row, value).score
     if (column, row) not in own:
         game.score_of(column, row)  # raises with the reason the cell is not legal
-        raise IllegalMoveError("this cell cannot be written now", code="illegal_move")
+        raise IllegalMoveError(Text("this cell cannot be written now"), code="illegal_move")
     if (column, row) not in {(c, r) for c, r, _ in game.legal_cells()}:
         game.announce(column, row)  # an opened Announced cell: written as announced
     return game.write(column, row).score
@@ -111,7 +112,7 @@ def best_choice(session: GameSession, game: Game) -> tuple[int, int]:
     """What the clock chooses: the best cell (the directed one first, being the only one)."""
     cells = own_cells(session, game)
     if not cells:
-        raise IllegalMoveError("no cell can be written", code="turn_not_started")
+        raise IllegalMoveError(Text("no cell can be written"), code="turn_not_started")
     return max(cells, key=lambda cell: (cells[cell], -cell[0], -cell[1]))
 
 

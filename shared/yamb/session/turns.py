@@ -2,11 +2,13 @@
 pending choice, the write, and the auto-move when the clock runs out."""
 
 from datetime import datetime, timedelta
+from typing import Literal
 
 from yamb import fair_dice
 from yamb.dice import DiceSource, roll_all, roll_unlocked
 from yamb.errors import IllegalMoveError
 from yamb.game import Game
+from yamb.i18n import Plural, Text
 from yamb.session import clock, decisions, replays, scorekeeping, team_turns
 from yamb.session.effects import Effects, GameActionError, require_status
 from yamb.session.endings import finish
@@ -179,12 +181,14 @@ def current(session: GameSession, player_id: str, turn: int | None = None) -> Ga
     `turn`, when it is named)."""
     require_status(session, "running")
     if session.finish_offer is not None:
-        raise GameActionError("waiting for the answer to the finish offer", code="finish_offer")
+        raise GameActionError(
+            Text("waiting for the answer to the finish offer"), code="finish_offer"
+        )
     seat = session.seat_of(player_id)
     if seat is None or session.seats[seat].left:
-        raise GameActionError("you do not play in this game", code="not_seated")
+        raise GameActionError(Text("you do not play in this game"), code="not_seated")
     if session.seats[seat].paused:
-        raise GameActionError("your turn is paused: resume it to play on", code="paused")
+        raise GameActionError(Text("your turn is paused: resume it to play on"), code="paused")
     game = session.game()
     if session.own_turns:
         return _own_turn(session, game, seat, turn)
@@ -193,22 +197,40 @@ def current(session: GameSession, player_id: str, turn: int | None = None) -> Ga
     # At a scorekeeping table the creator types for whoever is in turn.
     host = session.settings.physical_dice and player_id == session.creator
     if seat != session.seat_in_turn(game) and not host:
-        raise GameActionError("it is not your turn", code="not_your_turn")
+        raise GameActionError(Text("it is not your turn"), code="not_your_turn")
     return game
 
 
-def refuse_turn(named: int, playing: int, whose: str) -> None:
+def refuse_turn(named: int, playing: int, whose: Literal["your ", ""]) -> None:
     """An action named for a turn other than the one being played: one that has ended is
     `turn_over`; one for a turn still to come (a client that counted wrong) is `wrong_turn`,
     never "turn 6 is over" during turn 1."""
+    own = whose == "your "
     if named < playing:
-        raise GameActionError(
-            f"{whose}turn {named} is over; {whose}turn {playing} is being played",
-            code="turn_over",
+        over = (
+            Text(
+                "your turn {named} is over; your turn {playing} is being played",
+                named=named,
+                playing=playing,
+            )
+            if own
+            else Text(
+                "turn {named} is over; turn {playing} is being played", named=named, playing=playing
+            )
         )
-    raise GameActionError(
-        f"{whose}turn {named} has not started: it is {whose}turn {playing}", code="wrong_turn"
+        raise GameActionError(over, code="turn_over")
+    early = (
+        Text(
+            "your turn {named} has not started: it is your turn {playing}",
+            named=named,
+            playing=playing,
+        )
+        if own
+        else Text(
+            "turn {named} has not started: it is turn {playing}", named=named, playing=playing
+        )
     )
+    raise GameActionError(early, code="wrong_turn")
 
 
 def _own_turn(session: GameSession, game: Game, seat: int, turn: int | None) -> Game:
@@ -216,12 +238,17 @@ def _own_turn(session: GameSession, game: Game, seat: int, turn: int | None) -> 
     if not game.turn_of(seat)[0]:
         if not game.sheets[seat].empty_cells:
             raise GameActionError(
-                "your sheet is full: the game ends when everyone has finished", code="sheet_full"
+                Text("your sheet is full: the game ends when everyone has finished"),
+                code="sheet_full",
             )
-        waiting = ", ".join(round_waits_for(session, game))
+        waiting = round_waits_for(session, game)
         raise GameActionError(
-            f"the next round starts when {waiting} {'has' if ',' not in waiting else 'have'} "
-            "played this one",
+            Plural(
+                "the next round starts when {players} has played this one",
+                "the next round starts when {players} have played this one",
+                len(waiting),
+                players=", ".join(waiting),
+            ),
             code="round_not_over",
         )
     if turn is not None and turn != number:
@@ -233,9 +260,11 @@ def _own_turn(session: GameSession, game: Game, seat: int, turn: int | None) -> 
 def _check_locks(game: Game, keep: list[int]) -> list[int]:
     count = game.layout.dice_count
     if any(not 0 <= position < count for position in keep):
-        raise IllegalMoveError(f"locked positions must be from 0 to {count - 1}", code="bad_keep")
+        raise IllegalMoveError(
+            Text("locked positions must be from 0 to {count}", count=count - 1), code="bad_keep"
+        )
     if len(set(keep)) != len(keep):
-        raise IllegalMoveError("a die is locked once", code="bad_keep")
+        raise IllegalMoveError(Text("a die is locked once"), code="bad_keep")
     return sorted(keep)
 
 
@@ -244,7 +273,7 @@ def lock(session: GameSession, player_id: str, keep: list[int], turn: int | None
     game = current(session, player_id, turn)
     team_turns.refuse_roll_in_grace(session)
     if not game.can_reroll():
-        raise IllegalMoveError("no roll is left to lock dice for", code="no_rolls_left")
+        raise IllegalMoveError(Text("no roll is left to lock dice for"), code="no_rolls_left")
     session.slot(session.seat_in_turn(game)).locks = _check_locks(game, keep)
 
 
@@ -263,13 +292,19 @@ def roll(
     game = current(session, player_id, turn)
     if seen is not None and seen != game.roll:
         raise GameActionError(
-            f"this roll was asked for after roll {seen}, but roll {game.roll} has been made "
-            "since: one click rolls once",
+            Text(
+                "this roll was asked for after roll {seen}, but roll {roll} has been made since: "
+                "one click rolls once",
+                seen=seen,
+                roll=game.roll,
+            ),
             code="already_rolled",
         )
     if scorekeeping.is_scorekeeping(session):
         raise GameActionError(
-            "at a scorekeeping table the dice are rolled at the table: type them (enter_dice)",
+            Text(
+                "at a scorekeeping table the dice are rolled at the table: type them (enter_dice)"
+            ),
             code="type_the_dice",
         )
     team_turns.refuse_roll_in_grace(session)
@@ -317,7 +352,7 @@ def enter_dice(session: GameSession, player_id: str, dice: list[int], turn: int 
     """Scorekeeping: the dice rolled at the table, typed by the player in turn or the creator."""
     game = current(session, player_id, turn)
     if not scorekeeping.is_scorekeeping(session):
-        raise GameActionError("the server rolls the dice at this table", code="not_allowed")
+        raise GameActionError(Text("the server rolls the dice at this table"), code="not_allowed")
     scorekeeping.enter_dice(session, game, dice)
 
 

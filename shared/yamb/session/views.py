@@ -6,6 +6,7 @@ from datetime import datetime
 
 from yamb import fair_dice
 from yamb.game import Game
+from yamb.i18n import Text
 from yamb.protocol import (
     ColumnTotalsView,
     DiceRecordFrame,
@@ -234,14 +235,22 @@ def dice_record(
     `archived`: the turns of the record stored apart from the game, oldest first."""
     fair = session.fair
     if session.in_play:
-        raise GameActionError("the dice are verified once the game has ended", code="wrong_status")
+        raise GameActionError(
+            Text("the dice are verified once the game has ended"), code="wrong_status"
+        )
     if fair is None:
-        raise GameActionError("this game was played before verifiable dice", code="not_allowed")
+        raise GameActionError(
+            Text("this game was played before verifiable dice"), code="not_allowed"
+        )
     count = session.settings.dice
     lines = [fair_dice.dice_part(line) for line in [*archived, *fair.turns]]
     if len(lines) != session.turn:  # chunks lost (expired): a partial record proves nothing
         raise GameActionError(
-            f"the dice record is no longer whole: {len(lines)} of {session.turn} turns are kept",
+            Text(
+                "the dice record is no longer whole: {count} of {turn} turns are kept",
+                count=len(lines),
+                turn=session.turn,
+            ),
             code="not_allowed",
         )
     turns = [fair_dice.parse_turn(text) for text in lines]

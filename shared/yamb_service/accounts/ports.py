@@ -12,6 +12,7 @@ from yamb.accounts.links import Link, LinkKind
 from yamb.accounts.mail import MailBound
 from yamb.accounts.mail_text import Mail
 from yamb.accounts.profile import AccountStatus, Profile
+from yamb.i18n import DEFAULT_LANGUAGE, Plural, Text
 
 from yamb_service.common.ports import TransactionPart
 
@@ -20,14 +21,16 @@ class NicknameTakenError(AccountError):
     code = "nickname_taken"
 
     def __init__(self, nickname: str) -> None:
-        super().__init__(f"the nickname {nickname!r} is taken", field="nickname")
+        super().__init__(
+            Text("the nickname '{nickname}' is taken", nickname=nickname), field="nickname"
+        )
 
 
 class EmailTakenError(AccountError):
     code = "email_taken"
 
     def __init__(self, field: str = "email") -> None:
-        super().__init__("an account with this e-mail address exists", field=field)
+        super().__init__(Text("an account with this e-mail address exists"), field=field)
 
 
 class StaleProfileError(AccountError):
@@ -36,7 +39,7 @@ class StaleProfileError(AccountError):
     code = "conflict"
 
     def __init__(self) -> None:
-        super().__init__("the account changed meanwhile: try again")
+        super().__init__(Text("the account changed meanwhile: try again"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,11 +155,12 @@ class LiveConnections(Protocol):
         self,
         player_id: str,
         *,
-        reason: str,
+        reason: Text | Plural | str,
         code: Literal["signed_out", "signed_in_elsewhere"] = "signed_out",
+        language: str = DEFAULT_LANGUAGE,
     ) -> None:
-        """Tells the player's live connection why (`code`, the disconnected frame's), and
-        closes it (if they have one)."""
+        """Tells the player's live connection why (`code`, the disconnected frame's, and
+        `reason` in the account's `language`), and closes it (if they have one)."""
 
 
 class PlayedGames(Protocol):

@@ -36,6 +36,7 @@ from yamb.accounts.profile import (
     reminder_due,
 )
 from yamb.economy.errors import EconomyError
+from yamb.i18n import DEFAULT_LANGUAGE, Language, Text
 
 from yamb_service.accounts.mailer import send_gated
 from yamb_service.accounts.ports import (
@@ -73,7 +74,7 @@ _LINK_MAILS = {
     LinkKind.EMAIL: MailKind.CHANGE_EMAIL,
 }
 # What the previous device of a player who signs in again is told (A2).
-SIGNED_IN_ELSEWHERE = "you signed in on another device: sign in here again to play here"
+SIGNED_IN_ELSEWHERE = Text("you signed in on another device: sign in here again to play here")
 # A profile read and written again when another request changed it meanwhile.
 SAVE_ATTEMPTS = 5
 # A Cognito user this old with no profile is what a sign-up that died half-way left: its
@@ -138,7 +139,7 @@ class AccountService:
     def profile(self, player_id: str) -> Profile:
         profile = self.store.get(player_id)
         if profile is None:
-            raise AccountError("this account does not exist", code="account_not_found")
+            raise AccountError(Text("this account does not exist"), code="account_not_found")
         return profile
 
     def _update(self, player_id: str, change: Callable[[Profile], Profile]) -> Profile:
@@ -160,9 +161,12 @@ class AccountService:
         password: str,
         link_base: str,
         referral_code: str | None = None,
+        language: Language = DEFAULT_LANGUAGE,
     ) -> Profile | None:
         """A new unverified account, and its verification mail; with a referral code, the
         code's owner as its referrer (an unknown code is refused before anything is made).
+        `language`: the account's first language preference (the sign-up page's, negotiated
+        from its Accept-Language), which its mails and the server's sentences follow.
         An address that is an account's makes nothing: its owner is told by mail (a new
         verification link if the account is unverified), and None is returned, which the
         caller answers as it answers a new account (nobody learns whose address it is)."""
@@ -186,6 +190,7 @@ class AccountService:
             email=email,
             status=AccountStatus.UNVERIFIED,
             created_at=self.now(),
+            preferences=Preferences(language=language),
         )
         try:
             # The reservation and the profile in one transaction: of sign-ups racing for a
@@ -299,7 +304,10 @@ class AccountService:
             )
         try:
             self.connections.close(
-                player_id, reason=SIGNED_IN_ELSEWHERE, code="signed_in_elsewhere"
+                player_id,
+                reason=SIGNED_IN_ELSEWHERE,
+                code="signed_in_elsewhere",
+                language=profile.preferences.language,
             )
         except Exception:  # its token is refused already: a close that fails fails no sign-in
             logger.exception("the previous device's connection was not closed")
@@ -317,15 +325,15 @@ class AccountService:
         metrics.add_metric(name="AccountDeletionCancelled", unit=MetricUnit.Count, value=1)
         logger.info("account deletion cancelled by a login", player_id=player_id)
 
-    def sign_out_everywhere(self, player_id: str, *, reason: str) -> int:
+    def sign_out_everywhere(self, player_id: str, *, reason: Text | str) -> int:
         """Every token issued so far stops working at once (the generation moves on first),
         then Cognito revokes the refresh tokens and issues the new generation; the live
         connection is told and closed. The new generation."""
         profile = self._update(player_id, lambda p: p.model_copy(update={"session": p.session + 1}))
         self.identity.sign_out_everywhere(player_id, profile.session)
-        self.connections.close(player_id, reason=reason)
+        self.connections.close(player_id, reason=reason, language=profile.preferences.language)
         metrics.add_metric(name="SignedOutEverywhere", unit=MetricUnit.Count, value=1)
-        logger.info("signed out everywhere", player_id=player_id, reason=reason)
+        logger.info("signed out everywhere", player_id=player_id, reason=str(reason))
         return profile.session
 
     # ------------------------------------------------------------------ A3 reset
@@ -349,14 +357,14 @@ class AccountService:
         # A pending e-mail change ends with it (its link then finds no pending address): the
         # owner warned of a change they did not ask for stops it this way.
         self._update(link.player_id, lambda p: p.model_copy(update={"pending_email": None}))
-        self.sign_out_everywhere(link.player_id, reason="the password was reset")
+        self.sign_out_everywhere(link.player_id, reason=Text("the password was reset"))
 
     # ------------------------------------------------------------------ A4 settings
 
     def update_preferences(self, player_id: str, change: PreferencesChange) -> Profile:
         if change.proud_game is not None and not self.store.played_in(change.proud_game, player_id):
             raise AccountError(
-                "that is not a finished game of yours", code="game_unknown", field="proudGame"
+                Text("that is not a finished game of yours"), code="game_unknown", field="proudGame"
             )
 
         def changed(profile: Profile) -> Profile:
@@ -374,7 +382,9 @@ class AccountService:
             profile = self.profile(player_id)
             if nickname == profile.nickname:
                 raise AccountError(
-                    "this is the nickname already", code="nickname_unchanged", field="nickname"
+                    Text("this is the nickname already"),
+                    code="nickname_unchanged",
+                    field="nickname",
                 )
             now = self.now()
             price = check_change_allowed(
@@ -436,12 +446,14 @@ class AccountService:
         assert profile.email is not None, "an account that can sign in has an address"
         if not self.identity.check_password(profile.email, old):
             raise AccountError(
-                "the current password is not right", code="password_wrong", field="oldPassword"
+                Text("the current password is not right"),
+                code="password_wrong",
+                field="oldPassword",
             )
         self.identity.set_password(player_id, new, field="newPassword")
         # The live connection closes too (nothing says it is this device's): this device
         # connects again with the fresh tokens.
-        self.sign_out_everywhere(player_id, reason="the password was changed")
+        self.sign_out_everywhere(player_id, reason=Text("the password was changed"))
         return self.identity.sign_in(profile.email, new)
 
     def request_email_change(
@@ -453,9 +465,13 @@ class AccountService:
         profile = self.profile(player_id)
         assert profile.email is not None, "an account that can sign in has an address"
         if not self.identity.check_password(profile.email, password):
-            raise AccountError("the password is not right", code="password_wrong", field="password")
+            raise AccountError(
+                Text("the password is not right"), code="password_wrong", field="password"
+            )
         if email_key(email) == email_key(profile.email):
-            raise AccountError("this is the address already", code="email_unchanged", field="email")
+            raise AccountError(
+                Text("this is the address already"), code="email_unchanged", field="email"
+            )
         if self.identity.find(email) is not None:
             raise EmailTakenError
         pending = self._update(player_id, lambda p: p.model_copy(update={"pending_email": email}))
@@ -474,7 +490,7 @@ class AccountService:
         profile = self.profile(link.player_id)
         if link.new_email is None or profile.pending_email != link.new_email:
             raise AccountError(
-                "this link was replaced by a newer e-mail change", code="link_invalid"
+                Text("this link was replaced by a newer e-mail change"), code="link_invalid"
             )
         with self._using_link(token, LinkKind.EMAIL):
             # Cognito first: the address is unique there (EmailTakenError if another account
@@ -499,7 +515,7 @@ class AccountService:
         def deleting(profile: Profile) -> Profile:
             if profile.status != AccountStatus.ACTIVE:
                 raise AccountError(
-                    f"an account that is {profile.status} cannot be deleted",
+                    Text("an account that is {status} cannot be deleted", status=profile.status),
                     code="account_locked",
                 )
             return profile.model_copy(
@@ -511,7 +527,7 @@ class AccountService:
             )
 
         profile = self._update(player_id, deleting)
-        self.sign_out_everywhere(player_id, reason="the account is being deleted")
+        self.sign_out_everywhere(player_id, reason=Text("the account is being deleted"))
         self._mail_deletion(profile, now)
         metrics.add_metric(name="AccountDeletionRequested", unit=MetricUnit.Count, value=1)
         return profile
@@ -579,7 +595,9 @@ class AccountService:
             player_id, lambda p: p.model_copy(update={"status": AccountStatus.BANNED})
         )
         self.identity.disable(player_id)
-        self.sign_out_everywhere(player_id, reason=f"the account was banned: {reason}")
+        self.sign_out_everywhere(
+            player_id, reason=Text("the account was banned: {reason}", reason=reason)
+        )
         metrics.add_metric(name="AccountBanned", unit=MetricUnit.Count, value=1)
         return banned
 

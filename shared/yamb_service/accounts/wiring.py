@@ -7,6 +7,7 @@ from functools import cache, partial
 from typing import Any, Literal
 
 from botocore.config import Config
+from yamb.i18n import DEFAULT_LANGUAGE, Plural, Text
 
 from yamb_service.accounts.cognito import CognitoIdentity
 from yamb_service.accounts.dynamo import DynamoAccountStore
@@ -42,8 +43,9 @@ class _LazyConnections:
         self,
         player_id: str,
         *,
-        reason: str,
+        reason: Text | Plural | str,
         code: Literal["signed_out", "signed_in_elsewhere"] = "signed_out",
+        language: str = DEFAULT_LANGUAGE,
     ) -> None:
         if self._built is None:
             from yamb_service.edge.notifier import ApiGatewayNotifier  # noqa: PLC0415 (the protocol)
@@ -53,7 +55,7 @@ class _LazyConnections:
             self._built = PlayerConnections(
                 DynamoPlayerRepository(self._item), ApiGatewayNotifier(self._make_client)
             )
-        self._built.close(player_id, reason=reason, code=code)
+        self._built.close(player_id, reason=reason, code=code, language=language)
 
 
 class _LazySeatNames:

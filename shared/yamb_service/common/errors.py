@@ -1,6 +1,7 @@
 """The errors every domain's services may raise alike."""
 
 from yamb.errors import ErrorCode, YambError
+from yamb.i18n import Text
 
 
 class ServiceBusyError(YambError):
@@ -11,4 +12,4 @@ class ServiceBusyError(YambError):
     code: ErrorCode = "busy"
 
     def __init__(self) -> None:
-        super().__init__("the server is busy: send the same action again in a moment")
+        super().__init__(Text("the server is busy: send the same action again in a moment"))

@@ -12,6 +12,7 @@ from yamb.accounts.profile import AccountStatus, Profile
 from yamb.economy.cosmetics import Kind, Wardrobe
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry, Reason, Wallet
+from yamb.i18n import Text
 
 from yamb_service.common.ports import TransactionPart
 
@@ -145,9 +146,13 @@ class Accounts:
         owner = self.nickname_owner(nickname) if nickname else None
         profile = self.profile(owner) if owner else None
         if profile is None or profile.status in _CANNOT_RECEIVE:
-            raise EconomyError("no player has this nickname", code="unknown_player", field=field)
+            raise EconomyError(
+                Text("no player has this nickname"), code="unknown_player", field=field
+            )
         if profile.player_id == buyer:
-            raise EconomyError("a gift goes to another player", code="gift_to_self", field=field)
+            raise EconomyError(
+                Text("a gift goes to another player"), code="gift_to_self", field=field
+            )
         return profile.player_id
 
 

@@ -12,6 +12,7 @@ from yamb.economy import cosmetics, premium
 from yamb.economy.cosmetics import Kind, Wardrobe
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry, Reason, Wallet, check_amount, client_key
+from yamb.i18n import Text
 
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.ports import TransactionPart
@@ -56,10 +57,14 @@ class EconomyService:
     ) -> list[LedgerEntry]:
         if not 1 <= limit <= MAX_LEDGER_PAGE:
             raise EconomyError(
-                f"a page holds 1 to {MAX_LEDGER_PAGE} entries", code="bad_request", field="limit"
+                Text(
+                    "a page holds 1 to {max_ledger_page} entries", max_ledger_page=MAX_LEDGER_PAGE
+                ),
+                code="bad_request",
+                field="limit",
             )
         if before is not None and before < 1:
-            raise EconomyError("before is an entry's seq (1 or more)", field="before")
+            raise EconomyError(Text("before is an entry's seq (1 or more)"), field="before")
         return self.wallets.entries(player_id, limit, before)
 
     def premium_offers(self, player_id: str) -> list[premium.PremiumOffer]:
@@ -119,7 +124,7 @@ class EconomyService:
             (sender, sent), *_ = recorded
             if (sender, sent.amount, sent.reason) != (player_id, -amount, "gift_sent"):
                 raise EconomyError(
-                    f"the key {key[:40]!r} was used for another change",
+                    Text("the key '{key}' was used for another change", key=key[:40]),
                     code="key_reused",
                     field="key",
                 )
@@ -150,7 +155,9 @@ class EconomyService:
         at once). The entry, and the wardrobe after."""
         item = cosmetics.item_of(item_id)
         if item.price == 0:
-            raise EconomyError("this frame is free: equip it", code="free_item", field="itemId")
+            raise EconomyError(
+                Text("this frame is free: equip it"), code="free_item", field="itemId"
+            )
         scoped = client_key(player_id, key)
         now = self.now()
         detail = f"cosmetic {item_id}"
@@ -172,7 +179,9 @@ class EconomyService:
         (entry,) = applied.entries
         if entry.detail != detail:  # the key bought another item at the same price
             raise EconomyError(
-                f"the key {key[:40]!r} was used for another change", code="key_reused", field="key"
+                Text("the key '{key}' was used for another change", key=key[:40]),
+                code="key_reused",
+                field="key",
             )
         if not applied.written:  # a repeat: the wardrobe as it is now
             return entry, self.wardrobes.wardrobe(player_id)

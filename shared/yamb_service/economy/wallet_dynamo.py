@@ -23,6 +23,7 @@ from pynamodb.transactions import TransactWrite
 from yamb.economy import ledger
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry, Wallet
+from yamb.i18n import Text
 
 from yamb_service.common.dynamo import (
     LOST_RACE_ERRORS,
@@ -267,6 +268,8 @@ def _same_or_refused(
     made = [(player, entry.amount, entry.reason) for player, entry in recorded]
     if asked != made:
         raise EconomyError(
-            f"the key {key[:40]!r} was used for another change", code="key_reused", field="key"
+            Text("the key '{key}' was used for another change", key=key[:40]),
+            code="key_reused",
+            field="key",
         )
     return [entry for _, entry in recorded]

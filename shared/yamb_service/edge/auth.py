@@ -31,6 +31,9 @@ class Identity:
     # When the sign-in the token comes from happened (Unix seconds: Cognito's `auth_time`,
     # which a refreshed token keeps).
     auth_time: int = 0
+    # The account's language (its profile's preference, read by the authorizer): what the
+    # server's sentences to this player are rendered in (docs/languages.md).
+    language: str = "en"
 
 
 class TokenVerifier:

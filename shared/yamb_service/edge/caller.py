@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from yamb.i18n import DEFAULT_LANGUAGE
+
 
 @dataclass(frozen=True, slots=True)
 class Caller:
@@ -11,3 +13,6 @@ class Caller:
     expires_at: int | None = None
     # The account's nickname, as the authorizer read it from the profile.
     nickname: str | None = None
+    # The account's language, as the authorizer read it from the profile: the server's
+    # sentences to this connection (refusals, notices) are rendered in it.
+    language: str = DEFAULT_LANGUAGE

@@ -21,10 +21,13 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ValidationError
 from pydantic.alias_generators import to_snake
 from yamb.accounts.messages import ErrorDetail, ErrorView
-from yamb.i18n import Language, negotiate
+from yamb.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language, Plural, Text, negotiate, render
+from yamb.i18n.validation import located, location, problem
 
 from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import logger
+
+NO_SUCH_ROUTE = Text("no such route")
 
 NO_STORE = "no-store"
 """A private answer (a wallet, an account, a link's state are the player's): never cached."""
@@ -251,10 +254,26 @@ class BadRequestError(Exception):
     """A request refused at the edge, before any service sees it: 400 ``bad_request``, naming
     the field when there is one."""
 
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: Text | Plural | str, field: str | None = None) -> None:
+        super().__init__(str(message))
         self.message = message
         self.field = field
+
+
+def reader_language(event: APIGatewayProxyEventV2 | None = None) -> Language:
+    """The language the request's reader reads (docs/languages.md): the signed-in account's
+    setting, as the authorizer put it in its context, else the browser's `Accept-Language`
+    (negotiated among ours; English when none fits). `event`: the request being answered."""
+    if event is None:
+        event = getattr(HttpApi, "current_event", None)
+        if event is None:
+            return DEFAULT_LANGUAGE
+    context = (event.raw_event.get("requestContext") or {}).get("authorizer") or {}
+    chosen = (context.get("lambda") or {}).get("language")
+    for language in LANGUAGES:
+        if chosen == language:
+            return language
+    return negotiate(event.headers.get("accept-language"))
 
 
 def player_id(event: APIGatewayProxyEventV2) -> str:
@@ -285,13 +304,13 @@ def body[M: BaseModel](event: APIGatewayProxyEventV2, model: type[M], *, forms: 
         try:
             data = json.loads(raw) if raw else {}
         except RecursionError:
-            raise BadRequestError("the body is nested too deeply") from None
+            raise BadRequestError(Text("the body is nested too deeply")) from None
         except ValueError:  # JSONDecodeError, and integers beyond the 4,300-digit limit
-            raise BadRequestError("the body is not JSON") from None
+            raise BadRequestError(Text("the body is not JSON")) from None
     try:
         return model.model_validate(data)
     except RecursionError:
-        raise BadRequestError("the body is nested too deeply") from None
+        raise BadRequestError(Text("the body is nested too deeply")) from None
 
 
 def query_int(event: APIGatewayProxyEventV2, name: str) -> int | None:
@@ -300,7 +319,7 @@ def query_int(event: APIGatewayProxyEventV2, name: str) -> int | None:
     if value is None:
         return None
     if not value.isdigit() or len(value) > 9:
-        raise BadRequestError(f"{name} is a whole number", field=name)
+        raise BadRequestError(Text("{name} is a whole number", name=name), field=name)
     return int(value)
 
 
@@ -317,14 +336,19 @@ def json_reply(status: int, model: BaseModel, cache: str | None = NO_STORE) -> R
     )
 
 
-def error_reply(status: int, code: str, message: str, field: str | None = None) -> Response[str]:
-    return json_reply(status, ErrorView(error=ErrorDetail(code=code, message=message, field=field)))
+def error_reply(
+    status: int, code: str, message: Text | Plural | str, field: str | None = None
+) -> Response[str]:
+    """A refusal's JSON body, its sentence rendered in the reader's language (the one place an
+    HTTP refusal becomes words: `reader_language`)."""
+    said = render(message, reader_language())
+    return json_reply(status, ErrorView(error=ErrorDetail(code=code, message=said, field=field)))
 
 
 def _invalid_request(error: ValidationError) -> Response[str]:
     first = error.errors()[0]
-    field = ".".join(str(part) for part in first["loc"]) or None
-    message = f"{field}: {first['msg']}" if field else first["msg"]
+    field = location(first) or None
+    message = located(field, first) if field else problem(first)
     logger.info("request refused", code="bad_request", field=field)
     return error_reply(400, "bad_request", message, field)
 
@@ -335,16 +359,16 @@ def _bad_request(error: BadRequestError) -> Response[str]:
 
 
 def _busy(error: ServiceBusyError) -> Response[str]:
-    return error_reply(503, "busy", "the server is busy: try again in a moment")
+    return error_reply(503, "busy", Text("the server is busy: try again in a moment"))
 
 
 def _not_found(error: Exception) -> Response[str]:
-    return error_reply(404, "not_found", "no such route")
+    return error_reply(404, "not_found", NO_SUCH_ROUTE)
 
 
 def _failed(error: Exception) -> Response[str]:
     logger.exception("request failed")
-    return error_reply(500, "internal", "something went wrong on our side: try again later")
+    return error_reply(500, "internal", Text("something went wrong on our side: try again later"))
 
 
 def on_error[E: Exception](

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from yamb.accounts.errors import AccountError
 from yamb.accounts.profile import Profile, refusal
+from yamb.i18n import Plural, Text
 
 from yamb_service.edge.auth import Identity, TokenVerifier
 
@@ -21,27 +22,28 @@ SIGN_IN_SKEW_SECONDS = 5
 class TokenRefusedError(Exception):
     """The token opens nothing; `code` says why (for the logs: clients get a 401/403)."""
 
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
+    def __init__(self, code: str, reason: Text | Plural | str) -> None:
+        super().__init__(str(reason))
         self.code = code
         self.reason = reason
 
 
 def admit(identity: Identity, profile: Profile | None) -> Identity:
-    """The identity with the profile's nickname, or TokenRefusedError."""
+    """The identity with the profile's nickname and language, or TokenRefusedError."""
     problem: AccountError | None = refusal(profile)
     if problem is not None:
         raise TokenRefusedError(problem.code, problem.message)
     assert profile is not None
     if identity.session != profile.session:
         raise TokenRefusedError(
-            "signed_out", "the account was signed out since this token was issued"
+            "signed_out", Text("the account was signed out since this token was issued")
         )
     if identity.auth_time + SIGN_IN_SKEW_SECONDS < profile.signed_in_at:
         raise TokenRefusedError(
-            "signed_in_elsewhere", "the player signed in on another device since this token"
+            "signed_in_elsewhere",
+            Text("the player signed in on another device since this token"),
         )
-    return replace(identity, nickname=profile.nickname)
+    return replace(identity, nickname=profile.nickname, language=profile.preferences.language)
 
 
 class PlayerTokens:

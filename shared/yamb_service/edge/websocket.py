@@ -11,7 +11,9 @@ import re
 from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from yamb.errors import ErrorCode
+from yamb.errors import ErrorCode, joined
+from yamb.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language, Plural, Text
+from yamb.i18n.validation import location, problem
 from yamb.protocol import ACTION_MODELS, ACTION_NAMES, MAX_FRAME_BYTES, ClientAction, clip
 
 from yamb_service.edge.caller import Caller
@@ -27,10 +29,15 @@ ECHOABLE_REQUEST_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 
 
 class BadFrameError(Exception):
-    def __init__(self, code: ErrorCode, message: str, request_id: str | None = None) -> None:
-        super().__init__(message)
+    """A frame refused before any action was read; its sentence is rendered in the caller's
+    language where it is answered (GameService.reply_error), and clipped there."""
+
+    def __init__(
+        self, code: ErrorCode, message: Text | Plural | str, request_id: str | None = None
+    ) -> None:
+        super().__init__(str(message))
         self.code: ErrorCode = code
-        self.message = clip(message)
+        self.message = message
         self.request_id = request_id
 
 
@@ -40,6 +47,8 @@ class _AuthorizerContext(BaseModel):
     nickname: str | None = Field(default=None, max_length=64)
     # The token's expiry as the authorizer put it in its context (a string there).
     expires_at: int | None = Field(default=None, alias="expiresAt")
+    # The account's language (an older authorizer's context has none: English).
+    language: str | None = Field(default=None, max_length=8)
 
 
 class _RequestContext(BaseModel):
@@ -62,7 +71,15 @@ class WebSocketEvent(BaseModel):
             connection_id=context.connection_id,
             expires_at=context.authorizer.expires_at,
             nickname=context.authorizer.nickname or None,
+            language=_language(context.authorizer.language),
         )
+
+
+def _language(chosen: str | None) -> Language:
+    for language in LANGUAGES:
+        if chosen == language:
+            return language
+    return DEFAULT_LANGUAGE
 
 
 def parse_event(event: dict[str, Any]) -> WebSocketEvent:
@@ -87,18 +104,20 @@ def read_frame(body: str | None) -> Any:
     ):
         raise BadFrameError(
             "frame_too_large",
-            f"an action is at most {MAX_ACTION_BYTES} bytes",
+            Text(
+                "an action is at most {max_action_bytes} bytes", max_action_bytes=MAX_ACTION_BYTES
+            ),
             _request_id_in(text),
         )
     try:
         return json.loads(text)
     except RecursionError:
         raise BadFrameError(
-            "bad_request", "the frame is nested too deeply", _request_id_in(text)
+            "bad_request", Text("the frame is nested too deeply"), _request_id_in(text)
         ) from None
     except ValueError:  # JSONDecodeError, and integers beyond the 4,300-digit limit
         raise BadFrameError(
-            "bad_request", "a frame is a JSON object with an action", _request_id_in(text)
+            "bad_request", Text("a frame is a JSON object with an action"), _request_id_in(text)
         ) from None
 
 
@@ -121,9 +140,15 @@ def _request_id_in(text: str) -> str | None:
     return found.group(1) if found else None
 
 
-def _problem(issue: Any) -> str:
-    location = ".".join(str(part) for part in issue["loc"]) or "frame"
-    return clip(f"{location}: {issue['msg']}", MAX_PROBLEM_CHARS)
+def _problem(issue: Any) -> Text:
+    """One field's problem: its place (clipped: it may be the client's own key) and what pydantic
+    found, in the reader's language when it is a kind our catalogue says (yamb.i18n.validation);
+    else pydantic's English, clipped (a validator's message may quote the client's value)."""
+    where = clip(location(issue, "frame"), MAX_PROBLEM_CHARS // 2)
+    found = problem(issue)
+    if isinstance(found, str):
+        found = clip(found, MAX_PROBLEM_CHARS)
+    return Text("{field}: {problem}", field=where, problem=found)
 
 
 def parse_action(body: str | None) -> ClientAction:
@@ -131,23 +156,31 @@ def parse_action(body: str | None) -> ClientAction:
     The union's discriminator is read first, and the frame validated with the model it names."""
     data = read_frame(body)
     if not isinstance(data, dict):
-        raise BadFrameError("bad_request", "a frame is a JSON object with an action")
+        raise BadFrameError("bad_request", Text("a frame is a JSON object with an action"))
     request_id = echoable(data.get("requestId"))
     name = data.get("action")
     if name is None:
-        raise BadFrameError("bad_request", "frame: the action is missing", request_id)
+        raise BadFrameError("bad_request", Text("frame: the action is missing"), request_id)
     model = ACTION_MODELS.get(name) if isinstance(name, str) else None
     if model is None:
-        tag = clip(str(name), MAX_ACTION_NAME)
-        message = f"unknown action {tag!r}; the actions are: {', '.join(ACTION_NAMES)}"
+        message = Text(
+            "unknown action '{action}'; the actions are: {actions}",
+            action=clip(str(name), MAX_ACTION_NAME),
+            actions=", ".join(ACTION_NAMES),
+        )
         raise BadFrameError("unknown_action", message, request_id)
     try:
         return cast(ClientAction, model.model_validate(data))
     except ValidationError as error:
         issues = error.errors(include_url=False, include_input=False)
-        problems = [_problem(issue) for issue in issues[:MAX_PROBLEMS_SHOWN]]
+        problems: list[Text | Plural | str] = [
+            _problem(issue) for issue in issues[:MAX_PROBLEMS_SHOWN]
+        ]
         if len(issues) > MAX_PROBLEMS_SHOWN:
-            problems.append(f"and {len(issues) - MAX_PROBLEMS_SHOWN} more problems")
-        raise BadFrameError("bad_request", "; ".join(problems), request_id) from None
+            hidden = len(issues) - MAX_PROBLEMS_SHOWN
+            problems.append(Plural("and {count} more problem", "and {count} more problems", hidden))
+        raise BadFrameError("bad_request", joined(problems), request_id) from None
     except RecursionError:
-        raise BadFrameError("bad_request", "the frame is nested too deeply", request_id) from None
+        raise BadFrameError(
+            "bad_request", Text("the frame is nested too deeply"), request_id
+        ) from None

@@ -6,6 +6,7 @@ from datetime import datetime
 
 from yamb import chat
 from yamb.chat import LoggedLine
+from yamb.i18n import Text
 from yamb.protocol import Chat, ChatFrame, ChatHistory, ChatHistoryFrame, ChatLine
 from yamb.session.effects import GameActionError
 
@@ -25,15 +26,15 @@ def send(ctx: GameContext, caller: Caller, action: Chat, now: datetime) -> None:
     seat = session.seat_of(caller.player_id)
     watching = caller.connection_id in loaded.spectators
     if seat is None and not watching:
-        raise GameActionError("sit at this game or watch it to chat", code="not_seated")
+        raise GameActionError(Text("sit at this game or watch it to chat"), code="not_seated")
     if seat is not None and session.seats[seat].left:
-        raise GameActionError("you have left this game", code="not_seated")
+        raise GameActionError(Text("you have left this game"), code="not_seated")
     rate, version = ctx.games.chat_rate(caller.connection_id)
     rate.check(now)
     rate.record(now)
     if not ctx.games.save_chat_rate(caller.connection_id, rate, version, now):
         raise chat.ChatRefused(
-            "another message of yours was being sent: wait a second", code="chat_too_fast"
+            Text("another message of yours was being sent: wait a second"), code="chat_too_fast"
         )
     metrics.add_metric(name="ChatSent", unit=MetricUnit.Count, value=1)
     message = ChatFrame(
@@ -83,7 +84,9 @@ def history(ctx: GameContext, caller: Caller, action: ChatHistory, _now: datetim
     loaded: LoadedGame = ctx.games.load(action.game_id)
     seated = loaded.session.seat_of(caller.player_id) is not None
     if not seated and caller.connection_id not in loaded.spectators:
-        raise GameActionError("sit at this game or watch it to read its chat", code="not_seated")
+        raise GameActionError(
+            Text("sit at this game or watch it to read its chat"), code="not_seated"
+        )
     log, _version = ctx.games.chat_log(action.game_id)
     lines = [ChatLine.model_validate(line.model_dump()) for line in log.lines]
     frame = ChatHistoryFrame(request_id=action.request_id, game_id=action.game_id, messages=lines)

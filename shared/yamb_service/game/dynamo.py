@@ -26,6 +26,7 @@ from pynamodb.expressions.condition import Condition, size
 from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
 from yamb.chat import ChatLog, ChatRate
+from yamb.i18n import Text
 from yamb.protocol import GameSummary
 from yamb.session.cooldown import Cooldown
 from yamb.session.effects import PlayerChange
@@ -148,7 +149,7 @@ class DynamoGameRepository:
             elif item.sk == _LANE and item.token is not None and item.lane is not None:
                 lane = LaneToken(lane=int(item.lane), token=item.token)
         if session is None:
-            raise GameNotFoundError(f"no game {game_id}")
+            raise GameNotFoundError(Text("no game {game_id}", game_id=game_id))
         return LoadedGame(session, lane, spectators, follows, watchers, links)
 
     @busy_when_transient
@@ -343,7 +344,7 @@ class DynamoGameRepository:
         except _ConditionFailedError as failure:
             session.version = expected
             if failure.game:
-                raise StaleGameError("the game changed meanwhile; try again") from None
+                raise StaleGameError(Text("the game changed meanwhile; try again")) from None
             raise SeatTakenError(failure.players[0]) from None
         except BaseException:
             session.version = expected

@@ -2,7 +2,8 @@
 
 from typing import Literal
 
-from yamb.protocol import DisconnectedFrame
+from yamb.i18n import DEFAULT_LANGUAGE, Plural, Text
+from yamb.protocol import DisconnectedFrame, sentence
 
 from yamb_service.edge.notifier import Notifier
 from yamb_service.game.ports import PlayerRepository
@@ -17,12 +18,15 @@ class PlayerConnections:
         self,
         player_id: str,
         *,
-        reason: str,
+        reason: Text | Plural | str,
         code: Literal["signed_out", "signed_in_elsewhere"] = "signed_out",
+        language: str = DEFAULT_LANGUAGE,
     ) -> None:
         connection_id = self._players.get(player_id).connection_id
         if connection_id is None:
             return
         # Its $disconnect then runs as for any closed connection (presence, seat away).
-        if self._notifier.send(connection_id, DisconnectedFrame(code=code, reason=reason)):
+        if self._notifier.send(
+            connection_id, DisconnectedFrame(code=code, reason=sentence(reason, language))
+        ):
             self._notifier.close(connection_id)

@@ -4,6 +4,7 @@ import hashlib
 from datetime import datetime
 
 from yamb.errors import YambError
+from yamb.i18n import Text
 from yamb.protocol import (
     AddBot,
     CreateGame,
@@ -111,8 +112,10 @@ def join(ctx: GameContext, caller: Caller, action: JoinGame, now: datetime) -> N
     def sit_down(session: GameSession) -> Effects:
         if premium_needed(ctx, player, session.settings, now):
             raise GameActionError(
-                "this table's columns need premium (a free account plays presets 1 and 2, "
-                "or up to 3 columns of the types down, up and free)",
+                Text(
+                    "this table's columns need premium (a free account plays presets 1 and 2, or "
+                    "up to 3 columns of the types down, up and free)"
+                ),
                 code="premium_required",
             )
         return lobby.join(session, player, caller.connection_id, caller.nickname, shown)
@@ -136,7 +139,7 @@ def edit(ctx: GameContext, caller: Caller, action: EditGame, now: datetime) -> N
 
     def change(session: GameSession) -> None:
         require_status(session, "waiting")
-        require_creator(session, player, "edit the game")
+        require_creator(session, player, Text("only the creator can edit the game"))
         if refused is not None:
             raise refused
         lobby.edit(session, player, action.settings, action.player_order)
@@ -149,8 +152,10 @@ def edit(ctx: GameContext, caller: Caller, action: EditGame, now: datetime) -> N
                 continue  # a bot plays any columns; the creator was checked
             if premium_needed(ctx, seat.player_id, settings, now):
                 raise GameActionError(
-                    f"{seat.nickname or seat.player_id} plays with a free account: these "
-                    "columns need premium",
+                    Text(
+                        "{player} plays with a free account: these columns need premium",
+                        player=seat.nickname or seat.player_id,
+                    ),
                     code="premium_required",
                 )
 
@@ -210,13 +215,13 @@ def watch(ctx: GameContext, caller: Caller, action: WatchGame, now: datetime) ->
     if session.seat_of(caller.player_id) is not None:
         if action.follow is not None and session.own_turns:
             raise GameActionError(
-                "in this game each player sees only their own dice", code="dice_hidden"
+                Text("in this game each player sees only their own dice"), code="dice_hidden"
             )
-        raise GameActionError("players do not watch their own game", code="already_seated")
+        raise GameActionError(Text("players do not watch their own game"), code="already_seated")
     follows = _followed(session, action.follow)
     # A bound on what each broadcast sends; racing watchers may pass it by a few.
     if caller.connection_id not in loaded.spectators and len(loaded.spectators) >= MAX_SPECTATORS:
-        raise GameActionError("this game has as many spectators as it takes", code="full")
+        raise GameActionError(Text("this game has as many spectators as it takes"), code="full")
     if (
         caller.connection_id not in loaded.spectators
         or loaded.follows.get(caller.connection_id) != follows
@@ -247,12 +252,14 @@ def _followed(session: GameSession, follow: str | None) -> str | None:
         return None
     if not session.own_turns:
         raise GameActionError(
-            "turn by turn every spectator sees the dice of the player in turn: there is no one "
-            "to pick",
+            Text(
+                "turn by turn every spectator sees the dice of the player in turn: there is no "
+                "one to pick"
+            ),
             code="wrong_game_type",
         )
     if session.seat_of(follow) is None:
         raise GameActionError(
-            f"{clip(follow, 64)} does not play in this game", code="unknown_player"
+            Text("{clip} does not play in this game", clip=clip(follow, 64)), code="unknown_player"
         )
     return follow

@@ -10,6 +10,7 @@ from typing import Protocol
 from yamb.chat import ChatLog, ChatRate
 from yamb.economy.looks import Looks
 from yamb.errors import ErrorCode, YambError
+from yamb.i18n import Text
 from yamb.protocol import GameSummary
 from yamb.session.cooldown import Cooldown
 from yamb.session.effects import PlayerChange
@@ -34,7 +35,13 @@ class HandshakeLimitError(YambError):
     code: ErrorCode = "slow_down"
 
     def __init__(self, limit: int, window_seconds: int) -> None:
-        super().__init__(f"at most {limit} connections in {window_seconds} s: try again later")
+        super().__init__(
+            Text(
+                "at most {limit} connections in {window_seconds} s: try again later",
+                limit=limit,
+                window_seconds=window_seconds,
+            )
+        )
         self.limit = limit
         self.window_seconds = window_seconds
 
@@ -62,7 +69,7 @@ class SeatTakenError(YambError):
     code: ErrorCode = "seat_taken"
 
     def __init__(self, player_id: str) -> None:
-        super().__init__(f"{player_id} may not take a seat now")
+        super().__init__(Text("{player_id} may not take a seat now", player_id=player_id))
         self.player_id = player_id
 
 

@@ -9,7 +9,8 @@ the away, which then finds the seat on another connection, writes nothing either
 import time
 from datetime import datetime, timedelta
 
-from yamb.protocol import DisconnectedFrame, Ping, Pong
+from yamb.i18n import Text
+from yamb.protocol import DisconnectedFrame, Ping, Pong, sentence
 from yamb.session import presence
 from yamb.session.model import GameSession
 
@@ -46,7 +47,10 @@ def connect(ctx: GameContext, caller: Caller) -> None:
     if replaced is not None and replaced != caller.connection_id:
         ctx.notifier.send(
             replaced,
-            DisconnectedFrame(code="replaced", reason="replaced by a newer connection"),
+            DisconnectedFrame(
+                code="replaced",
+                reason=sentence(Text("replaced by a newer connection"), caller.language),
+            ),
         )
         ctx.notifier.close(replaced)
         metrics.add_metric(name="ConnectionReplaced", unit=MetricUnit.Count, value=1)

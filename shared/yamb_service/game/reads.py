@@ -2,6 +2,7 @@
 hint, and `sync` (the player's game as it is now)."""
 
 from yamb import bots
+from yamb.i18n import Text
 from yamb.protocol import (
     CorrectedTurn,
     DiceRecordFrame,
@@ -87,17 +88,19 @@ def replay(ctx: GameContext, caller: Caller, action: Replay) -> None:
     if session is None:
         archived = ctx.games.archived_record(action.game_id)
         if archived.header is None:
-            raise GameNotFoundError(f"no game {action.game_id}")
+            raise GameNotFoundError(Text("no game {game_id}", game_id=action.game_id))
         header, lines, nicknames = archived.header, archived.turns, None
     else:
         if session.in_play or session.status == "deleted":
             raise GameActionError(
-                "a game replays once it has been played to its end", code="wrong_status"
+                Text("a game replays once it has been played to its end"), code="wrong_status"
             )
         if session.fair is None:
             raise GameActionError(
-                "this game keeps no record of its turns (a scorekeeping table's turns are "
-                "in its history)",
+                Text(
+                    "this game keeps no record of its turns (a scorekeeping table's turns are in "
+                    "its history)"
+                ),
                 code="not_allowed",
             )
         archived_turns = (
@@ -119,7 +122,7 @@ def sync(ctx: GameContext, caller: Caller, request_id: str, game_id: str | None 
     if game_id is not None:
         session = ctx.games.load(game_id).session
         if session.seat_of(caller.player_id) is None:
-            raise GameActionError("you do not play in this game", code="not_seated")
+            raise GameActionError(Text("you do not play in this game"), code="not_seated")
     elif record.game_id is not None:
         try:
             session = ctx.games.load(record.game_id).session

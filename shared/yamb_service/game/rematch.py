@@ -4,6 +4,7 @@ joining it."""
 
 from datetime import datetime
 
+from yamb.i18n import Text
 from yamb.protocol import Rematch, RematchFrame
 from yamb.session.effects import GameActionError
 
@@ -18,9 +19,11 @@ ENDED = ("finished", "cancelled")
 def rematch(ctx: GameContext, caller: Caller, action: Rematch, now: datetime) -> None:
     ended = ctx.games.load(action.game_id).session
     if ended.seat_of(caller.player_id) is None:
-        raise GameActionError("only a player of the game asks for its rematch", code="not_seated")
+        raise GameActionError(
+            Text("only a player of the game asks for its rematch"), code="not_seated"
+        )
     if ended.status not in ENDED:
-        raise GameActionError("a rematch follows a game that has ended", code="wrong_status")
+        raise GameActionError(Text("a rematch follows a game that has ended"), code="wrong_status")
     bots = tuple(seat.bot for seat in ended.seats if seat.bot is not None)
     table = open_table(ctx, caller, action, ended.settings, now, bots)
     if table is None:

@@ -9,6 +9,8 @@ reads the game again)."""
 
 from datetime import datetime
 
+from yamb.i18n import Text
+
 from yamb_service.game.ports import (
     GameNotFoundError,
     GameRepository,
@@ -59,4 +61,6 @@ class SeatNames:
             except StaleGameError:
                 continue
             return 1
-        raise StaleGameError(f"game {game_id} kept changing while a seat was renamed")
+        raise StaleGameError(
+            Text("game {game_id} kept changing while a seat was renamed", game_id=game_id)
+        )

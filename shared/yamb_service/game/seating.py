@@ -5,9 +5,10 @@ from datetime import datetime
 
 from yamb.economy.looks import Looks
 from yamb.errors import InvalidSettingsError
+from yamb.i18n import Plural, Text
 from yamb.session.effects import GameActionError
 from yamb.session.slow import FREE_SLOW_GAMES, PREMIUM_SLOW_GAMES
-from yamb.settings import GameSettings, premium_only
+from yamb.settings import GameSettings, Problem, premium_only
 
 from yamb_service.common.observability import logger
 from yamb_service.game.context import GameContext
@@ -16,7 +17,7 @@ from yamb_service.game.ports import GameNotFoundError
 
 def premium_needed(
     ctx: GameContext, player_id: str, settings: GameSettings, now: datetime
-) -> list[tuple[tuple[str, ...], str]]:
+) -> list[Problem]:
     """What in the settings the player's account may not play (rules.md 5): premium-only
     columns and no premium now; the player's record is read only for such settings."""
     problems = premium_only(settings)
@@ -50,16 +51,25 @@ def seat_refusal(
     record = ctx.players.get(player_id)
     if record.blocked_until is not None and record.blocked_until > now:
         return GameActionError(
-            f"you left a game: joining is blocked until {record.blocked_until:%H:%M} UTC",
+            Text(
+                "you left a game: joining is blocked until {blocked_until} UTC",
+                blocked_until=format(record.blocked_until, "%H:%M"),
+            ),
             code="cooldown",
         )
     if slow:
         allowed = PREMIUM_SLOW_GAMES if record.premium(now) else FREE_SLOW_GAMES
         if len(record.slow_games) >= allowed:
             return GameActionError(
-                f"you already play {len(record.slow_games)} slow game"
-                f"{'s' if len(record.slow_games) > 1 else ''}: a player has "
-                f"{FREE_SLOW_GAMES} beside a regular game, {PREMIUM_SLOW_GAMES} with premium",
+                Plural(
+                    "you already play {count} slow game: a player has {free} beside a regular "
+                    "game, {premium} with premium",
+                    "you already play {count} slow games: a player has {free} beside a regular "
+                    "game, {premium} with premium",
+                    len(record.slow_games),
+                    free=FREE_SLOW_GAMES,
+                    premium=PREMIUM_SLOW_GAMES,
+                ),
                 code="slow_games_limit",
             )
         return None
@@ -72,7 +82,8 @@ def seat_refusal(
     seat = holding.seat_of(player_id)
     if holding.in_play and seat is not None and not holding.seats[seat].left:
         return GameActionError(
-            f"you already play in game {holding.game_id}", code="already_in_game"
+            Text("you already play in game {game_id}", game_id=holding.game_id),
+            code="already_in_game",
         )
     return None
 

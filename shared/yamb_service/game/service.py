@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 from yamb.dice import DiceSource
 from yamb.errors import ErrorCode, YambError
+from yamb.i18n import DEFAULT_LANGUAGE, Plural, Text
 from yamb.protocol import (
     AddBot,
     AddSeed,
@@ -56,6 +57,7 @@ from yamb.protocol import (
     WatchGame,
     Write,
     clip,
+    sentence,
 )
 
 from yamb_service.common.observability import MetricUnit, logger, metrics
@@ -78,9 +80,11 @@ from yamb_service.game.timers import LaneInput
 from yamb_service.game.writer import GameWriter
 from yamb_service.push.ports import NoPusher, Pusher
 
-SESSION_EXPIRED = "your sign-in has expired: connect again with a fresh token"
-SLOW_DOWN = "too many frames: this one and the next ones this second are not applied; slow down"
-INTERNAL_ERROR = (
+SESSION_EXPIRED = Text("your sign-in has expired: connect again with a fresh token")
+SLOW_DOWN = Text(
+    "too many frames: this one and the next ones this second are not applied; slow down"
+)
+INTERNAL_ERROR = Text(
     "the server failed to answer this action; sending it again with the same requestId is safe"
 )
 
@@ -181,7 +185,13 @@ class GameService:
         if verdict != "allow":
             metrics.add_metric(name="FrameThrottled", unit=MetricUnit.Count, value=1)
             if verdict == "warn":
-                self.reply_error(caller.connection_id, "slow_down", SLOW_DOWN, action.request_id)
+                self.reply_error(
+                    caller.connection_id,
+                    "slow_down",
+                    SLOW_DOWN,
+                    action.request_id,
+                    language=caller.language,
+                )
             return
         try:
             self._dispatch(caller, action, now)
@@ -194,11 +204,18 @@ class GameService:
                 error.message,
                 action.request_id,
                 fields=error.fields,
+                language=caller.language,
             )
         except Exception:
             metrics.add_metric(name="ActionFailed", unit=MetricUnit.Count, value=1)
             logger.exception("action failed")
-            self.reply_error(caller.connection_id, "internal", INTERNAL_ERROR, action.request_id)
+            self.reply_error(
+                caller.connection_id,
+                "internal",
+                INTERNAL_ERROR,
+                action.request_id,
+                language=caller.language,
+            )
 
     def _session_expired(self, caller: Caller) -> None:
         """The token the connection was opened with has expired: a signed-out, disabled or
@@ -206,7 +223,10 @@ class GameService:
         metrics.add_metric(name="SessionExpired", unit=MetricUnit.Count, value=1)
         logger.info("session expired")
         self.notifier.send(
-            caller.connection_id, DisconnectedFrame(code="session_expired", reason=SESSION_EXPIRED)
+            caller.connection_id,
+            DisconnectedFrame(
+                code="session_expired", reason=sentence(SESSION_EXPIRED, caller.language)
+            ),
         )
         self.notifier.close(caller.connection_id)
 
@@ -214,15 +234,18 @@ class GameService:
         self,
         connection_id: str,
         code: ErrorCode,
-        message: str,
+        message: Text | Plural | str,
         request_id: str | None = None,
         *,
         fields: tuple[str, ...] = (),
+        language: str = DEFAULT_LANGUAGE,
     ) -> None:
+        """The refusal's frame, its sentence rendered in the caller's `language` (the one place
+        a WebSocket refusal becomes words: docs/languages.md)."""
         frame = ErrorFrame(
             request_id=request_id,
             code=code,
-            message=clip(message),
+            message=sentence(message, language),
             fields=[clip(name, 40) for name in fields[:20]] or None,
         )
         try:

@@ -4,6 +4,7 @@ action's requestId), then the answer to the actor and the new game to everyone a
 from collections.abc import Callable
 from datetime import datetime
 
+from yamb.i18n import Text
 from yamb.protocol import Ack, ClientAction, GameDeletedFrame
 from yamb.session.effects import Effects, GameActionError
 from yamb.session.model import GameSession, action_fingerprint
@@ -134,6 +135,6 @@ def carry_out(applied: Applied) -> None:
 def check_same_action(recorded: str, printed: str) -> None:
     if recorded != printed:
         raise GameActionError(
-            "this requestId was already used for another action; use a new one",
+            Text("this requestId was already used for another action; use a new one"),
             code="request_reused",
         )

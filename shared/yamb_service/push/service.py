@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from yamb.accounts.errors import AccountError
 from yamb.accounts.profile import AccountStatus, Profile
+from yamb.i18n import Text
 from yamb.push.gate import may_push, notification
 from yamb.push.messages import MAX_DEVICES, PushRequest, PushSubscriptionRequest, device_id
 
@@ -35,8 +36,11 @@ class PushDevices:
         device = Device(device_id(request.endpoint), request)
         if not self.subscriptions.put(player_id, device):
             raise AccountError(
-                f"notifications are on for {MAX_DEVICES} devices already: turn them off on one"
-                " of them first",
+                Text(
+                    "notifications are on for {max_devices} devices already: turn them off on one "
+                    "of them first",
+                    max_devices=MAX_DEVICES,
+                ),
                 code="push_devices_full",
             )
         return device.device_id

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from aws_lambda_powertools.metrics import MetricUnit
 from yamb.accounts.nicknames import MAX_NICKNAME_CHARS
 from yamb.accounts.profile import AccountStatus, Profile
+from yamb.i18n import Text
 from yamb.push.messages import PushKind, PushRequest
 from yamb.results import periods
 from yamb.results.boards import (
@@ -212,13 +213,15 @@ class ResultsService(_OnResults):
             rows, mine = self._favorites_board(viewer, target), None
         elif kind == "clubs":
             raise ResultsError(
-                "club boards come with clubs, which do not exist yet",
+                Text("club boards come with clubs, which do not exist yet"),
                 code="board_not_available",
                 field="kind",
             )
         else:
             raise ResultsError(
-                f"unknown kind {kind!r}: all or favorites", code="unknown_board", field="kind"
+                Text("unknown kind '{kind}': all or favorites", kind=kind),
+                code="unknown_board",
+                field="kind",
             )
         if kind == "all" and prizes:
             rows = _with_prizes(rows, prizes)
@@ -270,8 +273,10 @@ class ResultsService(_OnResults):
     def _favorites_board(self, viewer: str, target: Board) -> list[RowView]:
         if target.format == "pairs":
             raise ResultsError(
-                "a favorite is a player and a pairs board's rows are pairs: "
-                "the favorites board is for individual boards",
+                Text(
+                    "a favorite is a player and a pairs board's rows are pairs: the favorites "
+                    "board is for individual boards"
+                ),
                 code="board_not_available",
                 field="kind",
             )
@@ -284,13 +289,17 @@ class ResultsService(_OnResults):
     def _player(self, nickname: str) -> Profile:
         if not 0 < len(nickname) <= MAX_NICKNAME_CHARS:  # no key to read: no one has it
             raise ResultsError(
-                f"no player is called {nickname[:40]!r}", code="unknown_player", field="nickname"
+                Text("no player is called '{nickname}'", nickname=nickname[:40]),
+                code="unknown_player",
+                field="nickname",
             )
         owner = self.accounts.nickname_owner(nickname)
         profile = self.accounts.get(owner) if owner is not None else None
         if profile is None or profile.status not in _VISIBLE:
             raise ResultsError(
-                f"no player is called {nickname!r}", code="unknown_player", field="nickname"
+                Text("no player is called '{nickname}'", nickname=nickname),
+                code="unknown_player",
+                field="nickname",
             )
         return profile
 
@@ -310,7 +319,9 @@ class ResultsService(_OnResults):
         """The statistics a visitor sees (R5). A player who hid them, a locked or deleted
         account and a nickname no one has get the same answer: the page does not exist."""
         missing = ResultsError(
-            f"no public page for {nickname!r}", code="unknown_player", field="nickname"
+            Text("no public page for '{nickname}'", nickname=nickname),
+            code="unknown_player",
+            field="nickname",
         )
         try:
             profile = self._player(nickname)
@@ -352,7 +363,9 @@ class ResultsService(_OnResults):
     def head_to_head(self, viewer: str, nickname: str, before: str | None) -> HeadToHeadView:
         if before is not None and not _MEETING_KEY.fullmatch(before):
             raise ResultsError(
-                "before is the nextBefore of the page before", code="bad_request", field="before"
+                Text("before is the nextBefore of the page before"),
+                code="bad_request",
+                field="before",
             )
         opponent = self._player(nickname)
         counts = self.store.head_to_head(viewer, opponent.player_id)
@@ -374,7 +387,9 @@ class ResultsService(_OnResults):
         """The viewer's own past games, a page at a time; the others named as they are now."""
         if before is not None and not _MEETING_KEY.fullmatch(before):
             raise ResultsError(
-                "before is the nextBefore of the page before", code="bad_request", field="before"
+                Text("before is the nextBefore of the page before"),
+                code="bad_request",
+                field="before",
             )
         found = self.store.played(viewer, PAST_GAMES_PAGE + 1, before)
         games = found[:PAST_GAMES_PAGE]
@@ -427,11 +442,15 @@ class ResultsService(_OnResults):
         favorite = self._player(nickname).player_id
         if favorite == viewer:
             raise ResultsError(
-                "you are always on your own favorites board", code="favorite_self", field="nickname"
+                Text("you are always on your own favorites board"),
+                code="favorite_self",
+                field="nickname",
             )
         if on and len(self._visible_favorites(viewer)) >= MAX_FAVORITES:
             raise ResultsError(
-                f"at most {MAX_FAVORITES} favorites", code="too_many_favorites", field="nickname"
+                Text("at most {max_favorites} favorites", max_favorites=MAX_FAVORITES),
+                code="too_many_favorites",
+                field="nickname",
             )
         self.store.set_favorite(viewer, favorite, on)
         return self.favorites(viewer)
@@ -512,11 +531,17 @@ class PrizeService:
         period = periods.previous(kind, now) if period_id is None else periods.parse(period_id, now)
         if period.kind != kind:
             raise ResultsError(
-                f"{period.id} is not a {kind}", code="unknown_period", field="period"
+                Text("{id} is not a {kind}", id=period.id, kind=kind),
+                code="unknown_period",
+                field="period",
             )
         if not period.has_ended(now):
             raise ResultsError(
-                f"{period.id} ends at {period.end}: its prizes are paid after that",
+                Text(
+                    "{id} ends at {end}: its prizes are paid after that",
+                    id=period.id,
+                    end=period.end,
+                ),
                 code="period_not_ended",
                 field="period",
             )

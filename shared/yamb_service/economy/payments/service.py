@@ -51,6 +51,7 @@ from yamb.economy.offers import (
     offer_by_id,
     offers_on_sale,
 )
+from yamb.i18n import Text
 
 from yamb_service.economy.ports import Accounts, Change, WalletStore
 
@@ -231,19 +232,21 @@ class PaymentService:
             )
         except stripe.IdempotencyError as error:
             raise EconomyError(
-                f"the key {request_key!r} was used for another checkout",
+                Text(
+                    "the key '{request_key}' was used for another checkout", request_key=request_key
+                ),
                 code="key_reused",
                 field="key",
             ) from error
         except stripe.StripeError as error:
             LOG.warning("checkout session not created: %r", error)
             raise EconomyError(
-                "the payment provider cannot be reached: try again in a moment",
+                Text("the payment provider cannot be reached: try again in a moment"),
                 code="payment_provider_unavailable",
             ) from error
         if not session.url:
             raise EconomyError(
-                "the payment provider gave no checkout page",
+                Text("the payment provider gave no checkout page"),
                 code="payment_provider_unavailable",
             )
         return CheckoutResult(offer, recipient, url=session.url, session_id=session.id)

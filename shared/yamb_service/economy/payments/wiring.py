@@ -11,6 +11,7 @@ import stripe
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 from yamb.economy.errors import EconomyError
+from yamb.i18n import Text
 
 from yamb_service.accounts.dynamo import load_profile, nickname_owner
 from yamb_service.common import clock
@@ -82,7 +83,7 @@ def payment_service() -> PaymentService:
             api_key = secrets.get(settings.stripe_api_key_parameter)
         except ServiceBusyError:
             raise EconomyError(
-                "the payment provider's key cannot be read: try again in a moment",
+                Text("the payment provider's key cannot be read: try again in a moment"),
                 code="payment_provider_unavailable",
             ) from None
         base = {} if settings.stripe_api_base is None else {"api": settings.stripe_api_base}

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from aws_lambda_powertools.metrics import MetricUnit
 from yamb.accounts.nicknames import MAX_NICKNAME_CHARS
 from yamb.accounts.profile import AccountStatus, Profile
-from yamb.i18n import DEFAULT_LANGUAGE, Language
+from yamb.i18n import DEFAULT_LANGUAGE, Language, Text
 from yamb.progression import badges
 from yamb.progression.badge_messages import (
     BadgesView,
@@ -218,7 +218,9 @@ class BadgeService:
 
     def _player(self, nickname: str) -> Profile:
         missing = ProgressionError(
-            f"no player is called {nickname[:40]!r}", code="unknown_player", field="nickname"
+            Text("no player is called '{nickname}'", nickname=nickname[:40]),
+            code="unknown_player",
+            field="nickname",
         )
         if not 0 < len(nickname) <= MAX_NICKNAME_CHARS:  # no key to read: no one has it
             raise missing

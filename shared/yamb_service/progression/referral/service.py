@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from aws_lambda_powertools.metrics import MetricUnit
 from yamb.accounts.nicknames import MAX_NICKNAME_CHARS
 from yamb.accounts.profile import AccountStatus, Profile
+from yamb.i18n import Text
 from yamb.progression.errors import ProgressionError
 from yamb.progression.referral import (
     VERIFICATION_REWARD,
@@ -394,7 +395,7 @@ class ReferralService:
 
 def _not_yours(nickname: str) -> ProgressionError:
     return ProgressionError(
-        f"{nickname[:40]!r} is not a player you invited",
+        Text("'{nickname}' is not a player you invited", nickname=nickname[:40]),
         code="not_your_invitee",
         field="nickname",
     )

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from aws_lambda_powertools.metrics import MetricUnit
-from yamb.i18n import DEFAULT_LANGUAGE, Language
+from yamb.i18n import DEFAULT_LANGUAGE, Language, Text
 from yamb.progression.errors import ProgressionError
 from yamb.progression.task_messages import BonusView, ClaimView, TasksView, TaskView
 from yamb.progression.tasks import (
@@ -160,7 +160,11 @@ class TaskService:
         week_end = week.end
         if week_id is not None and week_id != week.id:
             raise ProgressionError(
-                f"this is week {week.id}: the tasks of {week_id[:16]} cannot be claimed now",
+                Text(
+                    "this is week {id}: the tasks of {week_id} cannot be claimed now",
+                    id=week.id,
+                    week_id=week_id[:16],
+                ),
                 code="task_of_another_week",
                 field="week",
             )
@@ -169,11 +173,18 @@ class TaskService:
         task = task_to_claim(week_tasks, task_id, new, self.book())
         counters, claimed = self.store.week_of_player(player_id, week.id)
         if task.id in claimed:
-            raise ProgressionError("this task's reward was claimed already", code="task_claimed")
+            raise ProgressionError(
+                Text("this task's reward was claimed already"), code="task_claimed"
+            )
         reached = progress(task, counters.get(task.counter))
         if reached < task.target:
             raise ProgressionError(
-                f"this task is not done yet ({reached} of {task.target})", code="task_not_done"
+                Text(
+                    "this task is not done yet ({reached} of {target})",
+                    reached=reached,
+                    target=task.target,
+                ),
+                code="task_not_done",
             )
 
         applied = self.wallets.change(
@@ -183,7 +194,9 @@ class TaskService:
             also=[self.store.claimed_part(player_id, week.id, task.id, week_end)],
         )
         if not applied.written:  # a claim racing this one was written first
-            raise ProgressionError("this task's reward was claimed already", code="task_claimed")
+            raise ProgressionError(
+                Text("this task's reward was claimed already"), code="task_claimed"
+            )
         metrics.add_metric(name="TaskClaimed", unit=MetricUnit.Count, value=1)
         logger.info("task claimed", week=week.id, task=task.id, tokens=task.reward)
         # Read again after the write: of two last claims racing, the later read sees both.
