@@ -470,10 +470,10 @@ def accounterror_reply(error: AccountError) -> Response[str]:
     status = routes.statuses.get(error.code, 400)
     logger.info("request refused", code=error.code, field=error.field)
     if _wants_page() and app.current_event.request_context.http.method == "GET":
-        return _page(status, Text("This link does not work"), error.message)
+        return _page(status, Text("This link does not work"), error.text)
     if _is_form():
-        return _page(status, Text("That did not work"), error.message)
-    return error_reply(status, error.code, error.message, error.field)
+        return _page(status, Text("That did not work"), error.text)
+    return error_reply(status, error.code, error.text, error.field)
 
 
 @on_error(app, ProgressionError)
@@ -481,7 +481,7 @@ def referral_refused(error: ProgressionError) -> Response[str]:
     """A registration's referral code that no player has: nothing was made."""
     logger.info("request refused", code=error.code, field=error.field)
     status = 404 if error.code == "unknown_referral_code" else 400
-    return error_reply(status, error.code, error.message, error.field)
+    return error_reply(status, error.code, error.text, error.field)
 
 
 add_common_handlers(app)

@@ -202,7 +202,7 @@ def _page(status: int, body: str) -> Response[str]:
 def refused(error: ResultsError) -> Response[str]:
     logger.info("request refused", code=error.code, field=error.field)
     status = routes.statuses.get(error.code, 400)
-    return error_reply(status, error.code, error.message, error.field)
+    return error_reply(status, error.code, error.text, error.field)
 
 
 add_common_handlers(app)

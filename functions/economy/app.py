@@ -203,7 +203,7 @@ def equip_cosmetic() -> Response[str]:
 def economy_error(error: EconomyError) -> Response[str]:
     logger.info("request refused", code=error.code, field=error.field)
     status = routes.statuses.get(error.code, 400)
-    return error_reply(status, error.code, error.message, error.field)
+    return error_reply(status, error.code, error.text, error.field)
 
 
 add_common_handlers(app)

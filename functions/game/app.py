@@ -31,7 +31,7 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, int]:
         service.reply_error(
             caller.connection_id,
             error.code,
-            error.message,
+            error.text,
             error.request_id,
             language=caller.language,
         )

@@ -204,7 +204,7 @@ def webhook_refused(error: WebhookRefusedError) -> Response[str]:
 def economyerror_reply(error: EconomyError) -> Response[str]:
     logger.info("request refused", code=error.code, field=error.field)
     status = routes.statuses.get(error.code, 400)
-    return error_reply(status, error.code, error.message, error.field)
+    return error_reply(status, error.code, error.text, error.field)
 
 
 add_common_handlers(app)  # a malformed body, busy, no route; a failure answers 500, which

@@ -98,9 +98,11 @@ class YambError(Exception):
     fields: tuple[str, ...] = ()
 
     def __init__(self, message: Text | Plural | str, *, code: ErrorCode | None = None) -> None:
-        # str(error) is the English (logs); the edge renders `message` in the reader's language.
         super().__init__(str(message))
-        self.message = message
+        # `text`: the sentence, rendered in the reader's language where the refusal becomes a
+        # frame or a reply (docs/languages.md); `message`: its English (logs, tools, tests).
+        self.text = message
+        self.message = str(message)
         if code is not None:
             self.code = code
 

@@ -50,10 +50,11 @@ class RecordError(Exception):
     def __init__(self, turn: int | None, message: Text | Plural | str) -> None:
         super().__init__(str(message))
         self.turn = turn
-        self.message = message
+        self.text = message
+        self.message = str(message)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"error": {"turn": self.turn, "message": str(self.message)}}
+        return {"error": {"turn": self.turn, "message": self.message}}
 
 
 def _describe(error: ValidationError) -> Text | Plural | str:
@@ -146,7 +147,7 @@ def replay(data: Any) -> Game:
         except ValidationError as error:
             raise RecordError(index, _describe(error)) from None
         except IllegalMoveError as error:
-            raise RecordError(index, error.message) from None
+            raise RecordError(index, error.text) from None
     return game
 
 

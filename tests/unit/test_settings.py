@@ -92,7 +92,8 @@ ALSO_REFUSED = {("ranked", "turn_type"): [("ranked", "turn_seconds")]}
 def _problems(data, account="premium"):
     with pytest.raises(InvalidSettingsError) as caught:
         validate_settings(data, account)
-    return caught.value.problems
+    # the problems' sentences in English (their default rendering)
+    return [(names, str(message)) for names, message in caught.value.problems]
 
 
 def test_settings_bad_cases_cover_every_exclusion():

@@ -107,7 +107,7 @@ def check_catalogue(catalogue: tuple[Offer, ...]) -> tuple[Offer, ...]:
             try:
                 check_amount(offer.tokens, "tokens")
             except EconomyError as error:
-                problem = str(error.message)
+                problem = error.message
         if problem is not None:
             raise ValueError(f"offer {offer.offer_id!r}: {problem}")
         seen.add(offer.offer_id)

@@ -93,7 +93,7 @@ def correct(
     except RecordError as error:
         line = "the record" if error.turn is None else f"line {error.turn}"
         raise GameActionError(
-            Text("the correction breaks {line}: {message}", line=line, message=error.message),
+            Text("the correction breaks {line}: {message}", line=line, message=error.text),
             code="correction_refused",
         ) from None
     session.history = corrected

@@ -407,7 +407,7 @@ class AccountService:
                     key, [Change(player_id, -price, "nickname", detail=nickname)], now
                 )
             except EconomyError as error:  # the balance moved since it was read
-                raise AccountError(error.message, code="not_enough_tokens") from None
+                raise AccountError(error.text, code="not_enough_tokens") from None
             if not isinstance(plan, Plan):
                 continue  # that change was made meanwhile: read the profile again
             try:

@@ -256,7 +256,8 @@ class BadRequestError(Exception):
 
     def __init__(self, message: Text | Plural | str, field: str | None = None) -> None:
         super().__init__(str(message))
-        self.message = message
+        self.text = message
+        self.message = str(message)
         self.field = field
 
 
@@ -355,7 +356,7 @@ def _invalid_request(error: ValidationError) -> Response[str]:
 
 def _bad_request(error: BadRequestError) -> Response[str]:
     logger.info("request refused", code="bad_request", field=error.field)
-    return error_reply(400, "bad_request", error.message, error.field)
+    return error_reply(400, "bad_request", error.text, error.field)
 
 
 def _busy(error: ServiceBusyError) -> Response[str]:

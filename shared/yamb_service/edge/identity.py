@@ -32,7 +32,7 @@ def admit(identity: Identity, profile: Profile | None) -> Identity:
     """The identity with the profile's nickname and language, or TokenRefusedError."""
     problem: AccountError | None = refusal(profile)
     if problem is not None:
-        raise TokenRefusedError(problem.code, problem.message)
+        raise TokenRefusedError(problem.code, problem.text)
     assert profile is not None
     if identity.session != profile.session:
         raise TokenRefusedError(

@@ -37,7 +37,8 @@ class BadFrameError(Exception):
     ) -> None:
         super().__init__(str(message))
         self.code: ErrorCode = code
-        self.message = message
+        self.text = message
+        self.message = str(message)
         self.request_id = request_id
 
 

@@ -201,7 +201,7 @@ class GameService:
             self.reply_error(
                 caller.connection_id,
                 error.code,
-                error.message,
+                error.text,
                 action.request_id,
                 fields=error.fields,
                 language=caller.language,
