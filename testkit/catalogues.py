@@ -13,6 +13,8 @@ from yamb.i18n import text
 
 # A translation: a message id and its string, or a (singular, plural) id and its forms.
 type Translations = Mapping[str | tuple[str, str], str | tuple[str, ...]]
+# Each language's translations, as `use_catalogues` and the `catalogue` fixture take them.
+type Languages = Mapping[str, Translations]
 
 
 def use_catalogues(
@@ -33,4 +35,4 @@ def use_catalogues(
     monkeypatch.setattr(text, "catalogue", cache(text.catalogue.__wrapped__))
 
 
-__all__ = ["use_catalogues"]
+__all__ = ["Languages", "Translations", "use_catalogues"]

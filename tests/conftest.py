@@ -8,9 +8,13 @@ API is started once per process and stopped when the run leaves them
 the group it appends to a test's node id is lost.)
 """
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+from testkit.catalogues import Languages, use_catalogues
 
 BROWSER_TESTS = "tests/e2e/browser/"
 
@@ -36,3 +40,15 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     # the long e2e files start first, and the short unit files fill the workers' ends.
     config.option.loadscopereorder = False
     return FileScheduling(config, log)
+
+
+@pytest.fixture
+def catalogue(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[[Languages], None]:
+    """`catalogue({"fr": {"it is not your turn": "ce n'est pas votre tour"}})`: for this test,
+    the server speaks from these compiled translations only (every other sentence in English),
+    whatever the .po files hold yet (testkit.catalogues)."""
+
+    def install(languages: Languages) -> None:
+        use_catalogues(monkeypatch, tmp_path / "locales", languages)
+
+    return install

@@ -33,6 +33,7 @@ from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepositor
 from yamb_service.game.presence import HANDSHAKE_LIMIT
 
 from testkit.auth import StaticKeys
+from testkit.catalogues import Languages
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "events"
@@ -533,6 +534,64 @@ def test_game_handler_action_error_answers_error_frame(stack: Stack) -> None:
     assert (frame["type"], frame["code"]) == ("error", "not_your_turn")
 
 
+# "it is not your turn" and a bad frame's sentence in each language (a test's own catalogue: the
+# translators' .po files need not hold them yet).
+NOT_YOUR_TURN = {
+    "fr": "ce n'est pas votre tour",
+    "da": "det er ikke din tur",
+    "hr": "nisi na potezu",
+}
+NOT_AN_OBJECT = {
+    "fr": "une trame est un objet JSON avec une action",
+    "da": "en ramme er et JSON-objekt med en handling",
+    "hr": "okvir je JSON objekt s akcijom",
+}
+
+
+def _in_language(event: dict[str, Any], language: str | None) -> dict[str, Any]:
+    """The event as the authorizer's context brings it for an account in `language` (None: an
+    older authorizer's context, without one)."""
+    if language is not None:
+        event["requestContext"]["authorizer"]["language"] = language
+    return event
+
+
+@pytest.mark.parametrize("language", ["fr", "da", "hr", "en", None])
+def test_game_handler_refusal_in_the_account_language_with_the_same_code(
+    stack: Stack, catalogue: Callable[[Languages], None], language: str | None
+) -> None:
+    # given the catalogues say the refusals in French, Danish and Croatian, and ana's turn
+    catalogue(
+        {
+            tongue: {
+                "it is not your turn": NOT_YOUR_TURN[tongue],
+                "a frame is a JSON object with an action": NOT_AN_OBJECT[tongue],
+            }
+            for tongue in NOT_YOUR_TURN
+        }
+    )
+    game_id = stack.running_game()
+
+    # when ben, whose account is in `language`, rolls out of turn, then sends a frame that is
+    # not an action at all
+    roll = _in_language(message("roll", BEN, gameId=game_id, requestId="roll-lang"), language)
+    stack.functions.game(roll, CONTEXT)
+    bad = _in_language(as_player(load_event("sync.json"), BEN), language)
+    bad["body"] = "[1, 2]"
+    stack.functions.game(bad, CONTEXT)
+
+    # then both refusals come in his language (English for English or none), codes unchanged
+    refused = stack.connections.answer(BEN, "roll-lang")
+    malformed = stack.connections.to(BEN)[-1]
+    assert (refused["code"], malformed["code"]) == ("not_your_turn", "bad_request")
+    if language in NOT_YOUR_TURN:
+        assert refused["message"] == NOT_YOUR_TURN[language]
+        assert malformed["message"] == NOT_AN_OBJECT[language]
+    else:
+        assert refused["message"] == "it is not your turn"
+        assert malformed["message"] == "a frame is a JSON object with an action"
+
+
 def test_game_handler_unknown_action_answers_error_frame(stack: Stack) -> None:
     # given ana is connected
     stack.connect(ANA)
@@ -755,7 +814,7 @@ def test_authorizer_valid_token_allows_with_player_id(
     policy = authorizer(token)
 
     # then the route is allowed, with the token's subject as the player id, the profile's
-    # nickname and the token's expiry
+    # nickname and language (English, the default) and the token's expiry
     sub = SUB
     expires = jwt.decode(token, options={"verify_signature": False})["exp"]
     assert policy["principalId"] == sub
@@ -763,7 +822,35 @@ def test_authorizer_valid_token_allows_with_player_id(
     assert statement["Effect"] == "Allow"
     assert statement["Action"] == "execute-api:Invoke"
     assert statement["Resource"] == load_event("authorizer.json")["methodArn"]
-    assert policy["context"] == {"playerId": sub, "nickname": "ana", "expiresAt": str(expires)}
+    assert policy["context"] == {
+        "playerId": sub,
+        "nickname": "ana",
+        "expiresAt": str(expires),
+        "language": "en",
+    }
+
+
+def test_authorizers_hand_on_the_account_language(
+    authorizer: Callable[[str | None], Any],
+    functions: Functions,
+    keys: Keys,
+    profiles: dict[str, Profile],
+) -> None:
+    # given ana's account set to Croatian
+    profiles[SUB] = profiles[SUB].model_copy(
+        update={"preferences": profiles[SUB].preferences.model_copy(update={"language": "hr"})}
+    )
+    token = id_token(keys.private)
+
+    # when she opens a connection and makes an HTTP request
+    policy = authorizer(token)
+    event = load_event("http_authorizer.json")
+    event["headers"]["authorization"] = f"Bearer {token}"
+    allowed = functions.authorizer.http_handler(event, CONTEXT)
+
+    # then both authorizers' contexts name her language, for the routes to speak it
+    assert policy["context"]["language"] == "hr"
+    assert allowed["context"]["language"] == "hr"
 
 
 @pytest.mark.parametrize(

@@ -282,12 +282,6 @@ def player_id(event: APIGatewayProxyEventV2) -> str:
     return str(event.request_context.authorizer.get_lambda["playerId"])
 
 
-def reader_language(event: APIGatewayProxyEventV2) -> Language:
-    """The language the reader asks for (Accept-Language, negotiated): the web client sends
-    its page's, which follows the signed-in account's setting; English without one."""
-    return negotiate(event.headers.get("accept-language"))
-
-
 def is_form(event: APIGatewayProxyEventV2) -> bool:
     content_type = event.headers.get("content-type") or ""
     return content_type.startswith("application/x-www-form-urlencoded")
