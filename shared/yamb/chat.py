@@ -55,9 +55,10 @@ def validate_message(text: str) -> str:
         if _is_control(char):
             raise ChatRefused(
                 Text(
-                    "a chat message cannot hold control characters (U+{ord} at position {count})",
-                    ord=format(ord(char), "04X"),
-                    count=position + 1,
+                    "a chat message cannot hold control characters (U+{code_point} at position "
+                    "{position})",
+                    code_point=format(ord(char), "04X"),
+                    position=position + 1,
                 ),
                 code="bad_request",
             )

@@ -390,7 +390,7 @@ class Game:
         obligation = self.obligations[self.seat]
         if obligation is not None:
             return IllegalMoveError(
-                Text("directed to directed/{id}: write it", id=layout.grid.rows[obligation].id),
+                Text("directed to directed/{row}: write it", row=layout.grid.rows[obligation].id),
                 code="directed_elsewhere",
             )
         if self._joker_active():
@@ -428,7 +428,8 @@ class Game:
         column_type = layout.columns[column].type
         if column_type.announce_by_roll is None:
             raise IllegalMoveError(
-                Text("{id} is not an announced column", id=column_type.id), code="bad_announcement"
+                Text("{column} is not an announced column", column=column_type.id),
+                code="bad_announcement",
             )
         if self.announcement is not None:
             raise IllegalMoveError(

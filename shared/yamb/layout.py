@@ -193,7 +193,9 @@ class Layout:
             return self.grid.row_index(row_id)
         except KeyError:
             raise IllegalMoveError(
-                Text("unknown row '{row_id}' for the {id} grid", row_id=row_id, id=self.grid.id),
+                Text(
+                    "unknown row '{row_id}' for the {grid} grid", row_id=row_id, grid=self.grid.id
+                ),
                 code="unknown_cell",
             ) from None
 

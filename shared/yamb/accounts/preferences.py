@@ -130,9 +130,10 @@ def check_description(text: str) -> str:
         name = unicodedata.name(hidden, "a control character")
         raise AccountError(
             Text(
-                "a description cannot hold invisible or control characters: U+{ord} ({lower})",
-                ord=format(ord(hidden), "04X"),
-                lower=name.lower(),
+                "a description cannot hold invisible or control characters: U+{code_point} "
+                "({character})",
+                code_point=format(ord(hidden), "04X"),
+                character=name.lower(),
             ),
             code="description_characters",
             field="description",

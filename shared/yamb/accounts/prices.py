@@ -34,9 +34,9 @@ def check_change_allowed(
         raise AccountError(
             Text(
                 "a nickname can change once every {days} days: the next change is possible from "
-                "{isoformat}",
+                "{allowed_at}",
                 days=NICKNAME_CHANGE_INTERVAL.days,
-                isoformat=allowed_at.isoformat(),
+                allowed_at=allowed_at.isoformat(),
             ),
             code="nickname_too_soon",
             field="nickname",

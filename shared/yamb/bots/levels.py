@@ -50,8 +50,8 @@ def check_level(level: str, grid_id: str) -> Level:
     if known not in offered:
         raise BotLevelError(
             Text(
-                "the {known} bot does not play the {grid_id} grid; its levels: {offered}",
-                known=known,
+                "the {level} bot does not play the {grid_id} grid; its levels: {offered}",
+                level=known,
                 grid_id=grid_id,
                 offered=", ".join(offered),
             ),

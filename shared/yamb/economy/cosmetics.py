@@ -150,7 +150,10 @@ def equip(wardrobe: Wardrobe, kind: Kind, item_id: str | None, now: datetime) ->
     if item.kind != kind:
         raise EconomyError(
             Text(
-                "{item_id} is a {kind}, not a {kind2}", item_id=item_id, kind=item.kind, kind2=kind
+                "{item_id} is a {kind}, not a {expected}",
+                item_id=item_id,
+                kind=item.kind,
+                expected=kind,
             ),
             code="wrong_kind",
             field="kind",

@@ -124,8 +124,8 @@ def apply(
     else:
         raise EconomyError(
             Text(
-                "this costs {value} tokens and the balance is {balance}",
-                value=-amount,
+                "this costs {price} tokens and the balance is {balance}",
+                price=-amount,
                 balance=wallet.balance,
             ),
             code="not_enough_tokens",

@@ -133,9 +133,9 @@ def find_offer(offer_id: str, now: datetime, catalogue: tuple[Offer, ...] = CATA
         if offer.valid_from is not None and now < offer.valid_from:
             raise EconomyError(
                 Text(
-                    "{name} is on sale from {isoformat}",
+                    "{name} is on sale from {starts}",
                     name=offer.name,
-                    isoformat=offer.valid_from.isoformat(),
+                    starts=offer.valid_from.isoformat(),
                 ),
                 code="offer_not_started",
                 field="offerId",
@@ -143,9 +143,9 @@ def find_offer(offer_id: str, now: datetime, catalogue: tuple[Offer, ...] = CATA
         if offer.valid_until is not None and now >= offer.valid_until:
             raise EconomyError(
                 Text(
-                    "{name} ended at {isoformat}",
+                    "{name} ended at {ended}",
                     name=offer.name,
-                    isoformat=offer.valid_until.isoformat(),
+                    ended=offer.valid_until.isoformat(),
                 ),
                 code="offer_expired",
                 field="offerId",

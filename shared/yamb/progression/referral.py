@@ -73,7 +73,7 @@ def normal_code(text: str) -> str | None:
 
 def unknown_code(text: str) -> ProgressionError:
     return ProgressionError(
-        Text("no player has the referral code '{text}'", text=text[:20]),
+        Text("no player has the referral code '{code}'", code=text[:20]),
         code="unknown_referral_code",
         field="referralCode",
     )
@@ -217,8 +217,8 @@ def check_choice(referral: Referral, name: str, now: datetime) -> Scheme:
     if now >= referral.choose_by or referral.paid:
         raise ProgressionError(
             Text(
-                "the scheme could be chosen until {isoformat}: the {default_scheme} one holds",
-                isoformat=referral.choose_by.isoformat(),
+                "the scheme could be chosen until {until}: the {default_scheme} one holds",
+                until=referral.choose_by.isoformat(),
                 default_scheme=DEFAULT_SCHEME,
             ),
             code="scheme_window_over",

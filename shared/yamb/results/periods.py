@@ -90,9 +90,9 @@ def parse(text: str, now: datetime) -> Period:
             return _week(year, week)
     raise ResultsError(
         Text(
-            "unknown period '{text}': all, month, week, a month (2026-12) or an ISO week "
+            "unknown period '{period}': all, month, week, a month (2026-12) or an ISO week "
             "(2026-W49)",
-            text=text,
+            period=text,
         ),
         code="unknown_period",
         field="period",

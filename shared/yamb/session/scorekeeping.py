@@ -81,9 +81,9 @@ def correct(
     if not 0 <= index < len(session.history):
         raise GameActionError(
             Text(
-                "the history has {count} lines (0 to {count2})",
+                "the history has {count} lines (0 to {last})",
                 count=len(session.history),
-                count2=len(session.history) - 1,
+                last=len(session.history) - 1,
             ),
             code="correction_refused",
         )

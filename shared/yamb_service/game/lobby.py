@@ -260,6 +260,7 @@ def _followed(session: GameSession, follow: str | None) -> str | None:
         )
     if session.seat_of(follow) is None:
         raise GameActionError(
-            Text("{clip} does not play in this game", clip=clip(follow, 64)), code="unknown_player"
+            Text("{player} does not play in this game", player=clip(follow, 64)),
+            code="unknown_player",
         )
     return follow

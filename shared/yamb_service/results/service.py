@@ -531,15 +531,15 @@ class PrizeService:
         period = periods.previous(kind, now) if period_id is None else periods.parse(period_id, now)
         if period.kind != kind:
             raise ResultsError(
-                Text("{id} is not a {kind}", id=period.id, kind=kind),
+                Text("{period} is not a {kind}", period=period.id, kind=kind),
                 code="unknown_period",
                 field="period",
             )
         if not period.has_ended(now):
             raise ResultsError(
                 Text(
-                    "{id} ends at {end}: its prizes are paid after that",
-                    id=period.id,
+                    "{period} ends at {end}: its prizes are paid after that",
+                    period=period.id,
                     end=period.end,
                 ),
                 code="period_not_ended",

@@ -161,8 +161,8 @@ class TaskService:
         if week_id is not None and week_id != week.id:
             raise ProgressionError(
                 Text(
-                    "this is week {id}: the tasks of {week_id} cannot be claimed now",
-                    id=week.id,
+                    "this is week {week}: the tasks of {week_id} cannot be claimed now",
+                    week=week.id,
                     week_id=week_id[:16],
                 ),
                 code="task_of_another_week",
