@@ -27,6 +27,7 @@ from yamb.results.page import missing_page, statistics_page
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
 from yamb_service.edge.http_api import (
+    NO_SUCH_ROUTE,
     HttpApi,
     Parameter,
     Response,
@@ -212,7 +213,7 @@ add_common_handlers(app)
 def not_found(error: Exception) -> Response[str]:
     if app.current_event.path.startswith("/pages/") and _wants_page():
         return _page(404, missing_page(_visitor_language(), _STYLE))  # e.g. an id name
-    return error_reply(404, "not_found", "no such route")
+    return error_reply(404, "not_found", NO_SUCH_ROUTE)
 
 
 @collector_after_first_call

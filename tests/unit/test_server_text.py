@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 import pytest
 from pydantic import BaseModel, Field, ValidationError
+from yamb.accounts.preferences import PreferencesChange
 from yamb.errors import InvalidSettingsError
 from yamb.i18n import Plural, Text, render
 from yamb.i18n.validation import located, problem
@@ -189,3 +190,26 @@ def test_sign_out_tells_the_connection_why_in_the_account_language(
     assert (frame["type"], frame["code"]) == ("disconnected", "signed_out")
     assert frame["reason"] == (reason or "the password was changed")
     assert notifier.closed == ["conn-ana"]
+
+
+def test_validator_refusal_of_ours_is_said_in_the_reader_language(
+    catalogue: Callable[[Translations], None],
+) -> None:
+    # given the French of a settings change's own validator refusal, and of pydantic's prefix
+    catalogue(
+        {
+            "fr": {
+                "cannot be null": "ne peut pas être null",
+                "Value error, {error}": "Valeur refusée : {error}",
+            }
+        }
+    )
+
+    # when a settings change sets the language to null
+    with pytest.raises(ValidationError) as refused:
+        PreferencesChange.model_validate({"language": None})
+    (issue,) = refused.value.errors()
+
+    # then it reads in French, and in English as pydantic says it
+    assert render(problem(issue), "fr") == "Valeur refusée : ne peut pas être null"
+    assert render(problem(issue), "en") == issue["msg"] == "Value error, cannot be null"

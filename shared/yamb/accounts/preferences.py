@@ -190,14 +190,14 @@ class PreferencesChange(_Camel):
     @model_validator(mode="after")
     def _something(self) -> Self:
         if not self.model_fields_set:
-            raise ValueError("name at least one setting to change")
+            raise ValueError(Text("name at least one setting to change"))
         return self
 
     @field_validator("language", "public_page", "notifications", "description")
     @classmethod
     def _not_null(cls, value: object) -> object:
         if value is None:
-            raise ValueError("cannot be null")
+            raise ValueError(Text("cannot be null"))
         return value
 
 

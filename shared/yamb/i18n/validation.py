@@ -3,7 +3,8 @@
 Pydantic writes its messages in English only. The few kinds a player meets (a missing field, a
 string too long, a number out of range, a value not among the allowed ones...) are sentences of
 our catalogue here, written exactly as pydantic writes them in English (so that an English
-reader reads what they read before); any other kind keeps pydantic's English sentence."""
+reader reads what they read before); any other kind keeps pydantic's English sentence. A
+validator of ours that refuses with `ValueError(Text(...))` is said in the reader's language too."""
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -20,6 +21,15 @@ def _number(value: Any) -> Any:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
+
+
+def _value_error(context: Mapping[str, Any]) -> Sentence:
+    """A validator's own refusal: `raise ValueError(Text(...))` is said in the reader's
+    language; a plain ValueError keeps pydantic's English."""
+    said = getattr(context.get("error"), "args", ())
+    if said and isinstance(said[0], Text | Plural):
+        return Text("Value error, {error}", error=said[0])
+    raise KeyError("error")
 
 
 _KINDS: Mapping[str, Callable[[Mapping[str, Any]], Sentence]] = {
@@ -80,6 +90,7 @@ _KINDS: Mapping[str, Callable[[Mapping[str, Any]], Sentence]] = {
     "less_than_equal": lambda ctx: Text(
         "Input should be less than or equal to {le}", le=_number(ctx["le"])
     ),
+    "value_error": _value_error,
     "string_pattern_mismatch": lambda ctx: Text(
         "String should match pattern '{pattern}'", pattern=ctx["pattern"]
     ),
