@@ -243,7 +243,11 @@ def document(template: Path = TEMPLATE) -> dict[str, Any]:
                 "API's Lambda authorizer: a missing token is answered 401 and a refused one 403 "
                 "by API Gateway, with `{message}`. Every other refusal is the function's: "
                 "`{error: {code, message, field}}` with a stable `code` and, for a malformed "
-                "request, the field at fault. JSON answers are not cached (`Cache-Control: "
+                "request, the field at fault; its `message` is in the reader's language (the "
+                "signed-in account's, else the request's `Accept-Language`; English when none "
+                "fits: docs/languages.md), the `code` the same in every language. A sign-up's "
+                "account takes its first language from `Accept-Language`. JSON answers are not "
+                "cached (`Cache-Control: "
                 "no-store`) unless a route says otherwise. Generated from the functions' route "
                 "tables and pydantic models: `make openapi`."
             ),

@@ -636,7 +636,8 @@ def sentence(
 
 class ErrorFrame(Frame):
     """A refusal: nothing changed. `code` is stable (the catalog below); `message` is for people,
-    short, and never echoes what the client sent beyond a few safe characters."""
+    short, in the account's language (English, French, Danish or Croatian: docs/languages.md),
+    and never echoes what the client sent beyond a few safe characters."""
 
     type: Literal["error"] = "error"
     request_id: str | None = None
@@ -658,7 +659,8 @@ class DisconnectedFrame(Frame):
     was signed out everywhere (a password reset, a deletion, a ban, or the player's own
     request), and its token no longer works (sign in again), or `signed_in_elsewhere`: the
     player signed in on another device, which ends this one's session (product A2: its token
-    no longer works; signing in here again ends the other's)."""
+    no longer works; signing in here again ends the other's). `reason` is for people, in the
+    account's language."""
 
     type: Literal["disconnected"] = "disconnected"
     code: Literal["replaced", "session_expired", "signed_out", "signed_in_elsewhere"]
