@@ -10,6 +10,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -23,6 +24,7 @@ from yamb_service.edge.identity import SIGN_IN_SKEW_SECONDS
 
 from devstack import srp
 from devstack.stack import LOCAL_PASSWORD, LocalStack
+from testkit.catalogues import Translations
 
 PASSWORD = "dice-and-4242"
 
@@ -241,3 +243,26 @@ def test_a_new_sign_in_ends_the_previous_devices_session(stack: LocalStack) -> N
         laptop.send(json.dumps({"action": "sync", "requestId": "laptop-1"}))
         assert json.loads(laptop.recv(timeout=10))["requestId"] == "laptop-1"
         assert _request(stack, "GET", "/me", token=laptop_token)[0] == 200
+
+
+def test_refusal_over_the_socket_is_in_the_language_the_account_signed_up_in(
+    stack: LocalStack, catalogue: Callable[[Translations], None]
+) -> None:
+    # given the catalogue's Croatian for a frame that is no action, and two players: one who
+    # signed up on a Croatian page, one on a page in a language we do not speak
+    catalogue({"hr": {"a frame is a JSON object with an action": "okvir je JSON objekt s akcijom"}})
+    croatian = stack.player_token("socket-hr", language="hr")
+    other = stack.player_token("socket-pt", language="pt")
+
+    # when each sends a frame that is not an action, over the local gateway (its authorizer's
+    # context goes to the game function as API Gateway's does)
+    answers = {}
+    for name, token in (("hr", croatian), ("pt", other)):
+        with connect(f"{stack.url}?token={token}") as socket:
+            socket.send("[1]")
+            answers[name] = json.loads(socket.recv(timeout=10))
+
+    # then the same refusal, in Croatian for the Croatian account and in English for the other
+    assert answers["hr"]["code"] == answers["pt"]["code"] == "bad_request"
+    assert answers["hr"]["message"] == "okvir je JSON objekt s akcijom"
+    assert answers["pt"]["message"] == "a frame is a JSON object with an action"
