@@ -24,7 +24,7 @@ from yamb_service.edge.identity import SIGN_IN_SKEW_SECONDS
 
 from devstack import srp
 from devstack.stack import LOCAL_PASSWORD, LocalStack
-from testkit.catalogues import Translations
+from testkit.catalogues import Languages
 
 PASSWORD = "dice-and-4242"
 
@@ -246,7 +246,7 @@ def test_a_new_sign_in_ends_the_previous_devices_session(stack: LocalStack) -> N
 
 
 def test_refusal_over_the_socket_is_in_the_language_the_account_signed_up_in(
-    stack: LocalStack, catalogue: Callable[[Translations], None]
+    stack: LocalStack, catalogue: Callable[[Languages], None]
 ) -> None:
     # given the catalogue's Croatian for a frame that is no action, and two players: one who
     # signed up on a Croatian page, one on a page in a language we do not speak

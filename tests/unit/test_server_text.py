@@ -193,7 +193,7 @@ def test_sign_out_tells_the_connection_why_in_the_account_language(
 
 
 def test_validator_refusal_of_ours_is_said_in_the_reader_language(
-    catalogue: Callable[[Translations], None],
+    catalogue: Callable[[Languages], None],
 ) -> None:
     # given the French of a settings change's own validator refusal, and of pydantic's prefix
     catalogue(
