@@ -117,11 +117,13 @@ class Load:
     lobby_ms: float | None = None
 
 
-def token_context(browser: Browser, name: str, token: str) -> BrowserContext:
+def token_context(
+    browser: Browser, name: str, token: str, *, locale: str | None = None
+) -> BrowserContext:
     """A fresh context whose pages hold the local player `name`'s token, as a signed-in browser
     does (with the name, the page signs in again by itself when its socket's handshake is
     refused, as the local stack's page does: the gateway now and then refuses one when busy)."""
-    context = browser.new_context()
+    context = browser.new_context(locale=locale) if locale else browser.new_context()
     context.add_init_script(
         f"localStorage.setItem('yamb.token', {json.dumps(token)});"
         f"localStorage.setItem('yamb.local', {json.dumps(name)});"
@@ -186,8 +188,19 @@ def keeps_the_shell(context: BrowserContext, url: str) -> None:
 def first_loads(browser: Browser, stack: LocalStack, loads: int) -> dict[str, list[Any]]:
     """`loads` rounds of: a cold load, a warm one (the worker in control), an offline one, and
     the baseline; alternated, so that noise falls on each alike."""
-    rounds: dict[str, list[Any]] = {"cold": [], "warm": [], "offline": [], "baseline": []}
+    rounds: dict[str, list[Any]] = {
+        "cold": [],
+        "warm": [],
+        "offline": [],
+        "baseline": [],
+        "french": [],
+    }
+    french = stack.player_token("bench-french", language="fr")
     for _ in range(loads):
+        # A French player's page on a French browser: the same, plus its catalogue.
+        context = token_context(browser, "bench-french", french, locale="fr-FR")
+        rounds["french"].append(page_load(context, stack.web_url))
+        context.close()
         context = token_context(browser, "bench-loader", stack.player_token("bench-loader"))
         cold = page_load(context, stack.web_url)
         keeps_the_shell(context, stack.web_url)
@@ -285,6 +298,13 @@ def print_loads(rounds: dict[str, list[Any]]) -> None:
         f"  offline, from the worker's cache: {offline[0].from_worker} requests answered by "
         f"the worker, {offline[0].worker_requests + offline[0].requests} over the network; "
         f"shell drawn in {offline_ms:.0f} ms"
+    )
+    french: list[Load] = rounds["french"]
+    french_ms = median([load.lobby_ms or 0.0 for load in french])
+    print(
+        f"  cold in French: {french[0].requests} requests, {french[0].bytes:,} bytes "
+        f"(+{french[0].bytes - cold[0].bytes:,}: its catalogue); lobby drawn in "
+        f"{french_ms:.0f} ms, {french_ms / cold_ms:.2f} of the English cold load"
     )
     print(
         f"  baseline (the same files, handshake, sync and list_games from Python): "
