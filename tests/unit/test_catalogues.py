@@ -70,3 +70,28 @@ def test_page_words_marked_for_translation_are_extracted_from_texts_labels_place
         (3, "Say something"),
         (3, "chat message"),
     ]
+
+
+def test_every_language_translates_every_message_with_the_same_placeholders() -> None:
+    # given the French, Danish and Croatian catalogues of the server and of the page
+    # when each message is looked for in each, with its placeholders and plural forms
+    problems = list(catalogues.untranslated())
+
+    # then none is missing, fuzzy, short of a plural form, or with other placeholders
+    assert problems == []
+
+
+def test_a_sentence_is_said_in_the_readers_language_from_the_compiled_catalogue() -> None:
+    # given a refusal and a count the server says
+    turn = Text("it is not your turn")
+    characters = Plural("at least {count} character", "at least {count} characters", 3)
+
+    # when they are rendered for each reader
+    said = {language: render(turn, language) for language in ("en", "fr", "da", "hr")}
+
+    # then each language has its own words (read from its compiled .mo), English its own
+    assert said["en"] == "it is not your turn"
+    assert len(set(said.values())) == 4
+    assert render(characters, "en") == "at least 3 characters"
+    croatian = render(characters, "hr")
+    assert "3" in croatian and croatian != "at least 3 characters"

@@ -273,6 +273,7 @@ def drift() -> Iterable[str]:
     """What keeps the catalogues from being current: a template that is not the sources'
     (a sentence in the code and not in the catalogue), a .po without the template's messages,
     a compiled file that is not its .po's; nothing when they are current."""
+    yield from unextracted()
     for domain in DOMAINS:
         expected = _ids(extract(domain))
         template = read(domain.template)
@@ -295,6 +296,30 @@ def drift() -> Iterable[str]:
             built = domain.compiled(language)
             if not built.exists() or built.read_bytes() != compiled(domain, catalog, language):
                 yield f"{built.relative_to(ROOT)} is not compiled from its .po (make catalogues)"
+
+
+# A call of the page's catalogue functions with a literal sentence, as a reader finds it: Babel's
+# JavaScript extractor misses a call inside a template literal's `${…}` that holds braces of its
+# own, or nested in another call's arguments; such a sentence would never be translated.
+_PAGE_CALL = re.compile(
+    r'(?<![\w.])(?:tn?\(\s*"((?:[^"\\]|\\.)*)"|tc\(\s*"(?:[^"\\]|\\.)*"\s*,\s*"((?:[^"\\]|\\.)*)")'
+)
+
+
+def unextracted() -> Iterator[str]:
+    """Each call of t/tn/tc in the page's modules whose sentence Babel did not extract."""
+    ids = {_texts(message.id)[0] for message in extract(WEB) if message.id}
+    for module in sorted((ROOT / "client/web/js").rglob("*.js")):
+        for number, line in enumerate(module.read_text().splitlines(), 1):
+            if line.lstrip().startswith(("//", "*", "/*")):
+                continue
+            for call in _PAGE_CALL.finditer(line):
+                sentence = json.loads(
+                    f'"{call.group(1) if call.group(1) is not None else call.group(2)}"'
+                )
+                if sentence not in ids:
+                    where = f"{module.relative_to(ROOT)}:{number}"
+                    yield f"{where}: {sentence!r} is not extracted (name it before its call)"
 
 
 def untranslated() -> Iterable[str]:

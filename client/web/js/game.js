@@ -363,11 +363,11 @@ function turnPanel(game) {
     facts.push(h("p", { class: "pending-note" }, t("Chosen: {cell}", { cell: cellLabel(turn.pending) })));
   }
   const history = turn.rolls.length > 1
-    ? h("ol", { class: "roll-history" }, turn.rolls.map((r) => h("li", {}, r.dice.join(" "), r.kept.length ? ` ${t("(kept {dice})", { dice: r.kept.map((k) => k + 1).join(",") })}` : "")))
+    ? h("ol", { class: "roll-history" }, turn.rolls.map((r) => h("li", {}, r.dice.join(" "), r.kept.length ? [" ", t("(kept {dice})", { dice: r.kept.map((k) => k + 1).join(",") })] : "")))
     : null;
   return [
     h("div", { class: `turn-head${mine ? " mine" : ""}` },
-      h("strong", { id: "turn-who" }, who), part, ` · ${t("roll {roll}/3", { roll: turn.roll })} `, clock),
+      h("strong", { id: "turn-who" }, who), part, " · ", t("roll {roll}/3", { roll: turn.roll }), " ", clock),
     dress(h("div", { class: "dice", id: "dice" }, dice), { dice: turn.diceSkin }), // E5
     h("div", { class: "controls" }, controls),
     facts,
@@ -432,9 +432,9 @@ function hintNote(game, advice) {
   // A weaker level than the grid's best answered (the optimal player's table is not built on
   // this server): say so, the advice is not the optimal one.
   const by = advice.weakerThan
-    ? h("span", { class: "hint-by weaker" }, ` ${t("(hint from {level}: {wanted} is not available here)",
-      { level: levelLabel(advice.level), wanted: levelLabel(advice.weakerThan) })}`)
-    : h("span", { class: "hint-by" }, ` ${t("({level} bot)", { level: levelLabel(advice.level) })}`);
+    ? h("span", { class: "hint-by weaker" }, " ", t("(hint from {level}: {wanted} is not available here)",
+      { level: levelLabel(advice.level), wanted: levelLabel(advice.weakerThan) }))
+    : h("span", { class: "hint-by" }, " ", t("({level} bot)", { level: levelLabel(advice.level) }));
   if (advice.move === "roll") {
     const keep = (advice.keep || []).filter((i) => i >= 0 && i < game.turn.dice.length);
     const faces = keep.map((i) => game.turn.dice[i]).join(" ");

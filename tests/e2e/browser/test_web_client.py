@@ -58,12 +58,19 @@ def game_row(page: Page, game_id: str) -> Any:
 
 
 def confirm_and_sign_in(
-    page: Page, stack: LocalStack, link: str, email: str, password: str = "Correct-horse-9"
+    page: Page,
+    stack: LocalStack,
+    link: str,
+    email: str,
+    password: str = "Correct-horse-9",
+    *,
+    confirmed: str = "E-mail confirmed",
 ) -> None:
-    """Opens a mailed verification link, confirms, and signs in from the client's form."""
+    """Opens a mailed verification link, confirms (the page says `confirmed`), and signs in
+    from the client's form."""
     page.goto(link)
     page.locator("button, input[type=submit]").first.click()
-    expect(page.locator("body")).to_contain_text("E-mail confirmed")
+    expect(page.locator("body")).to_contain_text(confirmed)
     page.goto(stack.web_url)
     page.fill("#login-email", email)
     page.fill("#login-password", password)

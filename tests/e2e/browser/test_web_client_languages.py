@@ -112,6 +112,17 @@ def test_web_client_every_screen_says_only_words_of_the_catalogue(
     assert not page.errors  # type: ignore[attr-defined]
 
 
+# What sticks out of the window, where no scrolling box holds it (to say what broke a layout).
+WIDER_THAN_THE_WINDOW = """
+() => [...document.querySelectorAll("body *")].filter((element) => {
+  if (element.getBoundingClientRect().right <= innerWidth + 1) return false;
+  for (let box = element.parentElement; box; box = box.parentElement) {
+    if (getComputedStyle(box).overflowX !== "visible") return false;
+  }
+  return true;
+}).map((element) => `${element.tagName}#${element.id}: ${element.textContent.slice(0, 40)}`)
+"""
+
 LOCALES = Path(__file__).resolve().parents[3] / "client" / "web" / "locales"
 
 
@@ -139,14 +150,20 @@ def signs_up_and_plays(page: Page, stack: LocalStack, language: str) -> str:
     expect(page.locator("#register-error")).to_contain_text(
         said(language, "Check your mail for the verification link, then log in.")
     )
-    confirm_and_sign_in(page, stack, verification_link(stack, email), email)
+    # The API's page for the mailed link speaks the browser's language too.
+    confirmed = render(Text("E-mail confirmed"), language)
+    assert confirmed != "E-mail confirmed"
+    confirm_and_sign_in(page, stack, verification_link(stack, email), email, confirmed=confirmed)
     expect(page.locator("#lobby")).to_be_visible()
     expect(page.locator("#lobby h2 span").first).to_have_text(said(language, "Open games"))
+    # Connected: the game list comes once the socket is open (an action before it is refused).
+    expect(page.locator("#no-games, .game-row").first).to_be_visible()
     create_game(page, players="1", preset="1")
     page.click("#start")
     expect(page.locator("#roll")).to_be_enabled()
     page.click("#roll")
     expect(page.locator(".turn-head")).to_contain_text(said(language, "roll {roll}/3", roll=2))
+    page.wait_for_timeout(600)  # the dice's roll animation turns them past their boxes
     return email
 
 
@@ -179,10 +196,10 @@ def test_web_client_danish_and_croatian_on_a_phone_fit_their_long_words(
 
     # then the page spoke the language, its long words fit (no sideways scroll), and the
     # verification mail was in the language too
-    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    assert page.evaluate(NO_SIDEWAYS_SCROLL), page.evaluate(WIDER_THAN_THE_WINDOW)
     page.goto(f"{web_stack.web_url}#/")
     expect(page.locator("#lobby")).to_be_visible()
-    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    assert page.evaluate(NO_SIDEWAYS_SCROLL), page.evaluate(WIDER_THAN_THE_WINDOW)
     mail = web_stack.aws.mails(email)[0]
     assert mail.subject == render(Text(VERIFY_SUBJECT), language) != VERIFY_SUBJECT
     assert not page.errors  # type: ignore[attr-defined]

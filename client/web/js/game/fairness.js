@@ -129,7 +129,7 @@ function report(game, done) {
     h("td", {}, players[turn.seat]?.nickname || t("Player {number}", { number: turn.seat + 1 })),
     h("td", {}, turn.rolls.map((roll, number) => h("span", { class: `roll ${roll.ok ? "ok" : "bad"}` },
       number ? " → " : "", roll.dice.join(""),
-      roll.ok ? "" : ` ${t("(the seed gives {dice})", { dice: roll.expected.join("") })}`))),
+      roll.ok ? "" : [" ", t("(the seed gives {dice})", { dice: roll.expected.join("") })]))),
     h("td", { class: "mark" }, turn.ok ? t("✓ matches") : t("✗ differs"))));
   return [
     h("p", { class: `verdict ${result.ok ? "good" : "bad"}`, id: "dice-verdict", dataset: { ok: String(result.ok) } }, verdict),

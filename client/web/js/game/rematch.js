@@ -30,8 +30,9 @@ export function setUpRematch(app) {
       const joined = await app.act("join_game", { gameId: frame.gameId }, "rematch-invite-error", { open: true });
       if (joined) app.banner("ok");
     } }, t("Join"));
+    const asker = frame.nickname || t("A player");
     app.banner("info", h("span", { class: "rematch-invite", id: "rematch-invite", dataset: { game: frame.gameId } },
-      t("{name} asks for a rematch, with the same settings.", { name: frame.nickname || t("A player") }), " ",
+      t("{name} asks for a rematch, with the same settings.", { name: asker }), " ",
       join, " ", h("button", { id: "rematch-decline", onclick: () => app.banner("ok") }, t("Not now")),
       h("span", { class: "error", id: "rematch-invite-error", role: "alert" })));
   });

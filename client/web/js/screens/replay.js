@@ -90,7 +90,7 @@ function draw(root, replay, at, ctx) {
     h("h2", { id: "replay-title" }, tn("Replay: {count} turn", "Replay: {count} turns", count)),
     h("p", { class: "hint" }, gridLabel(replay.settings.grid || "yamb"), " · ",
       [...replay.names.values()].join(", "),
-      winners ? ` · ${t("Won by {names}", { names: winners })}` : ""),
+      winners ? [" · ", t("Won by {names}", { names: winners })] : ""),
     regretSummary(replay),
     h("div", { class: "replay-steps", role: "group", "aria-label": t("Turns") },
       step("⏮", 0, "replay-first"), step(t("Previous"), at - 1, "replay-previous"),

@@ -75,7 +75,8 @@ function nicknamePanel(account, ctx) {
   const price = change.nextPrice
     ? tn("This change costs {count} token.", "This change costs {count} tokens.", change.nextPrice)
     : t("This change is free.");
-  const when = change.availableAt ? ` ${t("Possible again from {date}.", { date: formatDate(change.availableAt, "short") })}` : "";
+  const again = change.availableAt ? t("Possible again from {date}.", { date: formatDate(change.availableAt, "short") }) : "";
+  const when = again ? ` ${again}` : "";
   return form("nickname-form", t("Nickname"),
     field("nickname", t("New nickname"), h("input", { name: "nickname", id: "settings-nickname", value: account.nickname,
       autocomplete: "nickname", required: true, maxlength: "20" }), price + when),

@@ -121,8 +121,9 @@ function inlineForm(id, fields, submit, send) {
 
 function schemeText(scheme) {
   // Two counts: each a phrase of its own, in the sentence as placeholders.
-  return t("{weeks} × {tokens}", { weeks: tn("{count} week", "{count} weeks", scheme.weeks),
-    tokens: tn("{count} token", "{count} tokens", scheme.tokensPerWeek) });
+  const weeks = tn("{count} week", "{count} weeks", scheme.weeks);
+  const tokens = tn("{count} token", "{count} tokens", scheme.tokensPerWeek);
+  return t("{weeks} × {tokens}", { weeks, tokens });
 }
 
 function referralPanel(view, ctx, redraw) {
