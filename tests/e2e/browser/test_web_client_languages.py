@@ -4,6 +4,7 @@ A pseudo-localised page (`?pseudoLocale`: every word that went through the catal
 browser's Intl comes bracketed) is walked screen by screen: any visible word outside brackets is
 a sentence written into the code and not into the catalogue."""
 
+import html
 import json
 import re
 import urllib.request
@@ -26,6 +27,7 @@ from tests.e2e.browser.test_web_client_game import NO_SIDEWAYS_SCROLL
 
 # The verification mail's subject, as the mail's catalogue message has it.
 VERIFY_SUBJECT = "Yamb: confirm your e-mail address"
+VERIFY_BODY = "Confirm your e-mail address to start playing."
 
 # What a screen may show that is no sentence of ours: the product's name, what players typed
 # (their nicknames), and words the server wrote (marked `data-server-words`: the server says
@@ -181,6 +183,9 @@ def test_web_client_a_french_player_signs_up_plays_and_reads_french(
     assert account(web_stack, token)["preferences"]["language"] == "fr"
     mail = web_stack.aws.mails(email)[0]
     assert mail.subject == render(Text(VERIFY_SUBJECT), "fr") != VERIFY_SUBJECT
+    french = render(Text(VERIFY_BODY), "fr")
+    assert french in (mail.text or "") and html.escape(french) in (mail.html or "")
+    assert VERIFY_BODY not in (mail.text or "")
     assert not page.errors  # type: ignore[attr-defined]
 
 
