@@ -3,7 +3,7 @@
 // stay English). A row's and a column's names are the game's own terms, told apart by their
 // context ("Free" the column is not "Free" the price; "Yamb" the row is not the grid).
 
-import { t, tc } from "./i18n.js";
+import { t, tc, tn } from "./i18n.js";
 
 const rows = () => ({
   ones: tc("row", "1s"), twos: tc("row", "2s"), threes: tc("row", "3s"),
@@ -53,3 +53,19 @@ export const gridLabel = (id) => grids()[id] || words(id);
 export const cellLabel = (cell) => t("{row} in {column}", { row: rowLabel(cell.row), column: columnLabel(cell.column) });
 export const statusLabel = (id) => statuses()[id] || words(id);
 export const levelLabel = (id) => levels()[id] || words(id);
+
+/** A statistics kind in words: "preset-3/5d/individual" -> "preset 3 · 5 dice · Individual"
+ * (results' kind_of: the columns or grid, the dice, the format). */
+export function recordKindLabel(kind) {
+  if (kind === "other") return t("Other tables");
+  const [columns, dice, format] = String(kind).split("/");
+  const table = columns.startsWith("preset-")
+    ? t("preset {number}", { number: columns.slice("preset-".length) })
+    : columns.startsWith("custom-")
+      ? columns.slice("custom-".length).split(".").map(columnLabel).join(", ")
+      : gridLabel(columns);
+  const count = Number.parseInt(dice, 10);
+  const formats = { individual: t("Individual"), pairs: t("2 vs 2"), solo: tc("format", "Solo") };
+  return [table, Number.isNaN(count) ? dice : tn("{count} die", "{count} dice", count), formats[format] || format]
+    .filter(Boolean).join(" · ");
+}

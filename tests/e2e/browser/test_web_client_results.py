@@ -105,6 +105,8 @@ def test_web_client_player_page_statistics_head_to_head_and_follow(
     facts = page.locator("#player-statistics")
     expect(facts).to_contain_text(re.compile(r"Games\s*1"))
     expect(facts).to_contain_text(re.compile(r"Losses\s*1"))
+    # and his record of the kind, named in words
+    expect(page.locator("#player-records")).to_contain_text("preset 1 · 5 dice · Individual")
     # and their head-to-head: one game, won by her, which opens its replay
     expect(page.locator("#head-to-head-score")).to_have_text("1 won, 0 lost, 0 tied")
     meeting = page.locator(f'.meeting[data-game="{game_id}"]')

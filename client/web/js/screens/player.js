@@ -4,6 +4,7 @@
 
 import { apiUrl } from "../api.js";
 import { countryName, flagOf } from "../countries.js";
+import { recordKindLabel } from "../labels.js";
 import { fill, h } from "../dom.js";
 import { formatDate, formatNumber, t } from "../i18n.js";
 
@@ -93,7 +94,7 @@ function records(stats) {
   if (!entries.length) return null;
   return h("section", { class: "panel", id: "player-records" }, h("h3", {}, t("Records")),
     h("ul", {}, entries.map(([kind, record]) => h("li", {},
-      h("strong", {}, formatNumber(record.score)), ` · ${kind.replace(/\//g, " · ")} · `,
+      h("strong", {}, formatNumber(record.score)), ` · ${recordKindLabel(kind)} · `,
       h("a", { href: `#/replay/${record.gameId}` }, formatDate(record.at))))));
 }
 
