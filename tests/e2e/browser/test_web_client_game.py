@@ -242,6 +242,7 @@ def test_web_client_game_the_opponent_sees_a_player_whose_network_died_away(
         expect(page.locator("#no-games, .game-row").first).to_be_visible()
     game_id = create_game(ana, preset="1")
     game_row(ben, game_id).locator("button.join").click()
+    expect(ana.locator(".seat", has_text=local_nickname(names["stays"]))).to_be_visible()
     ana.click("#start")
     expect(ben.locator("#turn-who")).to_be_visible()
     ana.wait_for_timeout(1_500)  # ana's page has pinged on this connection
