@@ -133,6 +133,12 @@ SETTINGS: dict[str, Settings] = {
         "The boards function crashed, timed out or failed to start: boards, statistics and "
         "pages fail.",
     ),
+    "Social": Settings(
+        "social",
+        "Players-list requests refused for want of concurrency.",
+        "The social function crashed, timed out or failed to start: the players list and "
+        "blocks fail.",
+    ),
     "Prizes": Settings(
         "prizes",
         "A prize payout was refused concurrency (the schedule retries).",

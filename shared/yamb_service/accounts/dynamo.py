@@ -1,8 +1,10 @@
 """The accounts' items on the game table (docs/data-model.md), with pynamodb; nothing outside
 this module sees an item, a key or a pynamodb error.
 
-- a profile: `PLAYER#<id>` / `PROFILE` (the profile as JSON, its version; an unverified or
-  deleting one is listed on `gsi1` under `ACCOUNTS#<status>` by when it became so);
+- a profile: `PLAYER#<id>` / `PROFILE` (the profile as JSON, its version; an active one is
+  listed on `gsi1` in the players list, `PLAYERS#<shard>` by its nickname's search key, with
+  its row as `summary`; an unverified or deleting one under `ACCOUNTS#<status>` by when it
+  became so);
 - a nickname's reservation: `NICK#<nickname key>` / `NICK` (the player id); the key is the UTS 39
   skeleton (`yamb.accounts.nicknames.nickname_key`); an account reserved before it may still be
   under its legacy key (NFKC and casefold) until `migrate_reservation` moves it;
@@ -31,6 +33,7 @@ from yamb.accounts.links import Link, LinkKind
 from yamb.accounts.mail import MailBound
 from yamb.accounts.nicknames import legacy_nickname_key, nickname_key
 from yamb.accounts.profile import AccountStatus, Profile
+from yamb.social import players
 
 from yamb_service.accounts.ports import NicknameTakenError, StaleProfileError
 from yamb_service.common.dynamo import LOST_RACE_ERRORS, ItemModel, add_parts, busy_or, player_key
@@ -91,17 +94,35 @@ def _mailed_key(address: str) -> str:
     return f"MAILED#{hashlib.sha256(email_key(address).encode()).hexdigest()}"
 
 
-def _listing(profile: Profile) -> tuple[str, datetime] | None:
-    """Where the daily job finds the profile (a purge begun is finished with the deletions),
-    by when it got there; None when the job has nothing to do with it."""
+def _listing(profile: Profile) -> tuple[str, str] | None:
+    """Where the profile is listed on `gsi1`, and its sort key there: an active account in the
+    players list (S1, `PLAYERS#<shard>` by its nickname's key: yamb.social.players); an account
+    the daily job has to handle under `ACCOUNTS#<status>` by when it got there (a purge begun is
+    finished with the deletions); None when neither."""
+    if profile.status == AccountStatus.ACTIVE:
+        key = players.search_key(profile.nickname)
+        return f"PLAYERS#{players.shard(key)}", f"{key}#{profile.player_id}"
     if profile.status == AccountStatus.UNVERIFIED:
-        return f"ACCOUNTS#{AccountStatus.UNVERIFIED}", profile.created_at
+        return f"ACCOUNTS#{AccountStatus.UNVERIFIED}", _moment(profile.created_at)
     if (
         profile.status in (AccountStatus.DELETING, AccountStatus.PURGING)
         and profile.deletion_requested_at is not None
     ):
-        return f"ACCOUNTS#{AccountStatus.DELETING}", profile.deletion_requested_at
+        return f"ACCOUNTS#{AccountStatus.DELETING}", _moment(profile.deletion_requested_at)
     return None
+
+
+def _moment(moment: datetime) -> str:
+    """UTC, so that the text compares as the moment does."""
+    return moment.astimezone(UTC).isoformat()
+
+
+def _listed_player(profile: Profile) -> str:
+    return players.ListedPlayer(
+        player_id=profile.player_id,
+        nickname=profile.nickname,
+        country=profile.preferences.country,
+    ).model_dump_json(by_alias=True)
 
 
 def _lost_race(error: PynamoDBException) -> bool:
@@ -129,8 +150,8 @@ class DynamoAccountStore:
             version=version,
             profile=stored.model_dump_json(),
             gsi1pk=None if listing is None else listing[0],
-            # UTC, so that the text compares as the moment does.
-            gsi1sk=None if listing is None else listing[1].astimezone(UTC).isoformat(),
+            gsi1sk=None if listing is None else listing[1],
+            summary=_listed_player(profile) if profile.status == AccountStatus.ACTIVE else None,
         )
 
     def get(self, player_id: str) -> Profile | None:
@@ -289,7 +310,7 @@ class DynamoAccountStore:
 
     def due(self, status: AccountStatus, before: datetime) -> Iterator[str]:
         assert status in _LISTED, f"{status} accounts are not listed"
-        before_text = before.astimezone(UTC).isoformat()
+        before_text = _moment(before)
         for item in self._item.gsi1.query(f"ACCOUNTS#{status}", self._item.gsi1sk < before_text):
             yield item.pk.removeprefix("PLAYER#")
 

@@ -201,3 +201,12 @@ def service_settings() -> ServiceSettings:
 @cache
 def authorizer_settings() -> AuthorizerSettings:
     return AuthorizerSettings.from_environment()
+
+
+class SocialSettings(EconomySettings):
+    """What the social HTTP function needs (the players list, blocks: docs/social.md)."""
+
+
+@cache
+def social_settings() -> SocialSettings:
+    return SocialSettings.from_environment()

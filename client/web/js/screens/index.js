@@ -6,6 +6,7 @@
 import { screen as boards } from "./boards.js";
 import { screen as games } from "./games.js";
 import { screen as player } from "./player.js";
+import { screen as players } from "./players.js";
 import { screen as replay } from "./replay.js";
 import { screen as reset } from "./reset.js";
 import { screen as settings } from "./settings.js";
@@ -17,6 +18,7 @@ import { screen as wallet } from "./wallet.js";
 export const screens = [
   games,
   slow,
+  players,
   boards,
   shop,
   wallet,

@@ -1,6 +1,7 @@
 // #/players/<nickname>: a player's statistics and records (product R3-R4), their badges, the
-// caller's head-to-head with them (each meeting opens its replay), and following them as a
-// favourite (their rows on the favourites' boards).
+// caller's head-to-head with them (each meeting opens its replay), and the actions on them (S2):
+// following them as a favourite (their rows on the favourites' boards), blocking them (they can
+// no longer message or invite you), a gift of tokens or premium (the shop, their name filled in).
 
 import { apiUrl } from "../api.js";
 import { countryName, flagOf } from "../countries.js";
@@ -18,11 +19,12 @@ export const screen = {
   async show(root, { nickname }, ctx) {
     const name = encodeURIComponent(nickname);
     fill(root, h("h2", {}, nickname), h("p", { class: "hint" }, t("Loading…")));
-    const [stats, badges, favorites, meetings] = await Promise.all([
+    const [stats, badges, favorites, meetings, blocked] = await Promise.all([
       ctx.http("GET", `/players/${name}/statistics`).catch((problem) => problem),
       ctx.http("GET", `/players/${name}/badges`).catch(() => null),
       ctx.http("GET", "/me/favorites").catch(() => null),
       ctx.http("GET", `/players/${name}/head-to-head`).catch(() => null),
+      ctx.http("GET", "/players?kind=blocked").catch(() => null),
     ]);
     if (stats instanceof Error) {
       fill(root, h("h2", {}, nickname), h("p", { class: "error", id: "player-error", role: "alert" }, stats.message));
@@ -36,7 +38,11 @@ export const screen = {
         h("h2", { id: "player-name" }, stats.nickname, stats.country
           ? h("span", { class: "hint", id: "player-country", title: countryName(stats.country) }, ` · ${flagOf(stats.country)} ${countryName(stats.country)}`)
           : null),
-        favorites ? followButton(stats.nickname, favorites, ctx) : null),
+        h("div", { class: "player-actions", id: "player-actions" },
+          favorites ? followButton(stats.nickname, favorites, ctx) : null,
+          blocked ? blockButton(stats.nickname, blocked, ctx) : null,
+          h("a", { id: "player-gift", class: "button", href: `#/shop?gift=${encodeURIComponent(stats.nickname)}` },
+            t("Give tokens or premium")))),
       stats.description ? h("p", { class: "player-description" }, stats.description) : null,
       stats.proudGame ? h("p", { id: "player-proud-game" }, h("a", { href: `#/replay/${encodeURIComponent(stats.proudGame)}` },
         t("The game {name} is proud of", { name: stats.nickname }))) : null,
@@ -72,6 +78,33 @@ function followButton(nickname, favorites, ctx) {
   };
   label();
   return h("span", { class: "follow" }, button, error);
+}
+
+function blockButton(nickname, blocked, ctx) {
+  const same = (other) => other.nickname.toLowerCase() === nickname.toLowerCase();
+  let blocking = blocked.players.some(same);
+  const error = h("span", { class: "error", id: "block-error", role: "alert" });
+  const button = h("button", { type: "button", id: "block", onclick: async () => {
+    error.textContent = "";
+    button.disabled = true;
+    try {
+      const page = await ctx.http(blocking ? "DELETE" : "PUT", `/me/blocks/${encodeURIComponent(nickname)}`);
+      blocking = page.players.some(same);
+      label();
+    } catch (problem) {
+      error.textContent = problem.message;
+    } finally {
+      button.disabled = false;
+    }
+  } });
+  const label = () => {
+    button.textContent = blocking ? t("Unblock") : t("Block");
+    button.setAttribute("aria-pressed", String(blocking));
+    button.title = blocking ? t("Let this player message and invite you again")
+      : t("This player will no longer be able to message or invite you");
+  };
+  label();
+  return h("span", { class: "block" }, button, error);
 }
 
 function statistics(stats) {

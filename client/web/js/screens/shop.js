@@ -74,8 +74,8 @@ const money = (cents, currency) =>
 
 // --------------------------------------------------------------------------- premium (E3)
 
-function premiumPanel(ctx, premium, refresh) {
-  const giftTo = h("input", { id: "premium-gift-to", autocomplete: "off", maxlength: "30",
+function premiumPanel(ctx, premium, refresh, giftFor = "") {
+  const giftTo = h("input", { id: "premium-gift-to", autocomplete: "off", maxlength: "30", value: giftFor,
     placeholder: t("a nickname"), "aria-describedby": "premium-gift-to-error" });
   const giftError = errorSlot("premium-gift-to-error");
   const status = premium.premiumUntil && new Date(premium.premiumUntil) > new Date()
@@ -200,8 +200,8 @@ function offersPanel(ctx, offers, refresh) {
 
 // --------------------------------------------------------------------------- gifts (S2)
 
-function giftPanel(ctx, refresh) {
-  const nickname = h("input", { id: "gift-nickname", autocomplete: "off", maxlength: "30", required: true });
+function giftPanel(ctx, refresh, giftFor = "") {
+  const nickname = h("input", { id: "gift-nickname", autocomplete: "off", maxlength: "30", required: true, value: giftFor });
   const amount = h("input", { id: "gift-amount", type: "number", min: "1", step: "1", inputmode: "numeric", required: true });
   const slots = { nickname: errorSlot("gift-nickname-error"), amount: errorSlot("gift-amount-error") };
   const slot = errorSlot("gift-error");
@@ -317,6 +317,8 @@ export const screen = {
       premium: h("div"), tokens: h("div"), gift: h("div"), cosmetics: h("div"),
     };
     const returned = params.query?.get("checkout");
+    // #/shop?gift=<nickname>: a player's page sends here to give them tokens or premium (S2).
+    const giftFor = params.query?.get("gift") || "";
     const back = returned === "success"
       ? h("p", { class: "note", id: "checkout-return", role: "status" }, t("Thank you: your tokens arrive as soon as the payment provider confirms the payment."))
       : returned === "cancelled"
@@ -340,14 +342,14 @@ export const screen = {
       ]);
       fill(head, summary(wallet, "shop", false), h("p", {}, h("a", { href: "#/wallet" }, t("Every change in your wallet"))));
       const keepGift = document.getElementById("premium-gift-to")?.value || "";
-      fill(parts.premium, premiumPanel(ctx, premium, refresh));
+      fill(parts.premium, premiumPanel(ctx, premium, refresh, giftFor));
       document.getElementById("premium-gift-to").value = keepGift;
       if (!offersDrawn) {
         fill(parts.tokens, offersPanel(ctx, offers.offers, refresh));
         offersDrawn = true;
       }
       if (!giftDrawn) {
-        fill(parts.gift, giftPanel(ctx, refresh));
+        fill(parts.gift, giftPanel(ctx, refresh, giftFor));
         giftDrawn = true;
       }
       fill(parts.cosmetics, cosmeticsPanel(ctx, catalogue.items, wardrobe, nickname, refresh));
