@@ -134,6 +134,7 @@ bench: $(STAMP)
 	$(PY) bench/bots_bench.py
 	$(PY) bench/web_client_bench.py
 	$(PY) bench/load_test.py
+	$(PY) bench/general_chat_bench.py
 	$(PY) bench/mail_bound.py
 	$(PY) bench/soak.py --minutes 10
 

@@ -46,6 +46,13 @@ CLIENT_MODELS: list[type[BaseModel]] = [
     protocol.Hint,
     protocol.Ping,
     protocol.ChatHistory,
+    protocol.SendMessage,
+    protocol.ListConversations,
+    protocol.ReadConversation,
+    protocol.CloseConversation,
+    protocol.OpenGeneralChat,
+    protocol.CloseGeneralChat,
+    protocol.SayInGeneralChat,
 ]
 SERVER_MODELS: list[type[BaseModel]] = [
     protocol.Ack,
@@ -62,6 +69,10 @@ SERVER_MODELS: list[type[BaseModel]] = [
     protocol.HintFrame,
     protocol.ChatHistoryFrame,
     protocol.Pong,
+    protocol.MessageFrame,
+    protocol.ConversationsFrame,
+    protocol.ConversationFrame,
+    protocol.GeneralChatFrame,
 ]
 
 

@@ -5,9 +5,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from yamb.dice import SeededDice
+from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
 from yamb_service.game.service import GameService
 from yamb_service.game.throttle import ConnectionThrottle
+from yamb_service.social.blocks.dynamo import DynamoBlocks
+from yamb_service.social.chats.dynamo import DynamoChatStore
+from yamb_service.social.stores import SocialStores
 
 from testkit.fakes import RecordingNotifier, SimulatedTimers
 
@@ -52,4 +56,11 @@ def make_service(  # noqa: PLR0917 - the service's collaborators
         # closed connection's seat is away at once, as if its grace had passed (the grace has
         # tests of its own, over the real functions and sockets).
         away_grace=lambda: None,
+        social=SocialStores(
+            chats=DynamoChatStore(games._item),
+            blocks=DynamoBlocks(games._item),
+            profiles=DynamoAccountStore(games._item, games.result),
+            # A batch of the general chat is delivered at once, and no second is waited out.
+            wait=lambda _seconds: None,
+        ),
     )

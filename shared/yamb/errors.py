@@ -88,6 +88,11 @@ type ErrorCode = Literal[
     "chat_too_long",
     "chat_indecent",
     "chat_too_fast",
+    # Social (docs/social.md)
+    "message_self",
+    "blocked",
+    "conversation_not_found",
+    "general_chat_full",
 ]
 
 

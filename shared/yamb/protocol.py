@@ -332,6 +332,66 @@ class ChatHistory(Action):
     game_id: GameId
 
 
+# ------------------------------------------------------------------ social (docs/social.md)
+
+Nickname = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class SendMessage(Action):
+    """A private message to another player (S3): delivered at once when they are connected,
+    else waiting in their conversation for their next login. Answered by the `message` frame;
+    refused to oneself, to an unknown player, and between players one of whom blocked the other.
+    The game chat's rules hold (yamb.chat: 200 characters, decent, 5 in 10 s)."""
+
+    action: Literal["send_message"]
+    to: Nickname
+    text: str = Field(max_length=2_000)
+
+
+class ListConversations(Action):
+    """The caller's private conversations, newest first, with their unread counts (answered by
+    a `conversations` frame): what a page reads once connected, to restore them."""
+
+    action: Literal["conversations"]
+
+
+class ReadConversation(Action):
+    """One conversation's messages, newest page first (answered by a `conversation` frame); its
+    unread count goes back to 0. `before`: the frame's `before`, for older messages."""
+
+    action: Literal["conversation"]
+    nickname: Nickname
+    before: str | None = Field(default=None, max_length=40)
+
+
+class CloseConversation(Action):
+    """The conversation and its history removed, for the caller alone (the other player keeps
+    theirs); a new message opens a new one. Answered by a `conversations` frame."""
+
+    action: Literal["close_conversation"]
+    nickname: Nickname
+
+
+class OpenGeneralChat(Action):
+    """The general chat opened on this connection: answered by a `general_chat` frame with the
+    recent lines, then its new lines arrive in batches (every 2 s or more) until it is closed
+    or the connection ends."""
+
+    action: Literal["general_chat_open"]
+
+
+class CloseGeneralChat(Action):
+    action: Literal["general_chat_close"]
+
+
+class SayInGeneralChat(Action):
+    """A line in the general chat (the game chat's rules); the sender's `general_chat` frame
+    answers with the line at once, the others have it in the next batch."""
+
+    action: Literal["general_chat"]
+    text: str = Field(max_length=2_000)
+
+
 ClientAction = Annotated[
     CreateGame
     | ListGames
@@ -364,7 +424,14 @@ ClientAction = Annotated[
     | RemoveBot
     | Hint
     | Ping
-    | ChatHistory,
+    | ChatHistory
+    | SendMessage
+    | ListConversations
+    | ReadConversation
+    | CloseConversation
+    | OpenGeneralChat
+    | CloseGeneralChat
+    | SayInGeneralChat,
     Field(discriminator="action"),
 ]
 CLIENT_ACTIONS: TypeAdapter[ClientAction] = TypeAdapter(
@@ -803,6 +870,62 @@ class GameDeletedFrame(Frame):
     game_id: str
 
 
+class MessageView(Frame):
+    """A private message, or a line of the general chat."""
+
+    id: str
+    sender: str = Field(description="the sender's nickname")
+    text: str
+    sent_at: datetime
+    mine: bool = Field(default=False, description="the reader sent it")
+
+
+class MessageFrame(Frame):
+    """A private message: to its recipient when it arrives, and to its sender (with their
+    requestId) as the answer to `send_message`."""
+
+    type: Literal["message"] = "message"
+    request_id: str | None = None
+    nickname: str = Field(description="the other player's nickname")
+    message: MessageView
+
+
+class ConversationView(Frame):
+    nickname: str = Field(description="the other player's nickname")
+    last_text: str
+    last_at: datetime
+    unread: int
+
+
+class ConversationsFrame(Frame):
+    """The answer to `conversations` and `close_conversation`: newest first."""
+
+    type: Literal["conversations"] = "conversations"
+    request_id: str
+    conversations: list[ConversationView]
+
+
+class ConversationFrame(Frame):
+    """The answer to `conversation`: its messages, oldest first; `before` asks for older ones
+    (null: none left)."""
+
+    type: Literal["conversation"] = "conversation"
+    request_id: str
+    nickname: str = Field(description="the other player's nickname")
+    messages: list[MessageView]
+    before: str | None = None
+
+
+class GeneralChatFrame(Frame):
+    """General chat lines, oldest first: the window to `general_chat_open`, the sender's own
+    line to `general_chat`, and the batches to every connection that has it open (a line may
+    come twice: its id tells)."""
+
+    type: Literal["general_chat"] = "general_chat"
+    request_id: str | None = None
+    lines: list[MessageView]
+
+
 ServerFrame = Annotated[
     Ack
     | GameFrame
@@ -817,7 +940,11 @@ ServerFrame = Annotated[
     | ReplayFrame
     | HintFrame
     | ChatHistoryFrame
-    | Pong,
+    | Pong
+    | MessageFrame
+    | ConversationsFrame
+    | ConversationFrame
+    | GeneralChatFrame,
     Field(discriminator="type"),
 ]
 SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(

@@ -743,11 +743,17 @@ def test_functions_dynamodb_actions_are_the_ones_their_code_calls(template: Temp
     table = template.context.get_att("GameTable", "Arn")
 
     # then the three service functions may query, read, put, update and delete items of the
-    # table (the game function query the index too), and nothing else: no scan, no batch call
+    # table (the game function query the index too), and nothing else: no scan; the batch calls
+    # are social's (docs/social.md): the game function reads both sides' blocks at once and
+    # deletes a closed conversation in batches, it and the connections function drop the
+    # general chat's listeners in batches
     for function in SERVICE_FUNCTIONS:
         expected = {(action, table) for action in TABLE_ACTIONS}
         if function == "GameFunction":
             expected.add(("dynamodb:Query", f"{table}/index/gsi1"))
+            expected |= {("dynamodb:BatchGetItem", table), ("dynamodb:BatchWriteItem", table)}
+        if function == "ConnectionsFunction":
+            expected.add(("dynamodb:BatchWriteItem", table))
         assert granted(template, function, "dynamodb") == expected
         policies = template.properties(function)["Policies"]
         assert all("Statement" in policy for policy in policies), "no SAM policy templates"
@@ -1354,6 +1360,8 @@ def _item_call(operation: str, pk: str) -> tuple[str, dict[str, Any]]:
     key = {"pk": {"S": pk}, "sk": {"S": "X"}}
     if operation == "BatchGetItem":
         return operation, {"RequestItems": {"t": {"Keys": [key]}}}
+    if operation == "BatchWriteItem":
+        return operation, {"RequestItems": {"t": [{"DeleteRequest": {"Key": key}}]}}
     if operation == "ConditionCheckItem":
         part = {"ConditionCheck": {"TableName": "t", "Key": key, "ConditionExpression": "x"}}
         return "TransactWriteItems", {"TransactItems": [part]}
@@ -1395,10 +1403,19 @@ def test_every_functions_table_grants_are_limited_by_leading_keys(template: Temp
     [
         (
             "GameFunction",
-            [_item_call("UpdateItem", "GAME#g"), _index_query("OPEN#lobby")],
-            ["NICK#a", "IDEM#k", "BOARD#main", "ACCOUNTS#deleting"],
+            [
+                _item_call("UpdateItem", "GAME#g"),
+                _index_query("OPEN#lobby"),
+                _item_call("GetItem", "NICK#ana"),
+                _item_call("BatchWriteItem", "CHAT#GENERAL"),
+            ],
+            ["IDEM#k", "BOARD#main", "ACCOUNTS#deleting", "LINK#x"],
         ),
-        ("ConnectionsFunction", [_item_call("PutItem", "CONN#c")], ["NICK#a", "IDEM#k"]),
+        (
+            "ConnectionsFunction",
+            [_item_call("PutItem", "CONN#c"), _item_call("BatchWriteItem", "CHAT#GENERAL")],
+            ["NICK#a", "IDEM#k"],
+        ),
         ("ClockFunction", [_item_call("DeleteItem", "GAME#g")], ["LINK#x", "PERIOD#p"]),
         (
             "EconomyFunction",

@@ -5,6 +5,7 @@
 
 import * as api from "./api.js";
 import { Connection, ServerRefusal } from "./connection.js";
+import * as inbox from "./inbox.js";
 import { byId, fill, h } from "./dom.js";
 import * as gameScreen from "./game.js";
 import { currentLanguage, LANGUAGES, preferredLanguage, t, useLanguage } from "./i18n.js";
@@ -212,6 +213,8 @@ function onFrame(frame, meta) {
       return undefined;
     case "chat":
       return onChat(frame);
+    case "message":
+      return inbox.received(frame, banner);
     case "error":
       // Refusals of our own requests are shown where they were made; this one has no owner.
       if (!frame.requestId) banner("warning", String(frame.message || frame.code));
@@ -310,6 +313,8 @@ async function onOpen() {
   // A game that has ended is not opened by itself: signing in or reloading lands in the lobby
   // unless the player has a game in play.
   const regular = await act("sync", {}, null, { open: false });
+  // Private messages sent while the page was away (S3): their count on the Chats link.
+  inbox.restore((action, fields) => act(action, fields, null, { open: false }));
   const inPlay = regular?.game && ["waiting", "running"].includes(regular.game.status);
   // Read after the answer: the player may have gone to another screen meanwhile.
   const onLobby = router.currentPath() === "/" && !state.view;

@@ -13,6 +13,7 @@ from yamb_service.game.delivery import Delivery
 from yamb_service.game.ports import GameRepository, PlayerRepository, ReturnReminders, Wardrobes
 from yamb_service.game.writer import GameWriter
 from yamb_service.push.ports import Pusher
+from yamb_service.social.stores import SocialStores
 
 
 class GameContext(Protocol):
@@ -27,3 +28,5 @@ class GameContext(Protocol):
     delivery: Delivery
     now: Callable[[], datetime]
     away_grace: Callable[[], None]
+    # The social actions' stores (docs/social.md); None where a service has none wired.
+    social: SocialStores | None

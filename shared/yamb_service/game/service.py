@@ -8,7 +8,8 @@ actor with the new game and sends it to everyone at the table:
 - lobby: create, join, edit, leave, delete, start, watch, unwatch, list, bots;
 - play: the dice, the sheet, pausing, resigning, the finish offer, seeds, scorekeeping;
 - reads: dice record, history, replay, hint, sync;
-- chat; presence (connect, disconnect); wake (timers).
+- chat; presence (connect, disconnect); wake (timers);
+- social (yamb_service.social): private messages and the general chat.
 """
 
 import time
@@ -27,6 +28,8 @@ from yamb.protocol import (
     Chat,
     ChatHistory,
     ClientAction,
+    CloseConversation,
+    CloseGeneralChat,
     CorrectTurn,
     CreateGame,
     DeleteGame,
@@ -39,17 +42,22 @@ from yamb.protocol import (
     History,
     JoinGame,
     LeaveGame,
+    ListConversations,
     ListGames,
     Lock,
+    OpenGeneralChat,
     Pause,
     Ping,
+    ReadConversation,
     Rematch,
     RemoveBot,
     Replay,
     Resign,
     Resume,
     Roll,
+    SayInGeneralChat,
     Select,
+    SendMessage,
     StartGame,
     Sync,
     UnwatchGame,
@@ -79,6 +87,8 @@ from yamb_service.game.throttle import ConnectionThrottle
 from yamb_service.game.timers import LaneInput
 from yamb_service.game.writer import GameWriter
 from yamb_service.push.ports import NoPusher, Pusher
+from yamb_service.social.chats import service as chats
+from yamb_service.social.stores import SocialStores
 
 SESSION_EXPIRED = Text("your sign-in has expired: connect again with a fresh token")
 SLOW_DOWN = Text(
@@ -126,6 +136,14 @@ ROUTES: dict[type[BaseModel], Route] = {
     Chat: chat.send,
     ChatHistory: chat.history,
     Ping: lambda ctx, caller, action, _: presence.heartbeat(ctx, caller, action),
+    # Social (docs/social.md): its own stores, the same connection checks and refusals.
+    SendMessage: chats.send_message,
+    ListConversations: chats.conversations,
+    ReadConversation: chats.conversation,
+    CloseConversation: chats.close_conversation,
+    OpenGeneralChat: chats.open_general,
+    CloseGeneralChat: chats.close_general,
+    SayInGeneralChat: chats.say_in_general,
 }
 
 
@@ -145,8 +163,11 @@ class GameService:
         away_grace: Callable[[], None] = presence.wait_away_grace,
         reminders: ReturnReminders | None = None,
         pusher: Pusher | None = None,
+        social: SocialStores | None = None,
     ) -> None:
         self.throttle = throttle
+        # The chats' store, blocks and profiles: the social actions' (docs/social.md).
+        self.social = social
         # Waits, in a closed connection's $disconnect, for its player to come back unseen
         # (presence.AWAY_GRACE_SECONDS of real time).
         self.away_grace = away_grace
@@ -262,6 +283,11 @@ class GameService:
         presence.connect(self, caller)
 
     def disconnect(self, caller: Caller) -> None:
+        if self.social is not None:
+            try:
+                self.social.chats.stop_listening([caller.connection_id])
+            except Exception:  # a batch finds it gone (410) and drops it then
+                logger.exception("general chat listener not dropped")
         presence.disconnect(self, caller)
 
     # ------------------------------------------------------------------------ timers

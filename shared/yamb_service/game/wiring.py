@@ -20,6 +20,9 @@ from yamb_service.game.service import GameService
 from yamb_service.game.throttle import ConnectionThrottle
 from yamb_service.game.timers import StepFunctionsTimers
 from yamb_service.push.invoke import pusher
+from yamb_service.social.blocks.dynamo import DynamoBlocks
+from yamb_service.social.chats.dynamo import DynamoChatStore
+from yamb_service.social.stores import SocialStores
 
 
 @cache
@@ -57,6 +60,18 @@ def game_service() -> GameService:
         wardrobes=DynamoWardrobeStore(item),
         reminders=_reminders(item, client) if settings.mail_from else None,
         pusher=pusher(settings.push_function_name, client("lambda", settings.aws_endpoint_url)),
+        social=_social(item),
+    )
+
+
+def _social(item: Any) -> SocialStores:
+    from yamb_service.accounts.dynamo import DynamoAccountStore  # noqa: PLC0415
+    from yamb_service.game.result_dynamo import game_result  # noqa: PLC0415
+
+    return SocialStores(
+        chats=DynamoChatStore(item),
+        blocks=DynamoBlocks(item),
+        profiles=DynamoAccountStore(item, partial(game_result, item)),
     )
 
 

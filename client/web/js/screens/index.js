@@ -4,6 +4,7 @@
 // one import and one entry per screen.
 
 import { screen as boards } from "./boards.js";
+import { conversationScreen, screen as chats } from "./chats.js";
 import { screen as games } from "./games.js";
 import { screen as player } from "./player.js";
 import { screen as players } from "./players.js";
@@ -19,12 +20,14 @@ export const screens = [
   games,
   slow,
   players,
+  chats,
   boards,
   shop,
   wallet,
   tasks,
   settings,
   player,
+  conversationScreen,
   replay,
   reset,
 ];

@@ -40,6 +40,8 @@ export const screen = {
           : null),
         h("div", { class: "player-actions", id: "player-actions" },
           favorites ? followButton(stats.nickname, favorites, ctx) : null,
+          h("a", { id: "player-message", class: "button", href: `#/chats/${encodeURIComponent(stats.nickname)}` },
+            t("Message")),
           blocked ? blockButton(stats.nickname, blocked, ctx) : null,
           h("a", { id: "player-gift", class: "button", href: `#/shop?gift=${encodeURIComponent(stats.nickname)}` },
             t("Give tokens or premium")))),

@@ -1,0 +1,21 @@
+"""What the social actions of the WebSocket protocol use beside the game service's own
+collaborators: the chats' store, blocks, and the accounts' profiles (to name a player)."""
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from yamb_service.accounts.ports import Profiles
+from yamb_service.social.blocks.ports import Blocks
+from yamb_service.social.chats.ports import ChatStore
+
+
+@dataclass
+class SocialStores:
+    chats: ChatStore
+    blocks: Blocks
+    profiles: Profiles
+    # Waits out a general-chat batch (seconds of real time); tests do not wait.
+    wait: Callable[[float], None] = field(default=time.sleep)
+    # The wall clock the broadcast's rate is measured on.
+    wall_time: Callable[[], float] = field(default=time.monotonic)
