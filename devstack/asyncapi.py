@@ -53,6 +53,10 @@ CLIENT_MODELS: list[type[BaseModel]] = [
     protocol.OpenGeneralChat,
     protocol.CloseGeneralChat,
     protocol.SayInGeneralChat,
+    protocol.Invite,
+    protocol.AnswerInvitation,
+    protocol.WithdrawInvitation,
+    protocol.ListInvitations,
 ]
 SERVER_MODELS: list[type[BaseModel]] = [
     protocol.Ack,
@@ -73,6 +77,10 @@ SERVER_MODELS: list[type[BaseModel]] = [
     protocol.ConversationsFrame,
     protocol.ConversationFrame,
     protocol.GeneralChatFrame,
+    protocol.InvitationFrame,
+    protocol.InvitationAnswerFrame,
+    protocol.InvitationWithdrawnFrame,
+    protocol.InvitationsFrame,
 ]
 
 

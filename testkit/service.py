@@ -11,6 +11,7 @@ from yamb_service.game.service import GameService
 from yamb_service.game.throttle import ConnectionThrottle
 from yamb_service.social.blocks.dynamo import DynamoBlocks
 from yamb_service.social.chats.dynamo import DynamoChatStore
+from yamb_service.social.invitations.dynamo import DynamoInvitationStore
 from yamb_service.social.stores import SocialStores
 
 from testkit.fakes import RecordingNotifier, SimulatedTimers
@@ -58,6 +59,7 @@ def make_service(  # noqa: PLR0917 - the service's collaborators
         away_grace=lambda: None,
         social=SocialStores(
             chats=DynamoChatStore(games._item),
+            invitations=DynamoInvitationStore(games._item),
             blocks=DynamoBlocks(games._item),
             profiles=DynamoAccountStore(games._item, games.result),
             # A batch of the general chat is delivered at once, and no second is waited out.

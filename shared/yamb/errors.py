@@ -93,6 +93,10 @@ type ErrorCode = Literal[
     "blocked",
     "conversation_not_found",
     "general_chat_full",
+    "invite_self",
+    "invitation_pending",
+    "invitation_refused_before",
+    "invitation_not_found",
 ]
 
 

@@ -392,6 +392,41 @@ class SayInGeneralChat(Action):
     text: str = Field(max_length=2_000)
 
 
+class Invite(Action):
+    """An invitation to the caller's waiting table (S2), to a player by nickname: answered by
+    the `invitation` frame, which the invitee gets too (at once when connected, else from
+    `invitations` at their next login). One pending invitation per invited player; one they
+    refused is not repeated for the same game; it lapses after 10 minutes."""
+
+    action: Literal["invite"]
+    game_id: GameId
+    nickname: Nickname
+
+
+class AnswerInvitation(Action):
+    """Yes seats the invitee at the table (as `join_game`, answered by the `game` frame); No is
+    answered by `invitations`. The inviter gets `invitation_answer` either way."""
+
+    action: Literal["answer_invitation"]
+    invitation_id: str = Field(min_length=1, max_length=40)
+    accept: bool
+
+
+class WithdrawInvitation(Action):
+    """The inviter takes back their pending invitation to `nickname` (answered and told to the
+    invitee by `invitation_withdrawn`)."""
+
+    action: Literal["withdraw_invitation"]
+    nickname: Nickname
+
+
+class ListInvitations(Action):
+    """The caller's pending invitation, if any (answered by `invitations`): what a page reads
+    once connected, so that an invitation sent while the player was away reaches them."""
+
+    action: Literal["invitations"]
+
+
 ClientAction = Annotated[
     CreateGame
     | ListGames
@@ -431,7 +466,11 @@ ClientAction = Annotated[
     | CloseConversation
     | OpenGeneralChat
     | CloseGeneralChat
-    | SayInGeneralChat,
+    | SayInGeneralChat
+    | Invite
+    | AnswerInvitation
+    | WithdrawInvitation
+    | ListInvitations,
     Field(discriminator="action"),
 ]
 CLIENT_ACTIONS: TypeAdapter[ClientAction] = TypeAdapter(
@@ -926,6 +965,51 @@ class GeneralChatFrame(Frame):
     lines: list[MessageView]
 
 
+class InvitationView(Frame):
+    invitation_id: str
+    game_id: str
+    by: str = Field(description="the inviter's nickname")
+    to: str = Field(description="the invitee's nickname")
+    sent_at: datetime
+    expires_at: datetime
+    settings: GameSettings | None = Field(default=None, description="the table's settings")
+
+
+class InvitationFrame(Frame):
+    """An invitation to a table: to the invitee (answer with `answer_invitation`), and to the
+    inviter as the answer to `invite`."""
+
+    type: Literal["invitation"] = "invitation"
+    request_id: str | None = None
+    invitation: InvitationView
+
+
+class InvitationAnswerFrame(Frame):
+    """To the inviter: the invitee's answer (a Yes has seated them at the table)."""
+
+    type: Literal["invitation_answer"] = "invitation_answer"
+    invitation_id: str
+    game_id: str
+    nickname: str = Field(description="the invitee's nickname")
+    accepted: bool
+
+
+class InvitationWithdrawnFrame(Frame):
+    """To the invitee and, with its requestId, to the inviter: the invitation is taken back."""
+
+    type: Literal["invitation_withdrawn"] = "invitation_withdrawn"
+    request_id: str | None = None
+    invitation_id: str
+
+
+class InvitationsFrame(Frame):
+    """The answer to `invitations` and to a No: the caller's pending invitation (null: none)."""
+
+    type: Literal["invitations"] = "invitations"
+    request_id: str
+    received: InvitationView | None = None
+
+
 ServerFrame = Annotated[
     Ack
     | GameFrame
@@ -944,7 +1028,11 @@ ServerFrame = Annotated[
     | MessageFrame
     | ConversationsFrame
     | ConversationFrame
-    | GeneralChatFrame,
+    | GeneralChatFrame
+    | InvitationFrame
+    | InvitationAnswerFrame
+    | InvitationWithdrawnFrame
+    | InvitationsFrame,
     Field(discriminator="type"),
 ]
 SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(

@@ -347,3 +347,11 @@ def network_latency(atomic_requests: None, monkeypatch: pytest.MonkeyPatch) -> N
             return _original(*args, **kwargs)
 
         monkeypatch.setattr(DynamoDBBackend, name, slowed)
+
+
+@pytest.fixture
+def people(harness: "Harness", item: Any) -> "Harness":
+    """The harness with four players' active accounts (tests/integration/social.py)."""
+    from tests.integration.social import make_people
+
+    return make_people(harness, item)  # type: ignore[no-any-return]

@@ -4,41 +4,13 @@ alone, blocks and the other refusals with nothing written; the general chat's wi
 batches (one frame per listener, the batch's deliverer the first line's sender) and a gone
 listener dropped."""
 
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from yamb.accounts.preferences import Preferences
-from yamb.accounts.profile import AccountStatus, Profile
 from yamb.social import chats as rules
-from yamb_service.accounts.dynamo import DynamoAccountStore
-from yamb_service.edge.caller import Caller
 from yamb_service.social.blocks.ports import Block
 
-ANA = Caller("ana", "conn-ana", nickname="Ana")
-BEN = Caller("ben", "conn-ben", nickname="Ben")
-CY = Caller("cy", "conn-cy", nickname="Cy")
-
-
-@pytest.fixture
-def people(harness: Any, item: Any) -> Any:
-    accounts = DynamoAccountStore(item, harness.games.result)
-    for caller in (ANA, BEN, CY):
-        accounts.create(
-            Profile(
-                player_id=caller.player_id,
-                nickname=caller.nickname or caller.player_id,
-                email=f"{caller.player_id}@example.com",
-                status=AccountStatus.ACTIVE,
-                created_at=datetime(2025, 6, 1, tzinfo=UTC),
-                preferences=Preferences(),
-            )
-        )
-    return harness
-
-
-def of_type(harness: Any, caller: Caller, kind: str) -> list[dict[str, Any]]:
-    return [frame for frame in harness.frames(caller) if frame["type"] == kind]
+from tests.integration.social import ANA, BEN, CY, of_type
 
 
 def test_a_private_message_reaches_a_connected_player_and_answers_its_sender(people: Any) -> None:

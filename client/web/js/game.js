@@ -215,7 +215,29 @@ function seats(game) {
       h("span", { class: "nickname" }, seat.nickname || seat.playerId), you ? h("span", { class: "badge you" }, t("you")) : null,
       " ", facts, follow, remove), { frame: seat.frame }); // E5
   });
-  return [h("h3", {}, t("Players")), h("ul", { class: "seats" }, items), botControls(game)];
+  return [h("h3", {}, t("Players")), h("ul", { class: "seats" }, items), botControls(game), inviteControl(game)];
+}
+
+/** A player seated at a waiting table with a free seat invites someone to it by nickname (S2):
+ * they get the invitation at once, or at their next sign-in. */
+function inviteControl(game) {
+  if (game.status !== "waiting" || !seated(game) || game.seats.length >= game.settings.players) return null;
+  const name = h("input", { id: "invite-nickname", maxlength: "30", autocomplete: "off", value: ui.inviteName || "",
+    placeholder: t("a nickname"), "aria-label": t("Invite a player"), "aria-describedby": "invite-error",
+    oninput: (event) => { ui.inviteName = event.target.value; } });
+  const note = h("p", { class: "hint", id: "invite-note", role: "status" });
+  const form = h("form", { class: "controls invite-form", id: "invite-form", onsubmit: async (event) => {
+    event.preventDefault();
+    const nickname = name.value.trim();
+    if (!nickname) return;
+    const answer = await app.act("invite", { gameId: game.gameId, nickname }, "invite-error", { open: false });
+    if (answer) {
+      ui.inviteName = "";
+      name.value = "";
+      note.textContent = t("Invitation sent to {nickname}.", { nickname: answer.invitation.to });
+    }
+  } }, name, h("button", { type: "submit", id: "invite-send" }, t("Invite")));
+  return h("div", { class: "invite" }, form, note, h("p", { class: "error", id: "invite-error", role: "alert" }));
 }
 
 /** The creator of a waiting table seats and removes bots. */

@@ -6,6 +6,7 @@
 import * as api from "./api.js";
 import { Connection, ServerRefusal } from "./connection.js";
 import * as inbox from "./inbox.js";
+import * as invitations from "./invitations.js";
 import { byId, fill, h } from "./dom.js";
 import * as gameScreen from "./game.js";
 import { currentLanguage, LANGUAGES, preferredLanguage, t, useLanguage } from "./i18n.js";
@@ -215,6 +216,12 @@ function onFrame(frame, meta) {
       return onChat(frame);
     case "message":
       return inbox.received(frame, banner);
+    case "invitation":
+      return invitations.received(frame);
+    case "invitation_answer":
+      return invitations.answered(frame);
+    case "invitation_withdrawn":
+      return invitations.withdrawn(frame);
     case "error":
       // Refusals of our own requests are shown where they were made; this one has no owner.
       if (!frame.requestId) banner("warning", String(frame.message || frame.code));
@@ -315,6 +322,8 @@ async function onOpen() {
   const regular = await act("sync", {}, null, { open: false });
   // Private messages sent while the page was away (S3): their count on the Chats link.
   inbox.restore((action, fields) => act(action, fields, null, { open: false }));
+  // An invitation sent while the page was away (S2) is offered now.
+  invitations.restore((action, fields) => act(action, fields, null, { open: false }));
   const inPlay = regular?.game && ["waiting", "running"].includes(regular.game.status);
   // Read after the answer: the player may have gone to another screen meanwhile.
   const onLobby = router.currentPath() === "/" && !state.view;
@@ -730,6 +739,7 @@ async function boot() {
       return () => listeners.get(type).delete(listener);
     },
   };
+  invitations.setUp({ act, banner });
   setUpRoutes();
   setUpLanguage();
   setUpTheme();

@@ -9,7 +9,7 @@ actor with the new game and sends it to everyone at the table:
 - play: the dice, the sheet, pausing, resigning, the finish offer, seeds, scorekeeping;
 - reads: dice record, history, replay, hint, sync;
 - chat; presence (connect, disconnect); wake (timers);
-- social (yamb_service.social): private messages and the general chat.
+- social (yamb_service.social): private messages, the general chat, invitations.
 """
 
 import time
@@ -25,6 +25,7 @@ from yamb.protocol import (
     AddBot,
     AddSeed,
     Announce,
+    AnswerInvitation,
     Chat,
     ChatHistory,
     ClientAction,
@@ -40,10 +41,12 @@ from yamb.protocol import (
     FinishSheet,
     Hint,
     History,
+    Invite,
     JoinGame,
     LeaveGame,
     ListConversations,
     ListGames,
+    ListInvitations,
     Lock,
     OpenGeneralChat,
     Pause,
@@ -63,6 +66,7 @@ from yamb.protocol import (
     UnwatchGame,
     Verify,
     WatchGame,
+    WithdrawInvitation,
     Write,
     clip,
     sentence,
@@ -88,6 +92,7 @@ from yamb_service.game.timers import LaneInput
 from yamb_service.game.writer import GameWriter
 from yamb_service.push.ports import NoPusher, Pusher
 from yamb_service.social.chats import service as chats
+from yamb_service.social.invitations import service as invitations
 from yamb_service.social.stores import SocialStores
 
 SESSION_EXPIRED = Text("your sign-in has expired: connect again with a fresh token")
@@ -144,6 +149,10 @@ ROUTES: dict[type[BaseModel], Route] = {
     OpenGeneralChat: chats.open_general,
     CloseGeneralChat: chats.close_general,
     SayInGeneralChat: chats.say_in_general,
+    Invite: invitations.invite,
+    AnswerInvitation: invitations.answer,
+    WithdrawInvitation: invitations.withdraw,
+    ListInvitations: invitations.pending,
 }
 
 

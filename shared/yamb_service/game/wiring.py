@@ -22,6 +22,7 @@ from yamb_service.game.timers import StepFunctionsTimers
 from yamb_service.push.invoke import pusher
 from yamb_service.social.blocks.dynamo import DynamoBlocks
 from yamb_service.social.chats.dynamo import DynamoChatStore
+from yamb_service.social.invitations.dynamo import DynamoInvitationStore
 from yamb_service.social.stores import SocialStores
 
 
@@ -70,6 +71,7 @@ def _social(item: Any) -> SocialStores:
 
     return SocialStores(
         chats=DynamoChatStore(item),
+        invitations=DynamoInvitationStore(item),
         blocks=DynamoBlocks(item),
         profiles=DynamoAccountStore(item, partial(game_result, item)),
     )

@@ -1,5 +1,6 @@
 """What the social actions of the WebSocket protocol use beside the game service's own
-collaborators: the chats' store, blocks, and the accounts' profiles (to name a player)."""
+collaborators: the chats' and invitations' stores, blocks, and the accounts' profiles (to name
+a player)."""
 
 import time
 from collections.abc import Callable
@@ -8,6 +9,7 @@ from dataclasses import dataclass, field
 from yamb_service.accounts.ports import Profiles
 from yamb_service.social.blocks.ports import Blocks
 from yamb_service.social.chats.ports import ChatStore
+from yamb_service.social.invitations.ports import InvitationStore
 
 
 @dataclass
@@ -15,6 +17,7 @@ class SocialStores:
     chats: ChatStore
     blocks: Blocks
     profiles: Profiles
+    invitations: InvitationStore
     # Waits out a general-chat batch (seconds of real time); tests do not wait.
     wait: Callable[[float], None] = field(default=time.sleep)
     # The wall clock the broadcast's rate is measured on.

@@ -3,7 +3,6 @@ other page live, counted on its Chats link until read; a message to a player who
 for their next sign-in; the general chat's line reaches every page that has it open."""
 
 import re
-from typing import Any
 
 from playwright.sync_api import Page, expect
 

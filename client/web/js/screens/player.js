@@ -42,6 +42,7 @@ export const screen = {
           favorites ? followButton(stats.nickname, favorites, ctx) : null,
           h("a", { id: "player-message", class: "button", href: `#/chats/${encodeURIComponent(stats.nickname)}` },
             t("Message")),
+          inviteButton(stats.nickname, ctx),
           blocked ? blockButton(stats.nickname, blocked, ctx) : null,
           h("a", { id: "player-gift", class: "button", href: `#/shop?gift=${encodeURIComponent(stats.nickname)}` },
             t("Give tokens or premium")))),
@@ -80,6 +81,25 @@ function followButton(nickname, favorites, ctx) {
   };
   label();
   return h("span", { class: "follow" }, button, error);
+}
+
+/** An invitation to the table the player sits at and waits with (S2); without one, the lobby
+ * is where a table is opened first. */
+function inviteButton(nickname, ctx) {
+  const note = h("span", { class: "hint", id: "player-invite-note", role: "status" });
+  const button = h("button", { type: "button", id: "player-invite", onclick: async () => {
+    note.textContent = "";
+    const synced = await ctx.act("sync", {}, "player-invite-error", { open: false });
+    const game = synced?.game;
+    const waiting = game && game.status === "waiting" && game.seats.some((s) => s.playerId === ctx.state.me);
+    if (!waiting) {
+      note.textContent = t("Open a table in the lobby first, then invite {nickname} to it.", { nickname });
+      return;
+    }
+    const answer = await ctx.act("invite", { gameId: game.gameId, nickname }, "player-invite-error", { open: false });
+    if (answer) note.textContent = t("Invitation sent to {nickname}.", { nickname: answer.invitation.to });
+  } }, t("Invite to my table"));
+  return h("span", { class: "invite" }, button, note, h("span", { class: "error", id: "player-invite-error", role: "alert" }));
 }
 
 function blockButton(nickname, blocked, ctx) {

@@ -44,15 +44,15 @@ STALE_BATCH = timedelta(seconds=30)
 POSTERS = 16
 
 
-def _stores(ctx: GameContext) -> SocialStores:
+def stores_of(ctx: GameContext) -> SocialStores:
     if ctx.social is None:
         raise RuntimeError("the social stores are not wired into this service")
     return ctx.social
 
 
-def _player_named(ctx: GameContext, nickname: str) -> tuple[str, str]:
+def player_named(ctx: GameContext, nickname: str) -> tuple[str, str]:
     """The id and the nickname as kept of the active player called `nickname`."""
-    stores = _stores(ctx)
+    stores = stores_of(ctx)
     owner = stores.profiles.nickname_owner(nickname)
     profile = stores.profiles.get(owner) if owner else None
     if profile is None or profile.status != "active":
@@ -62,10 +62,10 @@ def _player_named(ctx: GameContext, nickname: str) -> tuple[str, str]:
     return profile.player_id, profile.nickname
 
 
-def _own_nickname(ctx: GameContext, caller: Caller) -> str:
+def own_nickname(ctx: GameContext, caller: Caller) -> str:
     if caller.nickname:
         return caller.nickname
-    profile = _stores(ctx).profiles.get(caller.player_id)
+    profile = stores_of(ctx).profiles.get(caller.player_id)
     return profile.nickname if profile else caller.player_id
 
 
@@ -94,9 +94,9 @@ def _count_against_rate(ctx: GameContext, caller: Caller, now: datetime) -> None
 
 
 def send_message(ctx: GameContext, caller: Caller, action: SendMessage, now: datetime) -> None:
-    stores = _stores(ctx)
+    stores = stores_of(ctx)
     text = chat.validate_message(action.text)
-    recipient, recipient_name = _player_named(ctx, action.to)
+    recipient, recipient_name = player_named(ctx, action.to)
     if recipient == caller.player_id:
         raise YambError(Text("you cannot send a message to yourself"), code="message_self")
     if stores.blocks.blocked_either_way(caller.player_id, recipient):
@@ -108,7 +108,7 @@ def send_message(ctx: GameContext, caller: Caller, action: SendMessage, now: dat
             code="blocked",
         )
     _count_against_rate(ctx, caller, now)
-    sender_name = _own_nickname(ctx, caller)
+    sender_name = own_nickname(ctx, caller)
     line = ChatLine(
         id=chats.message_id(now),
         sender=caller.player_id,
@@ -151,7 +151,7 @@ def send_message(ctx: GameContext, caller: Caller, action: SendMessage, now: dat
 
 
 def _conversations_frame(ctx: GameContext, caller: Caller, request_id: str) -> ConversationsFrame:
-    held = _stores(ctx).chats.conversations(caller.player_id)
+    held = stores_of(ctx).chats.conversations(caller.player_id)
     return ConversationsFrame(
         request_id=request_id,
         conversations=[
@@ -172,7 +172,7 @@ def conversations(
 def conversation(
     ctx: GameContext, caller: Caller, action: ReadConversation, _now: datetime
 ) -> None:
-    stores = _stores(ctx)
+    stores = stores_of(ctx)
     other, other_name = _conversation_partner(ctx, caller, action.nickname)
     page, before = stores.chats.messages(
         caller.player_id, other, action.before, chats.CONVERSATION_PAGE
@@ -193,11 +193,11 @@ def conversation(
 def _conversation_partner(ctx: GameContext, caller: Caller, nickname: str) -> tuple[str, str]:
     """The other side of one of the caller's conversations, by the nickname the conversation
     shows (an account deleted since is still named so), else by the player's nickname now."""
-    for held in _stores(ctx).chats.conversations(caller.player_id):
+    for held in stores_of(ctx).chats.conversations(caller.player_id):
         if held.nickname.casefold() == nickname.casefold():
             return held.other, held.nickname
     try:
-        return _player_named(ctx, nickname)
+        return player_named(ctx, nickname)
     except YambError:
         raise YambError(
             Text("you have no conversation with {nickname}", nickname=nickname),
@@ -209,7 +209,7 @@ def close_conversation(
     ctx: GameContext, caller: Caller, action: CloseConversation, _now: datetime
 ) -> None:
     other, _ = _conversation_partner(ctx, caller, action.nickname)
-    if not _stores(ctx).chats.close(caller.player_id, other):
+    if not stores_of(ctx).chats.close(caller.player_id, other):
         raise YambError(
             Text("you have no conversation with {nickname}", nickname=action.nickname),
             code="conversation_not_found",
@@ -222,7 +222,7 @@ def close_conversation(
 
 
 def open_general(ctx: GameContext, caller: Caller, action: OpenGeneralChat, now: datetime) -> None:
-    stores = _stores(ctx)
+    stores = stores_of(ctx)
     if len(stores.chats.listeners()) >= chats.MAX_LISTENERS:
         raise YambError(
             Plural(
@@ -246,20 +246,20 @@ def open_general(ctx: GameContext, caller: Caller, action: OpenGeneralChat, now:
 def close_general(
     ctx: GameContext, caller: Caller, action: CloseGeneralChat, _now: datetime
 ) -> None:
-    _stores(ctx).chats.stop_listening([caller.connection_id])
+    stores_of(ctx).chats.stop_listening([caller.connection_id])
     ctx.delivery.send(caller, GeneralChatFrame(request_id=action.request_id, lines=[]))
 
 
 def say_in_general(
     ctx: GameContext, caller: Caller, action: SayInGeneralChat, now: datetime
 ) -> None:
-    stores = _stores(ctx)
+    stores = stores_of(ctx)
     text = chat.validate_message(action.text)
     _count_against_rate(ctx, caller, now)
     line = ChatLine(
         id=chats.message_id(now),
         sender=caller.player_id,
-        nickname=_own_nickname(ctx, caller),
+        nickname=own_nickname(ctx, caller),
         text=text,
         sent_at=now,
     )
@@ -299,7 +299,7 @@ def deliver_general(ctx: GameContext) -> int:
     """Every line not yet delivered, as one frame to each listener, at most BROADCAST_BUDGET
     frames a second; the batch is marked delivered first, so the next line starts the next.
     Returns the frames posted."""
-    stores = _stores(ctx)
+    stores = stores_of(ctx)
     for _ in range(WINDOW_ATTEMPTS):
         window, version = stores.chats.window()
         lines = window.undelivered()
