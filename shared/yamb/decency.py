@@ -12,6 +12,7 @@ however it is written:
   read as letters: in a dice game's chat it is a score or the dice.
 - Letters spelled out one by one ("f.u.c.k", "f u c k"), a word cut by punctuation ("fu.ck"), and a
   letter stretched to three or more ("fuuuck"; a doubled letter is a spelling: "cull" is not "cul").
+- Words run together in camel case ("BigDickEnergy", "KissMyAss"): each part is read as a word.
 
 Matching is by whole words, and a phrase entry matches the same words in a row: "Scunthorpe",
 "class", "Dickens" or the French "contre" are no match for the entries inside them. The few
@@ -117,11 +118,26 @@ def _spelled(words: list[str], *, first_apart: bool = False) -> list[str]:
     return spelled
 
 
+def _camel_split(text: str) -> str:
+    """Words run together in camel case set apart ("BigDickEnergy" is "Big Dick Energy"): a
+    lowercase letter followed by a capital starts a word. "Dickens" and "McDonald" stay whole
+    words where it matters: a part is matched as a whole word, never inside one."""
+    out: list[str] = []
+    for before, char in zip(" " + text, text, strict=False):
+        if before.islower() and char.isupper():
+            out.append(" ")
+        out.append(char)
+    return "".join(out)
+
+
 def _readings(text: str) -> list[list[str]]:
-    """The word sequences a line is read as: its words, its spelled-out words glued, and each
-    chunk cut by punctuation glued ("fu.ck", "f*ck*ng"; an emoji is set aside)."""
+    """The word sequences a line is read as: its words, its camel-case words set apart, its
+    spelled-out words glued, and each chunk cut by punctuation glued ("fu.ck", "f*ck*ng"; an
+    emoji is set aside)."""
     readings: list[list[str]] = []
-    for form in _forms(text):
+    camel = _camel_split(text)
+    forms = _forms(text) + ([] if camel == text else _forms(camel))
+    for form in forms:
         chunks = _chunks(form)
         words = [word for chunk in chunks for word in chunk]
         readings.append(words)

@@ -296,3 +296,25 @@ def test_find_offence_spelled_out_after_a_one_letter_word() -> None:
     # given a word spelled out letter by letter right after "a" / when checked / then found
     assert find_offence("you are a p u t a i n") == "putain"
     assert find_offence("i f u c k you") == "fuck"
+
+
+@pytest.mark.parametrize(
+    ("text", "entry"),
+    [
+        ("BigDickEnergy", "dick"),
+        ("KissMyAss", "ass"),
+        ("youAreAnIdiotAndAnAsshole", "asshole"),
+        ("PutainDeMerde", "putain"),
+    ],
+)
+def test_find_offence_camel_case_words_are_read_apart(text: str, entry: str) -> None:
+    # given words run together in camel case / when checked / then the entry among them is found
+    assert find_offence(text) == entry
+
+
+@pytest.mark.parametrize(
+    "text", ["Dickens", "McDonald", "ClassAct", "GoodGame", "WellPlayed", "passAssist", "Scunthorpe"]
+)
+def test_find_offence_camel_case_keeps_ordinary_names_whole(text: str) -> None:
+    # given camel-case names whose parts hold an entry only inside a word / then nothing is found
+    assert find_offence(text) is None
