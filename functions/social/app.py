@@ -1,5 +1,6 @@
-"""Social's HTTP API (S1, S2): the players list with presence, and blocks. Each route parses
-its request, calls one method of its service and maps the answer or the error to a reply."""
+"""Social's HTTP API (S1, S2, S5, S6): the players list with presence, blocks, reports and
+their review, the contact form. Each route parses its request, calls one method of its service
+and maps the answer or the error to a reply."""
 
 import gc
 
@@ -21,6 +22,7 @@ from yamb_service.edge.http_api import (
     resolve,
 )
 from yamb_service.social.players import routes as players_routes
+from yamb_service.social.reports import routes as reports_routes
 
 app = HttpApi()
 routes = Routes(
@@ -28,10 +30,18 @@ routes = Routes(
     statuses={
         "unknown_player": 404,
         "too_many_blocks": 409,
+        "report_self": 400,
+        "message_not_visible": 404,
+        "already_reported": 409,
+        "report_limit": 429,
+        "not_an_operator": 403,
+        "unknown_case": 404,
+        "contact_limit": 429,
         "busy": 503,
     },
 )
 routes.include(players_routes.routes)
+routes.include(reports_routes.routes)
 
 
 @on_error(app, SocialError)

@@ -20,6 +20,10 @@ class MailKind(StrEnum):
     ACCOUNT_EXISTS = "account-exists"
     # An e-mail change asked: told to the address the account leaves.
     EMAIL_CHANGE_NOTICE = "email-change-notice"
+    # An operator's warning after reports were reviewed (S5: docs/social.md).
+    MODERATION_WARNING = "moderation-warning"
+    # The contact form's message, to the author (S6).
+    CONTACT = "contact"
     # E-mail groups (A8); their mails come with the features that send them.
     RETURN_REMINDER = "return-reminder"
     TOURNAMENT = "tournament"

@@ -24,6 +24,8 @@ class Mail:
     subject: str
     text: str
     html: str
+    # Where an answer goes when it is not the sender (the contact form: the player).
+    reply_to: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +114,28 @@ def _shape(kind: MailKind, values: Mapping[str, object]) -> _Shape:
                         _count(values.get("daysLeft")),
                         purgeDate=purge_date,
                     )
+                ],
+            )
+        case MailKind.MODERATION_WARNING:
+            return _Shape(
+                Text("Yamb: a warning about your messages"),
+                [
+                    Text(
+                        "Players reported something you wrote or your nickname, and a moderator "
+                        "agreed with them. Please keep to the rules of fair and friendly play: a "
+                        "repeat may close your account."
+                    )
+                ],
+            )
+        case MailKind.CONTACT:
+            return _Shape(
+                Text("Yamb contact: {subject}", subject=values.get("subject", "")),
+                [
+                    Text(
+                        "{sender} wrote through the contact form (answer to reply to them):",
+                        sender=values.get("sender", ""),
+                    ),
+                    Text("{message}", message=values.get("message", "")),
                 ],
             )
         case MailKind.DELETION_CANCELLED:

@@ -84,6 +84,8 @@ class AccountView(_Message):
     preferences: Preferences
     nickname_change: NicknameChangeView
     deletion: DeletionView | None
+    # An operator reviews reports (S5): the page shows them the review queue.
+    operator: bool = False
 
     @classmethod
     def of(cls, profile: Profile) -> "AccountView":
@@ -106,6 +108,7 @@ class AccountView(_Message):
                 available_at=next_change_at(profile.nickname_changed_at),
             ),
             deletion=deletion,
+            operator=profile.operator,
         )
 
 

@@ -51,6 +51,10 @@ class Profile(BaseModel):
     pending_email: str | None = None
     deletion_requested_at: datetime | None = None
     deletion_reminders: int = 0
+    # Moderation (S5, docs/social.md): hidden from the players list while three reports of the
+    # player wait for review; an operator works through the review queue.
+    hidden: bool = False
+    operator: bool = False
 
     @property
     def purge_at(self) -> datetime | None:

@@ -50,6 +50,8 @@ class ChatLine(BaseModel):
     nickname: str
     text: str
     sent_at: datetime
+    # Hidden by three reports until reviewed (S5): kept, but shown to nobody.
+    hidden: bool = False
 
 
 class GeneralWindow(BaseModel):
@@ -70,12 +72,24 @@ class GeneralWindow(BaseModel):
 
     def recent(self, now: datetime) -> list[ChatLine]:
         since = now - timedelta(minutes=WINDOW_MINUTES)
-        return [line for line in self.lines if line.sent_at >= since]
+        return [line for line in self.lines if line.sent_at >= since and not line.hidden]
+
+    def line(self, line_id: str) -> ChatLine | None:
+        return next((line for line in self.lines if line.id == line_id), None)
+
+    def set_hidden(self, line_id: str, hidden: bool) -> bool:
+        """The line hidden (or shown again); False when the window no longer holds it."""
+        for position, line in enumerate(self.lines):
+            if line.id == line_id:
+                self.lines[position] = line.model_copy(update={"hidden": hidden})
+                return True
+        return False
 
     def undelivered(self) -> list[ChatLine]:
+        shown = [line for line in self.lines if not line.hidden]
         if self.delivered_through is None:
-            return list(self.lines)
-        return [line for line in self.lines if line.id > self.delivered_through]
+            return shown
+        return [line for line in shown if line.id > self.delivered_through]
 
 
 class Conversation(BaseModel):

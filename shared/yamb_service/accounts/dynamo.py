@@ -99,7 +99,7 @@ def _listing(profile: Profile) -> tuple[str, str] | None:
     players list (S1, `PLAYERS#<shard>` by its nickname's key: yamb.social.players); an account
     the daily job has to handle under `ACCOUNTS#<status>` by when it got there (a purge begun is
     finished with the deletions); None when neither."""
-    if profile.status == AccountStatus.ACTIVE:
+    if profile.status == AccountStatus.ACTIVE and not profile.hidden:
         key = players.search_key(profile.nickname)
         return f"PLAYERS#{players.shard(key)}", f"{key}#{profile.player_id}"
     if profile.status == AccountStatus.UNVERIFIED:
@@ -151,7 +151,9 @@ class DynamoAccountStore:
             profile=stored.model_dump_json(),
             gsi1pk=None if listing is None else listing[0],
             gsi1sk=None if listing is None else listing[1],
-            summary=_listed_player(profile) if profile.status == AccountStatus.ACTIVE else None,
+            summary=_listed_player(profile)
+            if listing and listing[0].startswith("PLAYERS#")
+            else None,
         )
 
     def get(self, player_id: str) -> Profile | None:

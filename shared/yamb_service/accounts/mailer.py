@@ -25,9 +25,11 @@ class SesMailer:
         if self._client is None:
             self._client = self._client_factory()
         try:
+            reply = {"ReplyToAddresses": [mail.reply_to]} if mail.reply_to else {}
             self._client.send_email(
                 Source=self._sender,
                 Destination={"ToAddresses": [to]},
+                **reply,
                 Message={
                     "Subject": {"Data": mail.subject, "Charset": "UTF-8"},
                     "Body": {

@@ -204,7 +204,14 @@ def authorizer_settings() -> AuthorizerSettings:
 
 
 class SocialSettings(EconomySettings):
-    """What the social HTTP function needs (the players list, blocks: docs/social.md)."""
+    """What the social HTTP function needs (the players list, blocks, reports and their review,
+    the contact form: docs/social.md)."""
+
+    # SES: warnings come from `mail_from`; the contact form goes to `author_email`.
+    mail_from: str = "no-reply@yamb.example"
+    author_email: str = "author@yamb.example"
+    # A ban is handed to the accounts' jobs function (None: bans are refused).
+    account_jobs_function_name: str | None = None
 
 
 @cache

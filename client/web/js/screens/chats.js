@@ -6,6 +6,7 @@
 import { fill, h } from "../dom.js";
 import { formatDate, t } from "../i18n.js";
 import * as inbox from "../inbox.js";
+import { reportButton } from "../report.js";
 
 let leave = [];
 
@@ -14,11 +15,15 @@ function cleanUp() {
   leave = [];
 }
 
-function line(message) {
+/** A line; another's can be reported (`where`: its channel, and the conversation's nickname). */
+function line(message, ctx, where) {
+  const report = !message.mine && ctx
+    ? [" ", reportButton(ctx, { kind: "message", message: { id: message.id, ...where } }, `line-${message.id}`)]
+    : null;
   return h("li", { class: `chat-line${message.mine ? " mine" : ""}`, dataset: { id: message.id } },
     h("span", { class: "chat-from" }, message.sender), " ",
     h("time", { class: "hint", datetime: message.sentAt }, formatDate(message.sentAt, "short")), " ",
-    h("span", { class: "chat-text" }, message.text));
+    h("span", { class: "chat-text" }, message.text), report);
 }
 
 function sendForm(id, label, send) {
@@ -50,7 +55,7 @@ export const screen = {
       for (const message of frameLines) {
         if (seen.has(message.id)) continue;
         seen.add(message.id);
-        lines.append(line(message));
+        lines.append(line(message, ctx, { channel: "general" }));
       }
       lines.scrollTop = lines.scrollHeight;
     };
@@ -115,7 +120,7 @@ export const conversationScreen = {
     const put = (list, { older = false } = {}) => {
       const fresh = list.filter((m) => !seen.has(m.id));
       for (const m of fresh) seen.add(m.id);
-      const items = fresh.map(line);
+      const items = fresh.map((m) => line(m, ctx, { channel: "private", with: nickname }));
       if (older) messages.prepend(...items);
       else messages.append(...items);
     };

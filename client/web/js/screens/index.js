@@ -5,7 +5,9 @@
 
 import { screen as boards } from "./boards.js";
 import { conversationScreen, screen as chats } from "./chats.js";
+import { screen as contact } from "./contact.js";
 import { screen as games } from "./games.js";
+import { screen as moderation } from "./moderation.js";
 import { screen as player } from "./player.js";
 import { screen as players } from "./players.js";
 import { screen as replay } from "./replay.js";
@@ -26,8 +28,10 @@ export const screens = [
   wallet,
   tasks,
   settings,
+  contact,
   player,
   conversationScreen,
   replay,
+  moderation,
   reset,
 ];

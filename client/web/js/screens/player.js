@@ -6,6 +6,7 @@
 import { apiUrl } from "../api.js";
 import { countryName, flagOf } from "../countries.js";
 import { recordKindLabel } from "../labels.js";
+import { reportButton } from "../report.js";
 import { fill, h } from "../dom.js";
 import { formatDate, formatNumber, t } from "../i18n.js";
 
@@ -45,7 +46,8 @@ export const screen = {
           inviteButton(stats.nickname, ctx),
           blocked ? blockButton(stats.nickname, blocked, ctx) : null,
           h("a", { id: "player-gift", class: "button", href: `#/shop?gift=${encodeURIComponent(stats.nickname)}` },
-            t("Give tokens or premium")))),
+            t("Give tokens or premium")),
+          reportButton(ctx, { kind: "player", nickname: stats.nickname }, "player"))),
       stats.description ? h("p", { class: "player-description" }, stats.description) : null,
       stats.proudGame ? h("p", { id: "player-proud-game" }, h("a", { href: `#/replay/${encodeURIComponent(stats.proudGame)}` },
         t("The game {name} is proud of", { name: stats.nickname }))) : null,

@@ -30,7 +30,11 @@ export const screen = {
     }
     const security = h("section", { class: "panel", id: "security" });
     const push = h("div", { id: "push-slot" });
-    fill(root, h("h2", {}, t("Settings")),
+    // An operator reviews the players' reports (S5) from here.
+    const moderation = account.operator
+      ? h("p", { class: "panel" }, h("a", { id: "moderation-link", href: "#/moderation" }, t("Reports to review")))
+      : null;
+    fill(root, h("h2", {}, t("Settings")), moderation,
       nicknamePanel(account, ctx), emailPanel(account, ctx), passwordPanel(ctx),
       profilePanel(account, ctx), notificationsPanel(account, ctx), push, security,
       sessionsPanel(ctx), deletionPanel(account, ctx));

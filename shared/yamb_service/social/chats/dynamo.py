@@ -105,7 +105,9 @@ class DynamoChatStore:
             raise busy_or(error) from error
         more = len(found) > limit
         page = list(reversed(found[:limit]))
-        return page, (page[0].id if more and page else None)
+        before_id = page[0].id if more and page else None
+        # A message hidden by reports is kept for the review but shown to nobody.
+        return [line for line in page if not line.hidden], before_id
 
     def mark_read(self, owner: str, other: str) -> bool:
         item = self._item
@@ -151,6 +153,24 @@ class DynamoChatStore:
         except PynamoDBException as error:
             raise busy_or(error) from error
         return ChatLine.model_validate_json(stored.entry or "{}")
+
+    def set_private_hidden(self, owner: str, other: str, message_id: str, hidden: bool) -> bool:
+        line = self.private_message(owner, other, message_id)
+        if line is None:
+            return False
+        item = self._item
+        try:
+            item(player_key(owner), f"{_messages_prefix(other)}{message_id}").update(
+                actions=[
+                    item.entry.set(line.model_copy(update={"hidden": hidden}).model_dump_json())
+                ],
+                condition=item.sk.exists(),
+            )
+        except UpdateError as error:
+            if error.cause_response_code in LOST_RACE_ERRORS:
+                return False
+            raise busy_or(error) from error
+        return True
 
     # ---------------------------------------------------------------- general
 

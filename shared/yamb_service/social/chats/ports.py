@@ -30,6 +30,10 @@ class ChatStore(Protocol):
     def private_message(self, owner: str, other: str, message_id: str) -> ChatLine | None:
         """One message of the owner's conversation with `other`, as the owner has it."""
 
+    def set_private_hidden(self, owner: str, other: str, message_id: str, hidden: bool) -> bool:
+        """One side's copy of a message hidden (or shown again); False when that side has
+        none (closed since)."""
+
     # ---------------------------------------------------------------- general
     def window(self) -> tuple[GeneralWindow, int]:
         """The general chat's window and the version to write it back on."""
