@@ -313,7 +313,8 @@ def test_find_offence_camel_case_words_are_read_apart(text: str, entry: str) -> 
 
 
 @pytest.mark.parametrize(
-    "text", ["Dickens", "McDonald", "ClassAct", "GoodGame", "WellPlayed", "passAssist", "Scunthorpe"]
+    "text",
+    ["Dickens", "McDonald", "ClassAct", "GoodGame", "WellPlayed", "passAssist", "Scunthorpe"],
 )
 def test_find_offence_camel_case_keeps_ordinary_names_whole(text: str) -> None:
     # given camel-case names whose parts hold an entry only inside a word / then nothing is found
