@@ -24,9 +24,10 @@ FLUSH_SECONDS = 2.0
 # PostToConnection requests a second the general chat may spend at most: a tenth of the
 # account's default API Gateway throttle (10,000 a second), which game frames share.
 BROADCAST_BUDGET = 1_000
-# Listeners at most: a flush reaches them all within one invocation (the budget times the
-# seconds a flush may take). Beyond it the general chat says it is full (decision 185).
-MAX_LISTENERS = 5_000
+# Listeners at most: the deliverer's invocation waits its batch out (3 s at 3,000) and posts at
+# the budget (3 s more), well inside the game function's 10 s. Beyond it the general chat says
+# it is full (decision 185).
+MAX_LISTENERS = 3_000
 # A private conversation's page.
 CONVERSATION_PAGE = 50
 
