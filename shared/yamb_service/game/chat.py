@@ -29,13 +29,7 @@ def send(ctx: GameContext, caller: Caller, action: Chat, now: datetime) -> None:
         raise GameActionError(Text("sit at this game or watch it to chat"), code="not_seated")
     if seat is not None and session.seats[seat].left:
         raise GameActionError(Text("you have left this game"), code="not_seated")
-    rate, version = ctx.games.chat_rate(caller.connection_id)
-    rate.check(now)
-    rate.record(now)
-    if not ctx.games.save_chat_rate(caller.connection_id, rate, version, now):
-        raise chat.ChatRefused(
-            Text("another message of yours was being sent: wait a second"), code="chat_too_fast"
-        )
+    count_against_rate(ctx, caller, now)
     metrics.add_metric(name="ChatSent", unit=MetricUnit.Count, value=1)
     message = ChatFrame(
         game_id=session.game_id,
@@ -57,6 +51,18 @@ def send(ctx: GameContext, caller: Caller, action: Chat, now: datetime) -> None:
     ]
     if gone:
         ctx.games.forget_spectators(session.game_id, gone)
+
+
+def count_against_rate(ctx: GameContext, caller: Caller, now: datetime) -> None:
+    """The message counted on the connection's rate (yamb.chat), whatever chat it goes to
+    (the game's, a private conversation, the general chat): refused when too fast."""
+    rate, version = ctx.games.chat_rate(caller.connection_id)
+    rate.check(now)
+    rate.record(now)
+    if not ctx.games.save_chat_rate(caller.connection_id, rate, version, now):
+        raise chat.ChatRefused(
+            Text("another message of yours was being sent: wait a second"), code="chat_too_fast"
+        )
 
 
 def _log(ctx: GameContext, message: ChatFrame, now: datetime) -> None:

@@ -61,28 +61,45 @@ export const screen = {
   },
 };
 
-function followButton(nickname, favorites, ctx) {
-  let following = favorites.favorites.some((f) => f.nickname.toLowerCase() === nickname.toLowerCase());
-  const error = h("span", { class: "error", id: "follow-error", role: "alert" });
-  const button = h("button", { type: "button", id: "follow", "aria-pressed": String(following), onclick: async () => {
+/** A switch of the caller's on this player (following, blocking): PUT to turn it on, DELETE to
+ * turn it off, at `path`; `label(on)` sets its words. */
+function toggle(id, path, on, label, ctx) {
+  const error = h("span", { class: "error", id: `${id}-error`, role: "alert" });
+  const button = h("button", { type: "button", id, onclick: async () => {
     error.textContent = "";
     button.disabled = true;
     try {
-      await ctx.http(following ? "DELETE" : "PUT", `/me/favorites/${encodeURIComponent(nickname)}`);
-      following = !following;
-      label();
+      await ctx.http(on ? "DELETE" : "PUT", path);
+      on = !on;
+      draw();
     } catch (problem) {
       error.textContent = problem.message;
     } finally {
       button.disabled = false;
     }
   } });
-  const label = () => {
-    button.textContent = following ? t("Following ★") : t("Follow ☆");
-    button.setAttribute("aria-pressed", String(following));
+  const draw = () => {
+    label(button, on);
+    button.setAttribute("aria-pressed", String(on));
   };
-  label();
-  return h("span", { class: "follow" }, button, error);
+  draw();
+  return h("span", { class: id }, button, error);
+}
+
+const same = (nickname) => (other) => other.nickname.toLowerCase() === nickname.toLowerCase();
+
+function followButton(nickname, favorites, ctx) {
+  return toggle("follow", `/me/favorites/${encodeURIComponent(nickname)}`, favorites.favorites.some(same(nickname)),
+    (button, on) => { button.textContent = on ? t("Following ★") : t("Follow ☆"); }, ctx);
+}
+
+function blockButton(nickname, blocked, ctx) {
+  return toggle("block", `/me/blocks/${encodeURIComponent(nickname)}`, blocked.players.some(same(nickname)),
+    (button, on) => {
+      button.textContent = on ? t("Unblock") : t("Block");
+      button.title = on ? t("Let this player message and invite you again")
+        : t("This player will no longer be able to message or invite you");
+    }, ctx);
 }
 
 /** An invitation to the table the player sits at and waits with (S2); without one, the lobby
@@ -102,33 +119,6 @@ function inviteButton(nickname, ctx) {
     if (answer) note.textContent = t("Invitation sent to {nickname}.", { nickname: answer.invitation.to });
   } }, t("Invite to my table"));
   return h("span", { class: "invite" }, button, note, h("span", { class: "error", id: "player-invite-error", role: "alert" }));
-}
-
-function blockButton(nickname, blocked, ctx) {
-  const same = (other) => other.nickname.toLowerCase() === nickname.toLowerCase();
-  let blocking = blocked.players.some(same);
-  const error = h("span", { class: "error", id: "block-error", role: "alert" });
-  const button = h("button", { type: "button", id: "block", onclick: async () => {
-    error.textContent = "";
-    button.disabled = true;
-    try {
-      const page = await ctx.http(blocking ? "DELETE" : "PUT", `/me/blocks/${encodeURIComponent(nickname)}`);
-      blocking = page.players.some(same);
-      label();
-    } catch (problem) {
-      error.textContent = problem.message;
-    } finally {
-      button.disabled = false;
-    }
-  } });
-  const label = () => {
-    button.textContent = blocking ? t("Unblock") : t("Block");
-    button.setAttribute("aria-pressed", String(blocking));
-    button.title = blocking ? t("Let this player message and invite you again")
-      : t("This player will no longer be able to message or invite you");
-  };
-  label();
-  return h("span", { class: "block" }, button, error);
 }
 
 function statistics(stats) {

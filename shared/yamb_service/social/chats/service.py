@@ -34,6 +34,7 @@ from yamb.social.chats import ChatLine, Conversation
 from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.edge.caller import Caller
+from yamb_service.game.chat import count_against_rate
 from yamb_service.game.context import GameContext
 from yamb_service.social.stores import SocialStores
 
@@ -79,17 +80,6 @@ def _view(line: ChatLine, reader: str) -> MessageView:
     )
 
 
-def _count_against_rate(ctx: GameContext, caller: Caller, now: datetime) -> None:
-    """The game chat's rate, on the same connection's count: chatting anywhere counts."""
-    rate, version = ctx.games.chat_rate(caller.connection_id)
-    rate.check(now)
-    rate.record(now)
-    if not ctx.games.save_chat_rate(caller.connection_id, rate, version, now):
-        raise chat.ChatRefused(
-            Text("another message of yours was being sent: wait a second"), code="chat_too_fast"
-        )
-
-
 # ------------------------------------------------------------------------ private messages
 
 
@@ -107,7 +97,7 @@ def send_message(ctx: GameContext, caller: Caller, action: SendMessage, now: dat
             ),
             code="blocked",
         )
-    _count_against_rate(ctx, caller, now)
+    count_against_rate(ctx, caller, now)
     sender_name = own_nickname(ctx, caller)
     line = ChatLine(
         id=chats.message_id(now),
@@ -255,7 +245,7 @@ def say_in_general(
 ) -> None:
     stores = stores_of(ctx)
     text = chat.validate_message(action.text)
-    _count_against_rate(ctx, caller, now)
+    count_against_rate(ctx, caller, now)
     line = ChatLine(
         id=chats.message_id(now),
         sender=caller.player_id,
