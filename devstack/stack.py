@@ -392,7 +392,7 @@ class LocalStack:
             "pushUrl": self.gateway.push_url,
             "openApiUrl": self.gateway.openapi_url,
             "webUrl": self.web_url,
-            "tableName": self.aws.physical_ids["GameTable"],
+            "tableName": self.aws.physical_ids.get("GameTable"),
         }
 
     def player_token(

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
+from yamb_tools.moderation import grant
 
 from devstack.openapi import DOCUMENT, template_routes
 from devstack.stack import LocalStack, local_nickname
@@ -44,6 +45,9 @@ def test_every_authenticated_get_route_answers_no_store(stack: LocalStack) -> No
     # given a signed-in player and a rival, and every authenticated GET route of the template
     token = stack.player_token("edge-ana")
     stack.player_token("edge-ben")
+    # an operator: the review queue answers them (anyone else is refused, not_an_operator)
+    table = stack.aws.physical_ids["GameTable"]
+    grant("edge-ana", table, stack.aws.region, stack.aws.endpoint_url, True)
     assert "/me/wallet" in PRIVATE_GETS and "/me/ledger" in PRIVATE_GETS
     # when each is asked for (a player's routes name the rival)
     answers = {

@@ -22,6 +22,12 @@ export const screen = {
     const list = h("div", { id: "moderation-cases" });
     const error = h("p", { class: "error", id: "moderation-error", role: "alert" });
     fill(root, h("h2", {}, t("Reports to review")), error, list);
+    // The queue is the operators' alone: anyone else is told so without asking for it.
+    const me = await ctx.http("GET", "/me").catch(() => null);
+    if (!me?.operator) {
+      fill(list, h("p", { class: "hint", id: "moderation-not-operator" }, t("Only moderators review reports.")));
+      return;
+    }
     const draw = async () => {
       error.textContent = "";
       try {
