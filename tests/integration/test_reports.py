@@ -241,3 +241,18 @@ def test_contact_mails_the_author_three_times_a_day(world: World) -> None:
     to, mail = world.sent.mails[0]
     assert to == "author@yamb.example" and mail.reply_to == "ana@example.com"
     assert "idea 0" in mail.subject and "a column of sevens" in mail.text and "Ana" in mail.text
+
+
+def test_a_target_reported_again_after_a_dismissal_is_back_in_the_queue_still_shown(
+    world: World,
+) -> None:
+    # Given bo's case was dismissed after three reports
+    for reporter in ("ana", "cy", "dee"):
+        world.service.report(reporter, player_report("bo"))
+    world.service.review("op", "player:bo", ReviewRequest(action="dismiss"))
+    # When eve reports him
+    view = world.service.report("eve", player_report("bo"))
+    # Then the case waits for review again, and he stays listed until a moderator decides
+    assert (view.reporters, view.hidden) == (4, False)
+    assert [case.case_id for case in world.service.queue("op").cases] == ["player:bo"]
+    assert "Bo" in [row.nickname for row in world.players.page("ana").players]

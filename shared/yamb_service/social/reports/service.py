@@ -153,7 +153,11 @@ class ModerationService:
             ) from None
         metrics.add_metric(name="ReportFiled", unit=MetricUnit.Count, value=1)
         logger.info("report filed", case_id=case.case_id, reporters=case.reporters)
-        if case.hides_now():
+        if case.status not in rules.TO_REVIEW:
+            # Reported again after a decision: back in the queue for a moderator to look at,
+            # as it was decided (a dismissed target stays shown until then).
+            case = self.reports.set_status(case, "open", by=None, note=None, now=now)
+        elif case.hides_now():
             case = self._hide(case, now)
         return ReportView(
             case_id=case.case_id, reporters=case.reporters, hidden=case.status == "hidden"
