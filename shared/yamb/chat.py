@@ -48,9 +48,11 @@ def _is_control(char: str) -> bool:
     return category == "Cs" or char in _BIDI_CONTROLS
 
 
-def validate_message(text: str) -> str:
+def validate_message(text: str, language: str | None = None) -> str:
     """The message as it is sent: NFC, stripped, each run of whitespace one space. Refused if it
-    holds a control character, is empty, is longer than MAX_CHAT_CHARS or is not decent."""
+    holds a control character, is empty, is longer than MAX_CHAT_CHARS or is not decent (for a
+    writer of `language`: another language's entry that is an ordinary word of theirs is not an
+    offence)."""
     for position, char in enumerate(text):
         if _is_control(char):
             raise ChatRefused(
@@ -74,7 +76,7 @@ def validate_message(text: str) -> str:
             ),
             code="chat_too_long",
         )
-    if find_offence(cleaned) is not None:
+    if find_offence(cleaned, language) is not None:
         raise ChatRefused(
             Text("this message was not sent: it contains a word the chat does not allow"),
             code="chat_indecent",

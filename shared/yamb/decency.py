@@ -293,15 +293,31 @@ def embedded_entries() -> tuple[str, ...]:
     return tuple(read_entries(data.read_text(encoding="utf-8")))
 
 
+# Entries of another language's list that are ordinary words of this one: a line written in it
+# is not refused for them (a Danish "slut på spillet" is "the end of the game", "fart" is
+# speed). Only whole-word entries: the embedded ones are none of these.
+ORDINARY_WORDS: dict[str, frozenset[str]] = {
+    "da": frozenset({"slut", "fart", "kok"}),
+}
+
+
 @cache
-def default_list() -> WordList:
-    """Every language's entries in one list, built once."""
+def default_list(language: str | None = None) -> WordList:
+    """Every language's entries in one list, built once a writer's language; a `language`
+    leaves out the entries that are ordinary words in it (ORDINARY_WORDS)."""
+    ordinary = ORDINARY_WORDS.get(language or "", frozenset())
     return WordList(
-        (entry for language in LANGUAGES for entry in list_entries(language)),
+        (
+            entry
+            for listed in LANGUAGES
+            for entry in list_entries(listed)
+            if entry.casefold() not in ordinary
+        ),
         embedded_entries(),
     )
 
 
-def find_offence(text: str) -> str | None:
-    """The list entry `text` holds, as the list writes it (None if it holds none)."""
-    return default_list().find(text)
+def find_offence(text: str, language: str | None = None) -> str | None:
+    """The list entry `text` holds, as the list writes it (None if it holds none); `language`:
+    the writer's, whose ordinary words are not offences."""
+    return default_list(language).find(text)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from yamb.social import chats as rules
+from yamb_service.edge.caller import Caller
 from yamb_service.social.blocks.ports import Block
 
 from tests.integration.social import ANA, BEN, CY, of_type
@@ -213,3 +214,17 @@ def test_the_interval_keeps_the_broadcast_within_its_budget() -> None:
         interval = rules.flush_interval(listeners)
         assert interval >= rules.FLUSH_SECONDS
         assert listeners / interval <= rules.BROADCAST_BUDGET
+
+
+def test_a_danish_writer_may_say_slut_the_end_in_danish(people: Any) -> None:
+    # given a Danish writer and an English one
+    danish = Caller("dan", "conn-dan", nickname="Dan", language="da")
+    people.connect(danish, ANA)
+    # when each writes "slut på spillet" (the end of the game) to ben
+    said = people.answer(
+        danish, people.act(danish, "send_message", to="ben", text="slut på spillet")
+    )
+    refused = people.answer(ANA, people.act(ANA, "send_message", to="ben", text="slut på spillet"))
+    # then the Danish one goes, the English one is refused as indecent
+    assert said["type"] == "message"
+    assert refused["code"] == "chat_indecent"

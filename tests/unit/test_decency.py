@@ -319,3 +319,14 @@ def test_find_offence_camel_case_words_are_read_apart(text: str, entry: str) -> 
 def test_find_offence_camel_case_keeps_ordinary_names_whole(text: str) -> None:
     # given camel-case names whose parts hold an entry only inside a word / then nothing is found
     assert find_offence(text) is None
+
+
+def test_find_offence_another_languages_entry_that_is_an_ordinary_word_passes_its_writer() -> None:
+    # given a Danish line saying "the game is over, at full speed"
+    line = "slut på spillet, fuld fart"
+    # when a Danish writer sends it, and when an English one does
+    # then only the Danish writer's passes: the words are ordinary Danish
+    assert find_offence(line, "da") is None
+    assert find_offence(line, "en") == "slut"
+    # and a Danish writer is still refused the entries that are not Danish words
+    assert find_offence("fuck dig", "da") == "fuck"

@@ -20,7 +20,7 @@ LOG_ATTEMPTS = 3
 
 
 def send(ctx: GameContext, caller: Caller, action: Chat, now: datetime) -> None:
-    text = chat.validate_message(action.text)
+    text = chat.validate_message(action.text, caller.language)
     loaded = ctx.games.load(action.game_id)
     session = loaded.session
     seat = session.seat_of(caller.player_id)

@@ -85,7 +85,7 @@ def _view(line: ChatLine, reader: str) -> MessageView:
 
 def send_message(ctx: GameContext, caller: Caller, action: SendMessage, now: datetime) -> None:
     stores = stores_of(ctx)
-    text = chat.validate_message(action.text)
+    text = chat.validate_message(action.text, caller.language)
     recipient, recipient_name = player_named(ctx, action.to)
     if recipient == caller.player_id:
         raise YambError(Text("you cannot send a message to yourself"), code="message_self")
@@ -244,7 +244,7 @@ def say_in_general(
     ctx: GameContext, caller: Caller, action: SayInGeneralChat, now: datetime
 ) -> None:
     stores = stores_of(ctx)
-    text = chat.validate_message(action.text)
+    text = chat.validate_message(action.text, caller.language)
     count_against_rate(ctx, caller, now)
     line = ChatLine(
         id=chats.message_id(now),
