@@ -245,7 +245,9 @@ def test_web_client_game_the_opponent_sees_a_player_whose_network_died_away(
     expect(ana.locator(".seat", has_text=local_nickname(names["stays"]))).to_be_visible()
     ana.click("#start")
     expect(ben.locator("#turn-who")).to_be_visible()
-    ana.wait_for_timeout(1_500)  # ana's page has pinged on this connection
+    # ana's page has pinged on this connection (it pings every second; its first frames, sync
+    # and the restored chats and invitations, come first)
+    ana.wait_for_timeout(3_000)
     seat = ben.locator(".seat", has_text=local_nickname(names["gone"]))
     expect(seat).not_to_have_class(re.compile(r"\baway\b"))
 
