@@ -97,6 +97,9 @@ type ErrorCode = Literal[
     "invitation_pending",
     "invitation_refused_before",
     "invitation_not_found",
+    # Fair play (yamb.session.fairplay)
+    "fairplay_check",
+    "fairplay_check_not_found",
 ]
 
 

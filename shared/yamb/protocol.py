@@ -427,6 +427,17 @@ class ListInvitations(Action):
     action: Literal["invitations"]
 
 
+class FairplayAnswer(Action):
+    """The caller's answer to their "not a robot" check (`fairplay_check`): the position of a
+    die showing the face asked for, before the check's deadline. Answered by the game (passed)
+    and a `fairplay_result`; a wrong die or a late answer is a yellow card."""
+
+    action: Literal["fairplay_answer"]
+    game_id: GameId
+    check_id: Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+    position: Annotated[int, Field(ge=0, le=9)]
+
+
 ClientAction = Annotated[
     CreateGame
     | ListGames
@@ -470,7 +481,8 @@ ClientAction = Annotated[
     | Invite
     | AnswerInvitation
     | WithdrawInvitation
-    | ListInvitations,
+    | ListInvitations
+    | FairplayAnswer,
     Field(discriminator="action"),
 ]
 CLIENT_ACTIONS: TypeAdapter[ClientAction] = TypeAdapter(
@@ -1010,6 +1022,35 @@ class InvitationsFrame(Frame):
     received: InvitationView | None = None
 
 
+class FairplayCheckFrame(Frame):
+    """To one player only (S7): a "not a robot" check. Tap a die showing `face` among `dice`
+    (answer with `fairplay_answer`) before `deadline`; until then their moves are refused with
+    `fairplay_check`. Sent again with that refusal."""
+
+    type: Literal["fairplay_check"] = "fairplay_check"
+    game_id: str
+    check_id: str
+    dice: list[int]
+    face: int
+    question: str = Field(description="the question, in the player's language")
+    deadline: datetime
+    seconds: int = Field(description="the time to answer, from when the check was put")
+
+
+class FairplayResultFrame(Frame):
+    """To one player only: their check passed, or a yellow card (a wrong die, or no answer in
+    time); `cards` of `cardsToBan` so far, `banned` at the last one."""
+
+    type: Literal["fairplay_result"] = "fairplay_result"
+    game_id: str
+    check_id: str
+    passed: bool
+    cards: int
+    cards_to_ban: int
+    banned: bool
+    message: str = Field(description="what happened, in the player's language")
+
+
 ServerFrame = Annotated[
     Ack
     | GameFrame
@@ -1032,7 +1073,9 @@ ServerFrame = Annotated[
     | InvitationFrame
     | InvitationAnswerFrame
     | InvitationWithdrawnFrame
-    | InvitationsFrame,
+    | InvitationsFrame
+    | FairplayCheckFrame
+    | FairplayResultFrame,
     Field(discriminator="type"),
 ]
 SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(

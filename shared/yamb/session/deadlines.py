@@ -105,4 +105,7 @@ def merged(first: Effects, then: Effects) -> Effects:
         returns_missed=first.returns_missed + then.returns_missed,
         bot_moves_failed=first.bot_moves_failed + then.bot_moves_failed,
         reminders=[*first.reminders, *then.reminders],
+        fairplay_checks=[*first.fairplay_checks, *then.fairplay_checks],
+        fairplay_passed=[*first.fairplay_passed, *then.fairplay_passed],
+        fairplay_cards=[*first.fairplay_cards, *then.fairplay_cards],
     )

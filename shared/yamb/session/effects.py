@@ -37,6 +37,11 @@ class Effects:
     reminders: list[str] = field(default_factory=list)
     # Bot moves that failed and were replaced by the clock's auto-move (a bot's bug).
     bot_moves_failed: int = 0
+    # Fair play (yamb.session.fairplay): the players just put a check to, those who passed
+    # theirs, and the yellow cards (player, check id) of checks failed or ignored.
+    fairplay_checks: list[str] = field(default_factory=list)
+    fairplay_passed: list[tuple[str, str]] = field(default_factory=list)
+    fairplay_cards: list[tuple[str, str]] = field(default_factory=list)
 
 
 def require_status(session: GameSession, *statuses: str) -> None:

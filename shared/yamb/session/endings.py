@@ -4,7 +4,7 @@ fewer than half of their turns cancels the game."""
 from datetime import datetime
 
 from yamb.game import Game
-from yamb.session import clock, decisions
+from yamb.session import clock, decisions, fairplay
 from yamb.session.effects import Effects
 from yamb.session.model import GameSession, Outcome
 
@@ -50,6 +50,7 @@ def end(
     clock.stop(session)
     for index in range(len(session.seats)):
         session.close_own_turn(index)
+    fairplay.settle(session, effects)
     for seat in session.seats:
         seat.return_deadline, seat.paused = None, False
         if not seat.left:

@@ -14,6 +14,7 @@ from yamb.game import Game
 from yamb.layout import layout_for
 from yamb.settings import GameSettings
 from yamb.snapshot import dump_game, load_game
+from yamb.social.fairplay import FairplayCheck
 
 # "deleted": a table removed before its start, kept a day so that a repeated request finds it.
 type Status = Literal["waiting", "running", "finished", "cancelled", "deleted"]
@@ -80,6 +81,15 @@ class PairsTurn(BaseModel):
     grace: bool = False
 
 
+class SeatFairplay(BaseModel):
+    """What fair play (yamb.session.fairplay) keeps of a person's seat: when their dice were
+    shown, their decisions this game (milliseconds), and a "not a robot" check put to them."""
+
+    shown_at: datetime | None = None
+    decisions: list[int] = Field(default_factory=list)
+    check: FairplayCheck | None = None
+
+
 class Seat(BaseModel):
     player_id: str
     # The player's nickname when they sat down (the sign-in's), for clients to show.
@@ -108,6 +118,8 @@ class Seat(BaseModel):
     bot: str | None = None
     # When the bot makes its next move (yamb.session.bot_turns): a deadline like any other.
     bot_due: datetime | None = None
+    # Fair play (S7): None for a bot, and for a game stored before it (nothing measured yet).
+    fairplay: SeatFairplay | None = None
 
     @property
     def away(self) -> bool:

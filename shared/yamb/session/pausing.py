@@ -9,7 +9,7 @@ with a return after a lost connection). While paused, the player's turn actions 
 from datetime import datetime
 
 from yamb.i18n import Text
-from yamb.session import clock, decisions
+from yamb.session import clock, decisions, fairplay
 from yamb.session.effects import GameActionError, require_status
 from yamb.session.model import GameSession
 from yamb.session.presence import RETURN_WINDOW, in_turn
@@ -57,6 +57,7 @@ def pause(session: GameSession, player_id: str, turn: int | None, now: datetime)
         raise GameActionError(Text("your turn clock is not running"), code="not_allowed")
     clock.freeze(session, seat_index, now)
     decisions.charge(session, seat_index, now)  # a pause is not deciding
+    fairplay.unseen(session, seat_index)
     seat.paused, seat.paused_in_turn = True, number
     seat.return_deadline = now + RETURN_WINDOW
 

@@ -4,7 +4,7 @@ on from where they were."""
 
 from datetime import datetime, timedelta
 
-from yamb.session import clock, decisions, reminders
+from yamb.session import clock, decisions, fairplay, reminders
 from yamb.session.model import GameSession
 
 RETURN_WINDOW = timedelta(minutes=3)
@@ -55,6 +55,7 @@ def disconnect(session: GameSession, player_id: str, connection_id: str, now: da
     if in_turn(session, seat_index):
         clock.freeze(session, seat_index, now)
         decisions.charge(session, seat_index, now)  # away is not deciding
+        fairplay.unseen(session, seat_index)
     return True
 
 

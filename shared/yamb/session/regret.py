@@ -10,6 +10,7 @@ only when a replay asks, never at import.
 """
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from yamb import fair_dice
 from yamb.game import Game
@@ -25,6 +26,59 @@ def turn_regrets(
     """Each recorded turn's regret, in the record's order (None for a turn without a write);
     None when the grid has no optimal player here (not a family grid, or its table is not
     built where this runs)."""
+    walked = _choices(settings, players, lines)
+    if walked is None:
+        return None
+    regrets: list[float | None] = []
+    for turn in walked:
+        if turn is None:
+            regrets.append(None)
+            continue
+        lost = 0.0
+        for best, chosen in turn.choices:
+            lost += best - chosen
+        regrets.append(round(lost, 2))
+    return regrets
+
+
+def turn_matches(
+    settings: GameSettings, players: Sequence[str], lines: Sequence[str]
+) -> list[tuple[int, int] | None] | None:
+    """Each recorded turn's (choices that were the optimal player's, choices made), in the
+    record's order: a keep or a box counts when its value is the best's (a tie is a match); a
+    box the clock wrote is not the player's choice and is left out. None for a turn without a
+    write; None when the grid has no optimal player here."""
+    walked = _choices(settings, players, lines)
+    if walked is None:
+        return None
+    matches: list[tuple[int, int] | None] = []
+    for turn in walked:
+        if turn is None:
+            matches.append(None)
+            continue
+        made = turn.choices[:-1] if turn.auto else turn.choices
+        matched = sum(chosen >= best - _TIE for best, chosen in made)
+        matches.append((matched, len(made)))
+    return matches
+
+
+# Values within this of the best are the best (float sums of the same table).
+_TIE = 1e-6
+
+
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    # (the best choice's value, the value of the one made): the keeps in order, then the box.
+    choices: list[tuple[float, float]]
+    # The box was written by the clock, not chosen.
+    auto: bool
+
+
+def _choices(
+    settings: GameSettings, players: Sequence[str], lines: Sequence[str]
+) -> list[_Turn | None] | None:
+    """Each turn's choices against the optimal player's, from the sheet as it stood before the
+    turn; None for a turn without a write."""
     if settings.grid not in FAMILY_GRIDS:
         return None
     from yamb.solver import Solver, TableError, state_of  # noqa: PLC0415 - numpy, a table
@@ -35,36 +89,36 @@ def turn_regrets(
         return None
     layout = layout_for(settings.grid, settings.column_ids, settings.dice)
     sheets = [Game(layout, [player]) for player in players]
-    regrets: list[float | None] = []
+    turns: list[_Turn | None] = []
     for line in lines:
         recorded = fair_dice.parse_turn(line)
         game = sheets[recorded.seat]
         written = _written_row(line)
         if written is None:  # the turn ended without a write: its player left
-            regrets.append(None)
+            turns.append(None)
             continue
         state = state_of(game, 0)
         rolls = [roll.dice for roll in recorded.rolls]
-        lost = 0.0
+        choices: list[tuple[float, float]] = []
         for number, dice in enumerate(rolls, start=1):
             if number == len(rolls):
                 break
             kept = tuple(sorted(dice[p] for p in recorded.rolls[number].kept))
             keeps = solver.keep_values(state, dice, MAX_ROLLS - number)
-            lost += max(keeps.values()) - keeps[kept]
+            choices.append((max(keeps.values()), keeps[kept]))
         last, number = rolls[-1], len(rolls)
         if number < MAX_ROLLS:  # written early: all five dice kept
             keeps = solver.keep_values(state, last, MAX_ROLLS - number)
-            lost += max(keeps.values()) - keeps[tuple(sorted(last))]
+            choices.append((max(keeps.values()), keeps[tuple(sorted(last))]))
         boxes = solver.box_values(state, last, number)
         row_id = layout.grid.rows[written].id
-        lost += max(choice.value for choice in boxes.values()) - boxes[row_id].value
-        regrets.append(round(lost, 2))
+        choices.append((max(choice.value for choice in boxes.values()), boxes[row_id].value))
+        turns.append(_Turn(choices, auto=_auto(line)))
         game.start_turn(rolls[0])
         for dice in rolls[1:]:
             game.reroll(dice)
         game.write(0, written)
-    return regrets
+    return turns
 
 
 def totals(
@@ -77,6 +131,12 @@ def totals(
             player = players[fair_dice.parse_turn(line).seat]
             summed[player] = round(summed[player] + lost, 2)
     return summed
+
+
+def _auto(line: str) -> bool:
+    return any(
+        part.startswith("w") and part.endswith("!") for part in line.split(fair_dice.MOVES_MARK)
+    )
 
 
 def _written_row(line: str) -> int | None:

@@ -9,7 +9,7 @@ from yamb.dice import DiceSource, roll_all, roll_unlocked
 from yamb.errors import IllegalMoveError
 from yamb.game import Game
 from yamb.i18n import Plural, Text
-from yamb.session import clock, decisions, replays, scorekeeping, team_turns
+from yamb.session import clock, decisions, fairplay, replays, scorekeeping, team_turns
 from yamb.session.effects import Effects, GameActionError, require_status
 from yamb.session.endings import finish
 from yamb.session.model import GameSession, OwnTurn
@@ -52,6 +52,7 @@ def begin_turn(
     slot.decision_from = None
     clock.start_full(session, seat, now)
     decisions.start(session, seat, now)
+    fairplay.shown(session, seat, now)
 
 
 def _record(session: GameSession, seat: int, line: str, *, first: bool = False) -> None:
@@ -285,6 +286,7 @@ def roll(
     dice: DiceSource,
     *,
     seen: int | None = None,
+    now: datetime | None = None,
 ) -> None:
     """Rolls the unlocked dice: `keep` replaces the locks when given, else the locks stand.
     `seen`: the rolls made as the client saw them; a roll asked for at an older count (the
@@ -325,6 +327,9 @@ def roll(
         _record(session, game.seat, fair.next_roll(line, locks, rolled))
     slot.locks = locks
     slot.pending = None
+    if now is not None:  # a person's roll: one decision made, the next one starts
+        fairplay.decided(session, seat, now)
+        fairplay.shown(session, seat, now)
     session.store(game)
 
 
@@ -398,6 +403,7 @@ def write(
         session, seat, announced, (written.column, written.row), written.score, auto=False
     )
     decisions.charge(session, seat, now)
+    fairplay.decided(session, seat, now)
     if scorekeeping.is_scorekeeping(session):
         scorekeeping.written(session, game.players[seat], column_id, row_id)
     return after_write(session, game, now, dice, seat)
@@ -448,6 +454,7 @@ def expire_turn(
     _record_moves(session, seat, announced, (written.column, written.row), written.score, auto=True)
     # The whole clock was spent deciding, however late the timer came.
     decisions.charge(session, seat, min(now, deadline))
+    fairplay.unseen(session, seat)  # the clock decided, not the player
     effects = after_write(session, game, now, dice, seat)
     effects.turns_timed_out = 1
     return effects

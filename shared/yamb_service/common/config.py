@@ -46,6 +46,9 @@ class ServiceSettings(_EnvironmentSettings):
     # The push function (Web Push, yamb_service.push): the connections and clock functions
     # hand it a return countdown and a slow game's turn; None: nothing is pushed.
     push_function_name: str | None = None
+    # The accounts' jobs function (fair play's ban at the third yellow card: the game and clock
+    # functions); None: the card is recorded and the ban is logged as not handed over.
+    account_jobs_function_name: str | None = None
     # Read by Powertools itself at import; required here so that a deployment without them
     # fails on its first call, not when the metrics are flushed.
     powertools_service_name: str

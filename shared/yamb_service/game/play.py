@@ -2,6 +2,7 @@
 sheet, resigning and the finish offer, seeds, and a scorekeeping table's typed dice and
 corrections."""
 
+from collections.abc import Callable
 from datetime import datetime
 
 from yamb.protocol import (
@@ -18,11 +19,15 @@ from yamb.protocol import (
     Select,
     Write,
 )
-from yamb.session import leaving, lobby, pausing, scorekeeping, turns
+from yamb.session import fairplay, leaving, lobby, pausing, scorekeeping, turns
+from yamb.session.deadlines import merged
+from yamb.session.effects import Effects
+from yamb.session.model import GameSession
 
 from yamb_service.edge.caller import Caller
 from yamb_service.game.context import GameContext
 from yamb_service.game.writes import ActionChange, mutate
+from yamb_service.social.fairplay import service as fair_checks
 
 type PlayAction = (
     AddSeed
@@ -46,36 +51,59 @@ def _play(
     mutate(ctx, caller, action, action.game_id, change, now)
 
 
+def _move(
+    ctx: GameContext,
+    caller: Caller,
+    action: PlayAction,
+    now: datetime,
+    move: Callable[[GameSession], Effects | None],
+) -> None:
+    """A move of the dice or the sheet: refused while the player's fair-play check is open (a
+    check past its deadline is a yellow card, and the move goes ahead)."""
+    player = caller.player_id
+    _play(ctx, caller, action, now, lambda s: fairplay.guard(s, player, now, lambda: move(s)))
+
+
 def lock(ctx: GameContext, caller: Caller, action: Lock, now: datetime) -> None:
     player = caller.player_id
-    _play(ctx, caller, action, now, lambda s: turns.lock(s, player, action.keep, action.turn))
+    _move(ctx, caller, action, now, lambda s: turns.lock(s, player, action.keep, action.turn))
 
 
 def roll(ctx: GameContext, caller: Caller, action: Roll, now: datetime) -> None:
     player, dice = caller.player_id, ctx.dice
     keep, turn, seen = action.keep, action.turn, action.roll
-    _play(ctx, caller, action, now, lambda s: turns.roll(s, player, keep, turn, dice, seen=seen))
-
-
-def announce(ctx: GameContext, caller: Caller, action: Announce, now: datetime) -> None:
-    player, column, row = caller.player_id, action.column, action.row
-    _play(ctx, caller, action, now, lambda s: turns.announce(s, player, column, row, action.turn))
-
-
-def select(ctx: GameContext, caller: Caller, action: Select, now: datetime) -> None:
-    player, column, row = caller.player_id, action.column, action.row
-    _play(ctx, caller, action, now, lambda s: turns.select(s, player, column, row, action.turn))
-
-
-def write(ctx: GameContext, caller: Caller, action: Write, now: datetime) -> None:
-    player, dice, column, row = caller.player_id, ctx.dice, action.column, action.row
-    _play(
+    _move(
         ctx,
         caller,
         action,
         now,
-        lambda s: turns.write(s, player, column, row, action.turn, now=now, dice=dice),
+        lambda s: turns.roll(s, player, keep, turn, dice, seen=seen, now=now),
     )
+
+
+def announce(ctx: GameContext, caller: Caller, action: Announce, now: datetime) -> None:
+    player, column, row = caller.player_id, action.column, action.row
+    _move(ctx, caller, action, now, lambda s: turns.announce(s, player, column, row, action.turn))
+
+
+def select(ctx: GameContext, caller: Caller, action: Select, now: datetime) -> None:
+    player, column, row = caller.player_id, action.column, action.row
+    _move(ctx, caller, action, now, lambda s: turns.select(s, player, column, row, action.turn))
+
+
+def write(ctx: GameContext, caller: Caller, action: Write, now: datetime) -> None:
+    """The write, and after it (in the same write of the game) a fair-play check for the player
+    when their record and this game's decisions show a signal (docs/social.md, "Fair play")."""
+    player, dice, column, row = caller.player_id, ctx.dice, action.column, action.row
+    record = fair_checks.record_for(ctx, player)
+    check_id = fair_checks.new_check_id()
+
+    def written(s: GameSession) -> Effects:
+        effects = turns.write(s, player, column, row, action.turn, now=now, dice=dice)
+        judged = fairplay.judge(s, player, record, now, check_id, fair_checks.picker())
+        return merged(effects, judged)
+
+    _move(ctx, caller, action, now, written)
 
 
 def pause(ctx: GameContext, caller: Caller, action: Pause, now: datetime) -> None:

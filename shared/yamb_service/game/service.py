@@ -38,6 +38,7 @@ from yamb.protocol import (
     EditGame,
     EnterDice,
     ErrorFrame,
+    FairplayAnswer,
     FinishSheet,
     Hint,
     History,
@@ -71,6 +72,7 @@ from yamb.protocol import (
     clip,
     sentence,
 )
+from yamb.session.fairplay import FairplayCheckPendingError
 
 from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.edge.caller import Caller
@@ -92,6 +94,7 @@ from yamb_service.game.timers import LaneInput
 from yamb_service.game.writer import GameWriter
 from yamb_service.push.ports import NoPusher, Pusher
 from yamb_service.social.chats import service as chats
+from yamb_service.social.fairplay import service as fair_checks
 from yamb_service.social.invitations import service as invitations
 from yamb_service.social.stores import SocialStores
 
@@ -153,6 +156,7 @@ ROUTES: dict[type[BaseModel], Route] = {
     AnswerInvitation: invitations.answer,
     WithdrawInvitation: invitations.withdraw,
     ListInvitations: invitations.pending,
+    FairplayAnswer: fair_checks.answer,
 }
 
 
@@ -236,6 +240,8 @@ class GameService:
                 fields=error.fields,
                 language=caller.language,
             )
+            if isinstance(error, FairplayCheckPendingError):
+                fair_checks.resend(self, caller, error)
         except Exception:
             metrics.add_metric(name="ActionFailed", unit=MetricUnit.Count, value=1)
             logger.exception("action failed")

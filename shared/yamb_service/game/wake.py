@@ -11,7 +11,7 @@ from yamb_service.game.broadcasting import broadcast
 from yamb_service.game.context import GameContext
 from yamb_service.game.ports import GameNotFoundError
 from yamb_service.game.timers import LaneInput, lane_input
-from yamb_service.game.writes import carry_out
+from yamb_service.game.writes import carry_out, follow_fair_play
 
 
 def wake(
@@ -33,6 +33,7 @@ def wake(
     if applied.changed:
         carry_out(applied)
         broadcast(ctx, applied)
+        follow_fair_play(ctx, applied, now)
         for player_id in applied.effects.reminders:
             # Once per absence: the write above took it, whether the mail goes or not.
             if ctx.reminders.remind(player_id, applied.session):

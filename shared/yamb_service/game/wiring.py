@@ -3,6 +3,7 @@ first use: no AWS client is made at import, each is made when a request first ne
 come from one botocore session (boto3 itself is not imported: its import alone costs about a
 third of a cold start)."""
 
+import json
 from collections.abc import Callable
 from functools import cache, partial
 from typing import Any
@@ -22,6 +23,7 @@ from yamb_service.game.timers import StepFunctionsTimers
 from yamb_service.push.invoke import pusher
 from yamb_service.social.blocks.dynamo import DynamoBlocks
 from yamb_service.social.chats.dynamo import DynamoChatStore
+from yamb_service.social.fairplay.dynamo import DynamoFairplayStore
 from yamb_service.social.invitations.dynamo import DynamoInvitationStore
 from yamb_service.social.stores import SocialStores
 
@@ -61,11 +63,11 @@ def game_service() -> GameService:
         wardrobes=DynamoWardrobeStore(item),
         reminders=_reminders(item, client) if settings.mail_from else None,
         pusher=pusher(settings.push_function_name, client("lambda", settings.aws_endpoint_url)),
-        social=_social(item),
+        social=_social(item, client("lambda", settings.aws_endpoint_url)),
     )
 
 
-def _social(item: Any) -> SocialStores:
+def _social(item: Any, lambdas: Callable[[], Any]) -> SocialStores:
     from yamb_service.accounts.dynamo import DynamoAccountStore  # noqa: PLC0415
     from yamb_service.game.result_dynamo import game_result  # noqa: PLC0415
 
@@ -74,7 +76,23 @@ def _social(item: Any) -> SocialStores:
         invitations=DynamoInvitationStore(item),
         blocks=DynamoBlocks(item),
         profiles=DynamoAccountStore(item, partial(game_result, item)),
+        fairplay=DynamoFairplayStore(item),
+        ban=_ban(lambdas),
     )
+
+
+def _ban(lambdas: Callable[[], Any]) -> Callable[[str, str], None] | None:
+    """Fair play's ban (the third yellow card), handed to the accounts' jobs function, which
+    alone may disable an account and sign it out everywhere."""
+    function = service_settings().account_jobs_function_name
+    if not function:
+        return None
+
+    def ban(player_id: str, reason: str) -> None:
+        payload = json.dumps({"task": "ban", "playerId": player_id, "reason": reason})
+        lambdas().invoke(FunctionName=function, InvocationType="Event", Payload=payload)
+
+    return ban
 
 
 def _reminders(item: Any, client: Callable[[str, str | None], Callable[[], Any]]) -> Any:

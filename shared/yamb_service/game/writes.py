@@ -62,6 +62,7 @@ def mutate(  # noqa: PLR0917 - each call names its game and change in the same o
         if applied.changed:
             carry_out(applied)
             broadcast(ctx, applied)
+            follow_fair_play(ctx, applied, now)
         if applied.refusal is not None:
             raise applied.refusal
         ack(ctx, caller, action, game_id, repeated[0])
@@ -73,6 +74,7 @@ def mutate(  # noqa: PLR0917 - each call names its game and change in the same o
     metrics.add_metric(name="ActionApplied", unit=MetricUnit.Count, value=1)
     logger.info("action applied", version=applied.session.version)
     _deliver(ctx, applied, caller, action)
+    follow_fair_play(ctx, applied, now)
 
 
 def _deliver(ctx: GameContext, applied: Applied, caller: Caller, action: ClientAction) -> None:
@@ -130,6 +132,14 @@ def carry_out(applied: Applied) -> None:
         metrics.add_metric(
             name="BotMoveFailed", unit=MetricUnit.Count, value=effects.bot_moves_failed
         )
+
+
+def follow_fair_play(ctx: GameContext, applied: Applied, now: datetime) -> None:
+    """Fair play's part after the write (yamb_service.social.fairplay; imported here on first
+    use, since that module builds on this one)."""
+    from yamb_service.social.fairplay.service import follow_up  # noqa: PLC0415
+
+    follow_up(ctx, applied, now)
 
 
 def check_same_action(recorded: str, printed: str) -> None:

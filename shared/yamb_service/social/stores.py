@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from yamb_service.accounts.ports import Profiles
 from yamb_service.social.blocks.ports import Blocks
 from yamb_service.social.chats.ports import ChatStore
+from yamb_service.social.fairplay.ports import FairplayStore
 from yamb_service.social.invitations.ports import InvitationStore
 
 
@@ -22,3 +23,7 @@ class SocialStores:
     wait: Callable[[float], None] = field(default=time.sleep)
     # The wall clock the broadcast's rate is measured on.
     wall_time: Callable[[], float] = field(default=time.monotonic)
+    # Fair play (S7): the players' records, and the ban at the third yellow card (player id,
+    # reason), handed to the accounts' jobs; None: not judged / not banned here.
+    fairplay: FairplayStore | None = None
+    ban: Callable[[str, str], None] | None = None
