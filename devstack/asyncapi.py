@@ -57,6 +57,7 @@ CLIENT_MODELS: list[type[BaseModel]] = [
     protocol.AnswerInvitation,
     protocol.WithdrawInvitation,
     protocol.ListInvitations,
+    protocol.FairplayAnswer,
 ]
 SERVER_MODELS: list[type[BaseModel]] = [
     protocol.Ack,
@@ -81,6 +82,8 @@ SERVER_MODELS: list[type[BaseModel]] = [
     protocol.InvitationAnswerFrame,
     protocol.InvitationWithdrawnFrame,
     protocol.InvitationsFrame,
+    protocol.FairplayCheckFrame,
+    protocol.FairplayResultFrame,
 ]
 
 

@@ -11,6 +11,7 @@ from yamb_service.game.service import GameService
 from yamb_service.game.throttle import ConnectionThrottle
 from yamb_service.social.blocks.dynamo import DynamoBlocks
 from yamb_service.social.chats.dynamo import DynamoChatStore
+from yamb_service.social.fairplay.dynamo import DynamoFairplayStore
 from yamb_service.social.invitations.dynamo import DynamoInvitationStore
 from yamb_service.social.stores import SocialStores
 
@@ -64,5 +65,6 @@ def make_service(  # noqa: PLR0917 - the service's collaborators
             profiles=DynamoAccountStore(games._item, games.result),
             # A batch of the general chat is delivered at once, and no second is waited out.
             wait=lambda _seconds: None,
+            fairplay=DynamoFairplayStore(games._item),
         ),
     )

@@ -1,0 +1,192 @@
+"""Fair play (S7) through the game service on moto: a check put to a player whose record shows a
+signal, to them alone; passed, failed, ignored past its deadline; three yellow cards hand a ban
+to the accounts' jobs; a script's pace found by the server's own measure; an ended game's
+decisions and agreement with the optimal player joining the record."""
+
+import json
+from typing import Any
+
+import pytest
+from yamb.social.fairplay import CHECK_SECONDS, DECISION_TIMES, FairplayRecord
+from yamb_service.edge.caller import Caller
+from yamb_service.social.fairplay.dynamo import DynamoFairplayStore
+
+from tests.integration.social import ANA, BEN, of_type
+
+
+@pytest.fixture
+def bans(people: Any) -> list[tuple[str, str]]:
+    """The bans handed to the accounts' jobs (which disable the account and sign it out
+    everywhere: tests/integration/test_accounts.py, the ban task)."""
+    handed: list[tuple[str, str]] = []
+    people.service.social.ban = lambda player, reason: handed.append((player, reason))
+    return handed
+
+
+def _store(people: Any) -> DynamoFairplayStore:
+    return people.service.social.fairplay  # type: ignore[no-any-return]
+
+
+def _suspect(people: Any, caller: Caller) -> None:
+    """The caller's record shows the agreement signal (found at an earlier game's end)."""
+    _store(people).update(caller.player_id, lambda r: r.model_copy(update={"suspect": "agreement"}))
+
+
+def _checked(people: Any, caller: Caller = ANA, **settings: Any) -> tuple[str, dict[str, Any]]:
+    """A running game where `caller`, under suspicion, has written once: the check put to them."""
+    _suspect(people, caller)
+    game_id = people.running_game(caller, **settings)
+    people.write_any(caller, game_id)
+    (check,) = of_type(people, caller, "fairplay_check")
+    return game_id, check
+
+
+def _answer(
+    people: Any, caller: Caller, game_id: str, check: dict[str, Any], *, right: bool
+) -> str:
+    dice, face = check["dice"], check["face"]
+    position = next(i for i, die in enumerate([*dice, 0]) if (die == face) == right)
+    return str(
+        people.act(
+            caller, "fairplay_answer", gameId=game_id, checkId=check["checkId"], position=position
+        )
+    )
+
+
+def test_a_check_is_put_to_the_suspect_alone_and_blocks_their_moves(people: Any) -> None:
+    # given ana under suspicion and ben at her table
+    _suspect(people, ANA)
+    game_id = people.running_game(ANA, BEN, players=2)
+
+    # when she writes her first turn
+    people.write_any(ANA, game_id)
+
+    # then she alone is put a check: a face among dice of its own, 30 s, in her language
+    (check,) = of_type(people, ANA, "fairplay_check")
+    assert check["face"] in check["dice"] and check["seconds"] == CHECK_SECONDS
+    assert check["question"] == f"Tap the die showing {check['face']}"
+    assert "fairplay" not in json.dumps(people.frames(BEN)).lower()
+    assert check["checkId"] not in json.dumps(people.frames(BEN))
+
+    # and after ben's turn, her roll is refused until she answers (the check is sent again)
+    people.write_any(BEN, game_id)
+    refused = people.act(ANA, "roll", gameId=game_id)
+    assert people.error(ANA, refused)["code"] == "fairplay_check"
+    assert len(of_type(people, ANA, "fairplay_check")) == 2
+
+
+def test_a_passed_check_clears_the_record_and_play_goes_on(people: Any) -> None:
+    # given the check put to ana in a solo game
+    game_id, check = _checked(people, players=1)
+
+    # when she taps a die showing the face
+    people.ack(ANA, _answer(people, ANA, game_id, check, right=True))
+
+    # then she is told it passed, her record is clear for a while, and she plays on
+    (result,) = of_type(people, ANA, "fairplay_result")
+    assert (result["passed"], result["cards"]) == (True, 0)
+    record = _store(people).get("ana")
+    assert record.suspect is None and record.cleared(people.clock.moment)
+    people.ack(ANA, people.act(ANA, "roll", gameId=game_id))
+
+
+def test_a_wrong_die_is_a_yellow_card(people: Any, bans: list[tuple[str, str]]) -> None:
+    # given the check put to ana
+    game_id, check = _checked(people, players=1)
+
+    # when she taps a die that does not show the face
+    people.ack(ANA, _answer(people, ANA, game_id, check, right=False))
+
+    # then a yellow card, told to her; no ban
+    (result,) = of_type(people, ANA, "fairplay_result")
+    assert (result["passed"], result["cards"], result["banned"]) == (False, 1, False)
+    assert "1 yellow card" in result["message"]
+    assert _store(people).get("ana").cards == 1 and bans == []
+
+    # and answering the same check again is refused: it is settled
+    again = _answer(people, ANA, game_id, check, right=True)
+    assert people.error(ANA, again)["code"] == "fairplay_check_not_found"
+
+
+def test_an_ignored_check_is_a_card_at_the_next_move(people: Any) -> None:
+    # given the check put to ana, left unanswered past its 30 s
+    game_id, _ = _checked(people, players=1, turnSeconds=None)
+    people.advance(seconds=CHECK_SECONDS + 1)
+
+    # when she rolls
+    people.ack(ANA, people.act(ANA, "roll", gameId=game_id))
+
+    # then the roll is played, and the ignored check is her yellow card
+    (result,) = of_type(people, ANA, "fairplay_result")
+    assert (result["passed"], result["cards"]) == (False, 1)
+
+
+def test_a_check_open_when_the_game_ends_is_a_card(people: Any) -> None:
+    # given the check put to ana, who resigns without answering it
+    game_id, _ = _checked(people, players=1)
+
+    # when the game ends
+    people.ack(ANA, people.act(ANA, "resign", gameId=game_id))
+
+    # then the check counts as ignored
+    assert _store(people).get("ana").cards == 1
+
+
+def test_three_yellow_cards_ban_the_account(people: Any, bans: list[tuple[str, str]]) -> None:
+    # given two checks ana failed already
+    _store(people).update("ana", lambda r: r.carded_for("old-1").carded_for("old-2"))
+
+    # when she fails a third
+    game_id, check = _checked(people, players=1)
+    people.ack(ANA, _answer(people, ANA, game_id, check, right=False))
+
+    # then she is told, and the ban (disabled, signed out everywhere) goes to the accounts' jobs
+    (result,) = of_type(people, ANA, "fairplay_result")
+    assert (result["cards"], result["banned"]) == (3, True)
+    assert result["message"] == "Third yellow card: the account is banned."
+    assert [player for player, _ in bans] == ["ana"]
+
+
+def test_a_scripts_regular_pace_brings_a_check(people: Any) -> None:
+    # given ana's record from earlier games: a script's 1.5 s a decision, one short of the
+    # window; and a game where she rolls and writes every 1.5 s
+    carried = [1500] * (DECISION_TIMES.window - 1)
+    _store(people).update("ana", lambda r: r.with_decisions(carried))
+    game_id = people.running_game(ANA, players=1)
+
+    # when she writes 1.5 s after her dice are shown
+    people.advance(seconds=1.5)
+    people.write_any(ANA, game_id)
+
+    # then the check is put to her for her decision times
+    (check,) = of_type(people, ANA, "fairplay_check")
+    assert people.session(game_id).seats[0].fairplay.check.signal == "decision_times"  # type: ignore[union-attr]
+    assert check["checkId"]
+
+
+def test_a_human_pace_brings_no_check(people: Any) -> None:
+    # given a game where ana decides at a person's uneven pace
+    game_id = people.running_game(ANA, players=1)
+    for seconds in (2.1, 7.4, 1.2, 3.3, 12.0, 0.9, 4.4, 2.7, 6.1, 1.8):
+        people.advance(seconds=seconds)
+        people.write_any(ANA, game_id)
+
+    # then no check, and her decisions are measured
+    assert of_type(people, ANA, "fairplay_check") == []
+    decisions = people.session(game_id).seats[0].fairplay.decisions  # type: ignore[union-attr]
+    assert decisions[:3] == [2100, 7400, 1200]
+
+
+def test_an_ended_family_game_adds_decisions_and_agreement_to_the_record(people: Any) -> None:
+    # given ana's solo Classic game, played to its end by writing the first legal box
+    game_id = people.running_game(ANA, players=1, grid="classic", preset=None)
+    while people.session(game_id).status == "running":
+        people.advance(seconds=2)
+        people.write_any(ANA, game_id)
+
+    # then her record holds its 13 decisions and her agreement with the optimal player
+    record: FairplayRecord = _store(people).get("ana")
+    assert record.decisions == [2000] * 13
+    (game,) = record.games
+    assert game.game_id == game_id and game.moves == 26 and game.matched < game.moves
+    assert record.suspect is None
