@@ -21,6 +21,7 @@ from yamb_service.edge.http_api import (
     on_error,
     resolve,
 )
+from yamb_service.social.fairplay import routes as fairplay_routes
 from yamb_service.social.players import routes as players_routes
 from yamb_service.social.reports import routes as reports_routes
 
@@ -42,6 +43,7 @@ routes = Routes(
 )
 routes.include(players_routes.routes)
 routes.include(reports_routes.routes)
+routes.include(fairplay_routes.routes)
 
 
 @on_error(app, SocialError)

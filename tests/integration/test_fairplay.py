@@ -3,15 +3,21 @@ signal, to them alone; passed, failed, ignored past its deadline; three yellow c
 to the accounts' jobs; a script's pace found by the server's own measure; an ended game's
 decisions and agreement with the optimal player joining the record."""
 
+import copy
 import json
 from typing import Any
 
 import pytest
 from yamb.social.fairplay import CHECK_SECONDS, DECISION_TIMES, FairplayRecord
+from yamb_service.common import config
+from yamb_service.common.observability import metrics
 from yamb_service.edge.caller import Caller
+from yamb_service.social import wiring
 from yamb_service.social.fairplay.dynamo import DynamoFairplayStore
 
+from tests.integration.conftest import load_event
 from tests.integration.social import ANA, BEN, of_type
+from tests.integration.test_handlers import CONTEXT, load_function
 
 
 @pytest.fixture
@@ -190,3 +196,43 @@ def test_an_ended_family_game_adds_decisions_and_agreement_to_the_record(people:
     (game,) = record.games
     assert game.game_id == game_id and game.moves == 26 and game.matched < game.moves
     assert record.suspect is None
+
+
+@pytest.fixture
+def social(table: str, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The social HTTP function on the test's table."""
+    for name, value in {
+        "TABLE_NAME": table,
+        "AWS_REGION": "us-east-1",
+        "POWERTOOLS_METRICS_NAMESPACE": "YambTest",
+        "POWERTOOLS_SERVICE_NAME": "yamb",
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(metrics.provider, "namespace", metrics.provider.namespace or "YambTest")
+    config.social_settings.cache_clear()
+    wiring._item.cache_clear()
+    wiring.fairplay_store.cache_clear()
+    yield load_function("social")
+    config.social_settings.cache_clear()
+    wiring._item.cache_clear()
+    wiring.fairplay_store.cache_clear()
+
+
+def test_a_player_reads_their_own_yellow_cards(people: Any, social: Any) -> None:
+    # given ana with one yellow card and one check passed
+    _store(people).update(
+        "ana", lambda r: r.carded_for("k1").model_copy(update={"checks_passed": 1})
+    )
+    event = copy.deepcopy(load_event("players.json"))
+    event["routeKey"] = event["requestContext"]["routeKey"] = "GET /me/fairplay"
+    event["rawPath"] = event["requestContext"]["http"]["path"] = "/me/fairplay"
+    event["requestContext"]["authorizer"]["lambda"]["playerId"] = "ana"
+    event["queryStringParameters"], event["rawQueryString"] = {}, ""
+
+    # when she reads her standing
+    reply = social.handler(event, CONTEXT)
+
+    # then her cards, the count that bans, and nothing of the evidence
+    assert reply["statusCode"] == 200
+    body = json.loads(reply["body"])
+    assert body == {"cards": 1, "cardsToBan": 3, "checksPassed": 1, "banned": False}

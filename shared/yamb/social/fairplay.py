@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 type Signal = Literal["decision_times", "agreement"]
 
@@ -206,4 +207,24 @@ def new_check(check_id: str, signal: Signal, now: datetime, pick: Picker) -> Fai
         face=face,
         issued_at=now,
         deadline=now + timedelta(seconds=CHECK_SECONDS),
+    )
+
+
+class FairplayStanding(BaseModel):
+    """What a player sees of their own record (`GET /me/fairplay`): never the evidence."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
+
+    cards: int = Field(description="yellow cards: failed or ignored checks")
+    cards_to_ban: int = Field(description="the cards that ban the account")
+    checks_passed: int
+    banned: bool
+
+
+def standing_of(record: FairplayRecord) -> FairplayStanding:
+    return FairplayStanding(
+        cards=record.cards,
+        cards_to_ban=CARDS_TO_BAN,
+        checks_passed=record.checks_passed,
+        banned=record.banned,
     )

@@ -23,6 +23,7 @@ from yamb_service.game.result_dynamo import game_result
 from yamb_service.results.dynamo import DynamoResultsStore
 from yamb_service.social.blocks.dynamo import DynamoBlocks
 from yamb_service.social.chats.dynamo import DynamoChatStore
+from yamb_service.social.fairplay.dynamo import DynamoFairplayStore
 from yamb_service.social.players.dynamo import DynamoPlayerIndex, DynamoPresenceReader
 from yamb_service.social.players.service import PlayersService
 from yamb_service.social.reports.dynamo import DynamoReportStore
@@ -48,6 +49,11 @@ def players_on(item: ItemModel) -> PlayersService:
         blocks=DynamoBlocks(item),
         now=_now,
     )
+
+
+@cache
+def fairplay_store() -> DynamoFairplayStore:
+    return DynamoFairplayStore(_item())
 
 
 @cache
