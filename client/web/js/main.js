@@ -7,6 +7,7 @@ import * as api from "./api.js";
 import { Connection, ServerRefusal } from "./connection.js";
 import * as inbox from "./inbox.js";
 import * as invitations from "./invitations.js";
+import * as fairplay from "./fairplay.js";
 import { byId, fill, h } from "./dom.js";
 import * as gameScreen from "./game.js";
 import { currentLanguage, LANGUAGES, preferredLanguage, t, useLanguage } from "./i18n.js";
@@ -222,6 +223,10 @@ function onFrame(frame, meta) {
       return invitations.answered(frame);
     case "invitation_withdrawn":
       return invitations.withdrawn(frame);
+    case "fairplay_check":
+      return fairplay.checked(frame);
+    case "fairplay_result":
+      return fairplay.result(frame);
     case "error":
       // Refusals of our own requests are shown where they were made; this one has no owner.
       if (!frame.requestId) banner("warning", String(frame.message || frame.code));
@@ -740,6 +745,7 @@ async function boot() {
     },
   };
   invitations.setUp({ act, banner });
+  fairplay.setUp({ act, banner });
   setUpRoutes();
   setUpLanguage();
   setUpTheme();

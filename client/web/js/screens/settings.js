@@ -6,6 +6,7 @@ import { fill, h } from "../dom.js";
 import { countryName, flagOf } from "../countries.js";
 import { currentLanguage, formatDate, formatNumber, t, tn } from "../i18n.js";
 import { mountPushControl } from "../push.js";
+import { standingPanel } from "../fairplay.js";
 
 const LANGUAGES = [["en", "English"], ["fr", "Français"], ["da", "Dansk"], ["hr", "Hrvatski"]];
 // The switches' words are said when the screen is drawn, in the page's language.
@@ -40,6 +41,8 @@ export const screen = {
       sessionsPanel(ctx), deletionPanel(account, ctx));
     mountPushControl(push, ctx);
     ctx.securityPanel(security);
+    // Fair play (S7): the player's own yellow cards, after the rest is drawn.
+    root.querySelector("#deletion")?.before(await standingPanel(ctx));
   },
 };
 
