@@ -42,7 +42,10 @@ export const screen = {
     mountPushControl(push, ctx);
     ctx.securityPanel(security);
     // Fair play (S7): the player's own yellow cards, after the rest is drawn.
-    root.querySelector("#deletion")?.before(await standingPanel(ctx));
+    const fairplay = await standingPanel(ctx);
+    const deletion = root.querySelector("#deletion, #delete-form");
+    if (deletion) deletion.before(fairplay);
+    else root.append(fairplay);
   },
 };
 
