@@ -236,3 +236,40 @@ def test_a_player_reads_their_own_yellow_cards(people: Any, social: Any) -> None
     assert reply["statusCode"] == 200
     body = json.loads(reply["body"])
     assert body == {"cards": 1, "cardsToBan": 3, "checksPassed": 1, "banned": False}
+
+
+def test_a_check_open_when_the_clock_ends_the_game_is_a_card(people: Any) -> None:
+    # given the check put to ana in a solo Classic game with a turn clock, never answered
+    game_id, _ = _checked(people, players=1, grid="classic", preset=None, turnSeconds=30)
+
+    # when the clock plays her turns to the game's end (the clock function's wakes)
+    people.advance(minutes=30)
+
+    # then the game ended, and the check it left open is her yellow card
+    assert people.session(game_id).status != "running"
+    assert _store(people).get("ana").cards == 1
+
+
+def test_the_game_functions_ban_is_the_accounts_jobs_ban_task(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # given the game function's wiring, with the accounts' jobs function named
+    from types import SimpleNamespace
+
+    from yamb_service.game import wiring as game_wiring
+
+    named = SimpleNamespace(account_jobs_function_name="yamb-account-jobs")
+    monkeypatch.setattr(game_wiring, "service_settings", lambda: named)
+    invoked: list[dict[str, Any]] = []
+    client = SimpleNamespace(invoke=lambda **call: invoked.append(call))
+
+    # when the third yellow card bans ana
+    ban = game_wiring._ban(lambda: client)
+    assert ban is not None
+    ban("ana", "three yellow cards")
+
+    # then the jobs function is invoked without waiting, with the ban task its handler reads
+    (call,) = invoked
+    assert (call["FunctionName"], call["InvocationType"]) == ("yamb-account-jobs", "Event")
+    task = load_function("account_jobs")._EVENTS.validate_json(call["Payload"])
+    assert (task.task, task.player_id, task.reason) == ("ban", "ana", "three yellow cards")

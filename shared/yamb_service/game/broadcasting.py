@@ -70,6 +70,7 @@ def away(ctx: GameContext, game_id: str, caller: Caller, *, at: datetime | None 
     if applied.written:
         broadcast(ctx, applied, skip=caller.connection_id)
         _countdown_pushed(ctx, applied.session, caller.player_id)
+        follow_fair_play(ctx, applied, now)  # a deadline passed with it may have ended the game
 
 
 def _countdown_pushed(ctx: GameContext, session: GameSession, player_id: str) -> None:
@@ -84,3 +85,11 @@ def _countdown_pushed(ctx: GameContext, session: GameSession, player_id: str) ->
     ctx.pusher.push(
         PushRequest(player_id=player_id, kind=PushKind.RETURN_COUNTDOWN, game_id=session.game_id)
     )
+
+
+def follow_fair_play(ctx: GameContext, applied: Applied, now: datetime) -> None:
+    """Fair play's part after the write (yamb_service.social.fairplay, imported on first
+    use: that module builds on the game service's)."""
+    from yamb_service.social.fairplay.service import follow_up  # noqa: PLC0415
+
+    follow_up(ctx, applied, now)

@@ -17,7 +17,13 @@ from yamb.session.model import GameSession
 from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.edge.caller import Caller
-from yamb_service.game.broadcasting import PRESENCE_ATTEMPTS, away, broadcast, changes
+from yamb_service.game.broadcasting import (
+    PRESENCE_ATTEMPTS,
+    away,
+    broadcast,
+    changes,
+    follow_fair_play,
+)
 from yamb_service.game.context import GameContext
 from yamb_service.game.ports import GameNotFoundError, HandshakeLimit, StaleGameError
 
@@ -85,6 +91,7 @@ def rejoin(
         return None
     if applied.written:
         broadcast(ctx, applied, skip=skip)
+        follow_fair_play(ctx, applied, now)  # a deadline passed with it may have ended the game
     return applied.session
 
 

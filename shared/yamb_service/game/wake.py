@@ -7,11 +7,11 @@ from yamb.push.messages import PushKind, PushRequest
 from yamb.session.deadlines import woken
 
 from yamb_service.common.observability import MetricUnit, logger, metrics
-from yamb_service.game.broadcasting import broadcast
+from yamb_service.game.broadcasting import broadcast, follow_fair_play
 from yamb_service.game.context import GameContext
 from yamb_service.game.ports import GameNotFoundError
 from yamb_service.game.timers import LaneInput, lane_input
-from yamb_service.game.writes import carry_out, follow_fair_play
+from yamb_service.game.writes import carry_out
 
 
 def wake(

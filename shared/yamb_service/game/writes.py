@@ -11,7 +11,7 @@ from yamb.session.model import GameSession, action_fingerprint
 
 from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.edge.caller import Caller
-from yamb_service.game.broadcasting import broadcast
+from yamb_service.game.broadcasting import broadcast, follow_fair_play
 from yamb_service.game.context import GameContext
 from yamb_service.game.ports import SeatTakenError
 from yamb_service.game.seating import freed_stale_seat
@@ -132,14 +132,6 @@ def carry_out(applied: Applied) -> None:
         metrics.add_metric(
             name="BotMoveFailed", unit=MetricUnit.Count, value=effects.bot_moves_failed
         )
-
-
-def follow_fair_play(ctx: GameContext, applied: Applied, now: datetime) -> None:
-    """Fair play's part after the write (yamb_service.social.fairplay; imported here on first
-    use, since that module builds on this one)."""
-    from yamb_service.social.fairplay.service import follow_up  # noqa: PLC0415
-
-    follow_up(ctx, applied, now)
 
 
 def check_same_action(recorded: str, printed: str) -> None:
