@@ -8,10 +8,14 @@ import json
 from typing import Any
 
 import pytest
+from yamb.accounts.profile import AccountStatus
 from yamb.social.fairplay import CHECK_SECONDS, DECISION_TIMES, FairplayRecord
+from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.accounts.service import AccountService
 from yamb_service.common import config
 from yamb_service.common.observability import metrics
 from yamb_service.edge.caller import Caller
+from yamb_service.game.live_connections import PlayerConnections
 from yamb_service.social import wiring
 from yamb_service.social.fairplay.dynamo import DynamoFairplayStore
 
@@ -138,19 +142,55 @@ def test_a_check_open_when_the_game_ends_is_a_card(people: Any) -> None:
     assert _store(people).get("ana").cards == 1
 
 
-def test_three_yellow_cards_ban_the_account(people: Any, bans: list[tuple[str, str]]) -> None:
-    # given two checks ana failed already
+class _Identity:
+    """Cognito, as the ban asks it: disable the user, revoke their tokens."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str]] = []
+
+    def disable(self, player_id: str) -> None:
+        self.calls.append(("disable", player_id))
+
+    def sign_out_everywhere(self, player_id: str, session: int) -> None:
+        self.calls.append(("sign_out_everywhere", player_id))
+
+
+def test_three_yellow_cards_ban_the_account_and_sign_it_out(people: Any, item: Any) -> None:
+    # given the accounts' ban (the jobs function's task) on the table, as the game function
+    # hands it over; and two checks ana failed already
+    identity = _Identity()
+    accounts = AccountService(
+        store=DynamoAccountStore(item, people.games.result),
+        identity=identity,  # type: ignore[arg-type]
+        mailer=None,  # type: ignore[arg-type]
+        connections=PlayerConnections(people.players, people.notifier),
+        wallets=None,  # type: ignore[arg-type]
+        now=people.clock,
+    )
+    handed: list[str] = []
+
+    def ban(player_id: str, reason: str) -> None:
+        handed.append(player_id)
+        accounts.ban(player_id, reason)
+
+    people.service.social.ban = ban
     _store(people).update("ana", lambda r: r.carded_for("old-1").carded_for("old-2"))
 
     # when she fails a third
     game_id, check = _checked(people, players=1)
     people.ack(ANA, _answer(people, ANA, game_id, check, right=False))
 
-    # then she is told, and the ban (disabled, signed out everywhere) goes to the accounts' jobs
+    # then she is told, the account is banned, disabled and signed out everywhere: her
+    # connection is closed with the reason
     (result,) = of_type(people, ANA, "fairplay_result")
     assert (result["cards"], result["banned"]) == (3, True)
     assert result["message"] == "Third yellow card: the account is banned."
-    assert [player for player, _ in bans] == ["ana"]
+    assert handed == ["ana"]
+    profile = accounts.store.get("ana")
+    assert profile is not None and profile.status == AccountStatus.BANNED
+    assert ("disable", "ana") in identity.calls and ("sign_out_everywhere", "ana") in identity.calls
+    (gone,) = of_type(people, ANA, "disconnected")
+    assert "banned" in gone["reason"] and ANA.connection_id in people.notifier.closed
 
 
 def test_a_scripts_regular_pace_brings_a_check(people: Any) -> None:
