@@ -234,9 +234,13 @@ def test_a_passed_check_clears_the_signals_for_a_while() -> None:
 # ------------------------------------------------------------------ at the table
 
 
-def _solo(player: str = "rob") -> GameSession:
+def _solo(record: FairplayRecord | None = None, player: str = "rob") -> GameSession:
+    """A solo game of one free column; with `record`, the player sat down with it (the game
+    service reads it then: yamb_service.social.fairplay)."""
     settings_ = validate_settings({"players": 1, "columns": ["free"]})
     session = lobby.create("solo", player, f"c-{player}", settings_, START, server_seed="ab" * 32)
+    if record is not None:
+        session.seats[0].fairplay = fairplay.seat_state(record, START)
     lobby.start(session, player, START, DICE)
     return session
 
@@ -264,13 +268,12 @@ def test_the_table_measures_each_decision_from_the_dice_shown() -> None:
 def test_a_scripted_player_is_checked_and_must_answer_before_moving() -> None:
     # given a record carrying a script's decisions from earlier games, and a game where it
     # writes every 1.5 s
-    session = _solo()
-    record = FairplayRecord(decisions=[1500] * (WINDOW - 1))
+    session = _solo(FairplayRecord(decisions=[1500] * (WINDOW - 1)))
     now = START + timedelta(milliseconds=1500)
     _write_first_legal(session, "rob", now)
 
     # when it is judged after that write
-    effects = fairplay.judge(session, "rob", record, now, "k1", random.Random(3))
+    effects = fairplay.judge(session, "rob", now, "k1", random.Random(3))
 
     # then a check is put to it, and its next move is refused until it answers
     assert effects.fairplay_checks == ["rob"]
@@ -289,25 +292,23 @@ def test_a_scripted_player_is_checked_and_must_answer_before_moving() -> None:
 def test_a_human_pace_is_not_checked() -> None:
     # given a record of varied decisions and a game written at a person's uneven pace
     pace = random.Random(7)
-    session = _solo()
-    record = FairplayRecord(decisions=[pace.randint(900, 9000) for _ in range(WINDOW)])
+    session = _solo(FairplayRecord(decisions=[pace.randint(900, 9000) for _ in range(WINDOW)]))
     now = START
     for _ in range(5):
         now += timedelta(milliseconds=pace.randint(900, 9000))
         _write_first_legal(session, "rob", now)
 
         # when judged after each write / then no check
-        assert not fairplay.judge(
-            session, "rob", record, now, "k", random.Random(1)
-        ).fairplay_checks
+        assert not fairplay.judge(session, "rob", now, "k", random.Random(1)).fairplay_checks
 
 
 def test_a_check_failed_ignored_or_left_at_the_end_is_a_yellow_card() -> None:
     # given a check put to a player
-    session = _solo()
-    record = FairplayRecord(suspect="agreement")
-    fairplay.judge(session, "rob", record, START, "k1", random.Random(4))
-    check = session.seats[0].fairplay.check  # type: ignore[union-attr]
+    session = _solo(FairplayRecord(suspect="agreement"))
+    measured = session.seats[0].fairplay
+    assert measured is not None
+    fairplay.judge(session, "rob", START, "k1", random.Random(4))
+    check = measured.check
     assert check is not None
 
     # when they tap a wrong die / then a card
@@ -316,14 +317,17 @@ def test_a_check_failed_ignored_or_left_at_the_end_is_a_yellow_card() -> None:
 
     # when a second check is ignored past its deadline / then a card at their next move, which
     # goes ahead
-    fairplay.judge(session, "rob", record, START, "k2", random.Random(5))
+    assert measured.suspect is None  # settled by the card: a new signal brings the next check
+    measured.suspect = "agreement"
+    fairplay.judge(session, "rob", START, "k2", random.Random(5))
     late = START + timedelta(seconds=CHECK_SECONDS + 1)
     moved: list[bool] = []
     effects = fairplay.guard(session, "rob", late, lambda: moved.append(True))
     assert effects is not None and effects.fairplay_cards == [("rob", "k2")] and moved
 
     # when a third is open as the game ends / then a card too
-    fairplay.judge(session, "rob", record, late, "k3", random.Random(6))
+    measured.suspect = "agreement"
+    fairplay.judge(session, "rob", late, "k3", random.Random(6))
     while session.status == "running":
         game = session.game()
         column, row, _ = game.legal_cells()[0]
@@ -346,10 +350,44 @@ def test_bots_are_never_measured_nor_checked() -> None:
     session = lobby.create("b", "ana", "c-ana", settings_, START, server_seed="ab" * 32)
     bot_id = bot_seats.add_bot(session, "ana", "optimal")
 
-    # when it is judged / then nothing: no measure, no check
+    session.seats[1].fairplay = fairplay.seat_state(FairplayRecord(suspect="agreement"), START)
+
+    # when it plays and is judged / then nothing: no measure, no check
     lobby.start(session, "ana", START, DICE)
-    assert session.seats[1].fairplay is None
-    effects = fairplay.judge(
-        session, bot_id, FairplayRecord(suspect="agreement"), START, "k", random.Random(1)
-    )
+    fairplay.shown(session, 1, START)
+    fairplay.decided(session, 1, START + timedelta(seconds=1))
+    assert session.seats[1].fairplay.decisions == []  # type: ignore[union-attr]
+    effects = fairplay.judge(session, bot_id, START, "k", random.Random(1))
     assert not effects.fairplay_checks
+
+
+def test_a_seat_sat_down_without_its_record_is_not_judged() -> None:
+    # given a game whose seat has no record read (a failed read, or a game stored before)
+    session = _solo()
+    now = START + timedelta(milliseconds=1500)
+    _write_first_legal(session, "rob", now)
+    measured = session.seats[0].fairplay
+    assert measured is not None and not measured.judged
+    measured.suspect = "agreement"
+
+    # when judged / then no check: nothing bans on what was not read
+    assert not fairplay.judge(session, "rob", now, "k", random.Random(1)).fairplay_checks
+
+
+def test_a_passed_check_clears_the_seat_as_the_record() -> None:
+    # given a check put to a scripted seat
+    session = _solo(FairplayRecord(decisions=[1500] * WINDOW))
+    now = START + timedelta(milliseconds=1500)
+    _write_first_legal(session, "rob", now)
+    fairplay.judge(session, "rob", now, "k1", random.Random(2))
+    check = session.seats[0].fairplay.check  # type: ignore[union-attr]
+    assert check is not None
+
+    # when passed
+    fairplay.answer(session, "rob", "k1", check.dice.index(check.face), now)
+
+    # then the same pace brings no check for the rest of the game
+    for _ in range(5):
+        now += timedelta(milliseconds=1500)
+        _write_first_legal(session, "rob", now)
+        assert not fairplay.judge(session, "rob", now, "k", random.Random(1)).fairplay_checks

@@ -15,7 +15,9 @@ from yamb.i18n import Text
 from yamb.session.effects import Effects, GameActionError
 from yamb.session.model import GameSession, SeatFairplay
 from yamb.social.fairplay import (
+    CLEARED_FOR,
     DECISION_CAP_MS,
+    DECISION_TIMES,
     DECISIONS_KEPT,
     FairplayCheck,
     FairplayRecord,
@@ -85,7 +87,7 @@ def guard(
         return change()
     if not check.overdue(now):
         raise FairplayCheckPendingError(session.game_id, check)
-    measured.check = None
+    measured.check, measured.suspect = None, None
     carded = Effects(fairplay_cards=[(player_id, check.check_id)])
     then = change()
     if then is None:
@@ -94,37 +96,45 @@ def guard(
     return then
 
 
-def signal_of(
-    session: GameSession, seat_index: int, record: FairplayRecord, now: datetime
-) -> Signal | None:
-    """The signal a player's record and this game's decisions show, if a check is due."""
+def seat_state(record: FairplayRecord, now: datetime) -> SeatFairplay | None:
+    """What a seat keeps of the player's record as they sit down (None: banned, never judged
+    again; the accounts' ban takes them out)."""
+    if record.banned:
+        return None
+    return SeatFairplay(
+        judged=True,
+        carried=record.decisions[-DECISION_TIMES.window :],
+        suspect=None if record.cleared(now) else record.suspect,
+        cleared_until=record.cleared_until,
+    )
+
+
+def signal_of(session: GameSession, seat_index: int, now: datetime) -> Signal | None:
+    """The signal the seat's record and this game's decisions show, if a check is due."""
     seat = session.seats[seat_index]
     measured = seat.fairplay
-    if seat.bot is not None or measured is None or measured.check is not None:
+    if seat.bot is not None or measured is None or not measured.judged:
         return None
-    if record.banned or record.cleared(now):
+    if measured.check is not None:
         return None
-    if record.suspect is not None:
-        return record.suspect
-    if decision_times_signal([*record.decisions, *measured.decisions]) is not None:
+    if measured.cleared_until is not None and now < measured.cleared_until:
+        return None
+    if measured.suspect is not None:
+        return measured.suspect
+    if decision_times_signal([*measured.carried, *measured.decisions]) is not None:
         return "decision_times"
     return None
 
 
-def judge(  # noqa: PLR0917 - the seat, what is known of them, and where checks come from
-    session: GameSession,
-    player_id: str,
-    record: FairplayRecord | None,
-    now: datetime,
-    check_id: str,
-    pick: Picker,
+def judge(
+    session: GameSession, player_id: str, now: datetime, check_id: str, pick: Picker
 ) -> Effects:
     """After a player's own write: a check for them when a signal shows (and none is open)."""
     effects = Effects()
     seat_index = session.seat_of(player_id)
-    if record is None or seat_index is None or session.status != "running":
+    if seat_index is None or session.status != "running":
         return effects
-    signal = signal_of(session, seat_index, record, now)
+    signal = signal_of(session, seat_index, now)
     measured = session.seats[seat_index].fairplay
     if signal is None or measured is None:
         return effects
@@ -146,7 +156,11 @@ def answer(
         )
     measured.check = None
     if check.passes(position, now):
+        # As the record has it (FairplayRecord.passed): cleared for a while, the evidence anew.
+        measured.cleared_until = now + CLEARED_FOR
+        measured.suspect, measured.carried, measured.decisions = None, [], []
         return Effects(fairplay_passed=[(player_id, check_id)])
+    measured.suspect = None
     return Effects(fairplay_cards=[(player_id, check_id)])
 
 

@@ -14,7 +14,7 @@ from yamb.game import Game
 from yamb.layout import layout_for
 from yamb.settings import GameSettings
 from yamb.snapshot import dump_game, load_game
-from yamb.social.fairplay import FairplayCheck
+from yamb.social.fairplay import FairplayCheck, Signal
 
 # "deleted": a table removed before its start, kept a day so that a repeated request finds it.
 type Status = Literal["waiting", "running", "finished", "cancelled", "deleted"]
@@ -82,9 +82,15 @@ class PairsTurn(BaseModel):
 
 
 class SeatFairplay(BaseModel):
-    """What fair play (yamb.session.fairplay) keeps of a person's seat: when their dice were
-    shown, their decisions this game (milliseconds), and a "not a robot" check put to them."""
+    """What fair play (yamb.session.fairplay) keeps of a person's seat: their record as they sat
+    down (read once then, so that a move reads nothing more), when their dice were shown, their
+    decisions this game (milliseconds), and a "not a robot" check put to them."""
 
+    # The record was read at the sit-down: only then is the seat judged.
+    judged: bool = False
+    carried: list[int] = Field(default_factory=list)
+    suspect: Signal | None = None
+    cleared_until: datetime | None = None
     shown_at: datetime | None = None
     decisions: list[int] = Field(default_factory=list)
     check: FairplayCheck | None = None

@@ -40,6 +40,7 @@ from yamb_service.game.seating import (
     require_account_for,
 )
 from yamb_service.game.writes import ack, answer_repeat, fingerprint, mutate
+from yamb_service.social.fairplay import service as fair_checks
 
 LISTED_GAMES = 50
 # Spectators' connections live in the game item: a bound keeps it small.
@@ -83,6 +84,7 @@ def open_table(  # noqa: PLR0917 - a table's request, spelled out
         nickname=caller.nickname,
         looks=looks(ctx, caller.player_id, now),
     )
+    session.seats[0].fairplay = fair_checks.seat_state_for(ctx, caller.player_id, now)
     for level in bots:
         bot_seats.add_bot(session, caller.player_id, level)
     session.remember(caller.player_id, action.request_id, printed)
@@ -108,6 +110,7 @@ def open_table(  # noqa: PLR0917 - a table's request, spelled out
 def join(ctx: GameContext, caller: Caller, action: JoinGame, now: datetime) -> None:
     player = caller.player_id
     shown = looks(ctx, player, now)
+    judged = fair_checks.seat_state_for(ctx, player, now)
 
     def sit_down(session: GameSession) -> Effects:
         if premium_needed(ctx, player, session.settings, now):
@@ -118,7 +121,11 @@ def join(ctx: GameContext, caller: Caller, action: JoinGame, now: datetime) -> N
                 ),
                 code="premium_required",
             )
-        return lobby.join(session, player, caller.connection_id, caller.nickname, shown)
+        effects = lobby.join(session, player, caller.connection_id, caller.nickname, shown)
+        seat = session.seat_of(player)
+        if seat is not None:
+            session.seats[seat].fairplay = judged
+        return effects
 
     mutate(ctx, caller, action, action.game_id, sit_down, now)
 

@@ -93,14 +93,14 @@ def select(ctx: GameContext, caller: Caller, action: Select, now: datetime) -> N
 
 def write(ctx: GameContext, caller: Caller, action: Write, now: datetime) -> None:
     """The write, and after it (in the same write of the game) a fair-play check for the player
-    when their record and this game's decisions show a signal (docs/social.md, "Fair play")."""
+    when their record, kept in their seat, and this game's decisions show a signal
+    (docs/social.md, "Fair play")."""
     player, dice, column, row = caller.player_id, ctx.dice, action.column, action.row
-    record = fair_checks.record_for(ctx, player)
     check_id = fair_checks.new_check_id()
 
     def written(s: GameSession) -> Effects:
         effects = turns.write(s, player, column, row, action.turn, now=now, dice=dice)
-        judged = fairplay.judge(s, player, record, now, check_id, fair_checks.picker())
+        judged = fairplay.judge(s, player, now, check_id, fair_checks.picker())
         return merged(effects, judged)
 
     _move(ctx, caller, action, now, written)

@@ -1,10 +1,10 @@
-"""Fair play in the game function (docs/social.md, "Fair play"): a player's record is read before
-their write, so that the write can put a check to them in the same conditional write of the
-game; the answer is an action of the game too (`fairplay_answer`). After the write, the check
-goes to that player alone (`fairplay_check`), a pass or a yellow card is written to their record
-and told to them (`fairplay_result`), the third card bans the account (the accounts' ban task:
-disabled, signed out everywhere), and an ended game's decisions and agreement with the optimal
-player join each person's record.
+"""Fair play in the game function (docs/social.md, "Fair play"): a player's record is read as
+they sit down and kept in their seat, so that a write can put a check to them in the same
+conditional write of the game, reading nothing more; the answer is an action of the game too
+(`fairplay_answer`). After the write, the check goes to that player alone (`fairplay_check`),
+a pass or a yellow card is written to their record and told to them (`fairplay_result`), the
+third card bans the account (the accounts' ban task: disabled, signed out everywhere), and an
+ended game's decisions and agreement with the optimal player join each person's record.
 
 What follows a write never fails it: a failure is logged with the player's id and counted
 (`FairplayFailed`)."""
@@ -19,7 +19,7 @@ from yamb.protocol import FairplayAnswer, FairplayCheckFrame, FairplayResultFram
 from yamb.session import fairplay, regret
 from yamb.session.effects import Effects
 from yamb.session.fairplay import FairplayCheckPendingError
-from yamb.session.model import GameSession
+from yamb.session.model import GameSession, SeatFairplay
 from yamb.social.fairplay import (
     CARDS_TO_BAN,
     CHECK_SECONDS,
@@ -51,14 +51,15 @@ def _store(ctx: GameContext) -> FairplayStore | None:
     return None if ctx.social is None else ctx.social.fairplay
 
 
-def record_for(ctx: GameContext, player_id: str) -> FairplayRecord | None:
-    """The player's record, to judge their coming write; None when it cannot be read (the move
-    goes ahead unjudged)."""
+def seat_state_for(ctx: GameContext, player_id: str, now: datetime) -> SeatFairplay | None:
+    """What the player's seat keeps of their record as they sit down (one read then, none at
+    their moves); None when it cannot be read: the seat is not judged (a record never stops a
+    game)."""
     store = _store(ctx)
     if store is None:
         return None
     try:
-        return store.get(player_id)
+        return fairplay.seat_state(store.get(player_id), now)
     except Exception:
         logger.exception("fair-play record not read", player_id=player_id)
         metrics.add_metric(name="FairplayFailed", unit=MetricUnit.Count, value=1)
