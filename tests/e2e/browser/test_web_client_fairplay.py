@@ -10,6 +10,7 @@ from yamb_service.game.result_dynamo import game_result
 from yamb_service.social.fairplay.dynamo import DynamoFairplayStore
 
 from devstack.stack import LocalStack, local_nickname
+from tests.e2e.browser.accessibility import assert_accessible
 from tests.e2e.browser.test_web_client import NewPage, create_game, sign_in, unique
 
 
@@ -49,6 +50,7 @@ def test_web_client_fairplay_check_answered_at_the_table(
     question = ana.locator("#fairplay-question").inner_text()
     face = question.rsplit(" ", 1)[1]
     assert question == f"Tap the die showing {face}"
+    assert_accessible(ana, "the fair-play check")
 
     # when she taps a die with the keyboard that shows another face / then a yellow card
     wrong = ana.locator(f'.fairplay-die:not([data-face="{face}"])')
