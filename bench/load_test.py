@@ -45,6 +45,7 @@ from websockets.exceptions import ConnectionClosed
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from devstack.fairplay_answers import FairplayAnswers  # noqa: E402
 from devstack.stack import STATE_FILE_VARIABLE, local_token  # noqa: E402
 
 SETTINGS = {"players": 2, "preset": None, "columns": ["free"], "turnSeconds": 60}
@@ -122,6 +123,10 @@ class Player:
         self._pending: Pending | None = None
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
+        # A person's answers to the fair-play checks a script's pace brings (sent from the
+        # reader, so not awaited there).
+        self.checks = FairplayAnswers(self._answer_check)
+        self._answers: set[asyncio.Task[None]] = set()
 
     # ---------------------------------------------------------------------- connection
 
@@ -149,6 +154,8 @@ class Player:
     def _on_frame(self, frame: dict[str, Any]) -> None:
         if "type" not in frame:  # API Gateway's own error frame (a handler failed)
             self.figures.errors[f"gateway: {frame.get('message')}"] += 1
+            return
+        if self.checks.handled(frame):
             return
         if frame["type"] == "error":
             self.figures.errors[str(frame.get("code"))] += 1
@@ -192,6 +199,12 @@ class Player:
 
     # ---------------------------------------------------------------------- requests
 
+    def _answer_check(self, message: dict[str, Any]) -> None:
+        self.checks.sent(message)
+        task = asyncio.get_running_loop().create_task(self._send(json.dumps(message)))
+        self._answers.add(task)
+        task.add_done_callback(self._answers.discard)
+
     async def _send(self, payload: str) -> None:
         assert self._ws is not None
         with contextlib.suppress(ConnectionClosed):  # lost: the wait for the answer sees to it
@@ -201,7 +214,9 @@ class Player:
     async def request(self, action: str, *, resend_pending: bool = True, **fields: Any) -> Any:
         """Sends an action and returns the frame answering it, through lost connections."""
         request_id = f"{self.name}-{next(self._ids)}"
-        payload = json.dumps({"action": action, "requestId": request_id, **fields})
+        message = {"action": action, "requestId": request_id, **fields}
+        self.checks.sent(message)
+        payload = json.dumps(message)
         loop = asyncio.get_running_loop()
         pending = Pending(request_id, action, payload, loop.create_future())
         outer = self._pending

@@ -18,6 +18,8 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
+from devstack.fairplay_answers import FairplayAnswers
+
 RECEIVE_TIMEOUT = 20.0
 # Local-clock seconds a player takes before each action of a turn: ~15 s a turn.
 THINK_SECONDS = {"roll": 7.0, "write": 8.0, "announce": 3.0, "announce_roll": 5.0}
@@ -30,7 +32,8 @@ class ScriptError(RuntimeError):
 
 
 class Client:
-    """One connected player: sends actions and reads the frames that answer them."""
+    """One connected player: sends actions and reads the frames that answer them; answers its
+    fair-play checks as a person would (devstack.fairplay_answers)."""
 
     _request_ids = itertools.count(1)
 
@@ -38,17 +41,25 @@ class Client:
         self.name = name
         self.player_id: str | None = None
         self.socket: ClientConnection = connect(url, max_size=2**20)
+        self.checks = FairplayAnswers(self._send)
+
+    def _send(self, message: dict[str, Any]) -> None:
+        self.checks.sent(message)
+        self.socket.send(json.dumps(message))
 
     def send(self, action: str, **fields: Any) -> str:
         request_id = f"{self.name}-{next(self._request_ids)}"
-        self.socket.send(json.dumps({"action": action, "requestId": request_id, **fields}))
+        self._send({"action": action, "requestId": request_id, **fields})
         return request_id
 
     def _frame(self, timeout: float) -> dict[str, Any]:
-        frame: dict[str, Any] = json.loads(self.socket.recv(timeout=timeout))
-        if "type" not in frame or frame["type"] == "error":
-            raise ScriptError(f"{self.name} got {frame}")
-        return frame
+        while True:
+            frame: dict[str, Any] = json.loads(self.socket.recv(timeout=timeout))
+            if "type" in frame and self.checks.handled(frame):
+                continue
+            if "type" not in frame or frame["type"] == "error":
+                raise ScriptError(f"{self.name} got {frame}")
+            return frame
 
     def answer(self, request_id: str) -> dict[str, Any]:
         """The game this player's request produced (the frames before its answer skipped)."""

@@ -51,6 +51,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "shared"))
 
 from devstack.aws import local_secret_value  # noqa: E402
+from devstack.fairplay_answers import FairplayAnswers  # noqa: E402
 from devstack.stack import LocalStack, local_nickname  # noqa: E402
 from devstack.streams import matches, wait_until  # noqa: E402
 
@@ -91,7 +92,8 @@ class Tally:
 
 
 class Player:
-    """One connected player: sends an action and reads frames until its answer."""
+    """One connected player: sends an action and reads frames until its answer; answers its
+    fair-play checks as a person would (devstack.fairplay_answers)."""
 
     _ids = itertools.count(1)
 
@@ -99,13 +101,18 @@ class Player:
         self.name = name
         url = f"{stack.url}?token={stack.player_token(name)}"
         self.socket: ClientConnection = connect(url, max_queue=None).__enter__()
+        self.checks = FairplayAnswers(self._send)
+
+    def _send(self, message: dict[str, Any]) -> None:
+        self.checks.sent(message)
+        self.socket.send(json.dumps(message))
 
     def act(self, action: str, **fields: Any) -> dict[str, Any]:
         request_id = f"{self.name}-{next(self._ids)}"
-        self.socket.send(json.dumps({"action": action, "requestId": request_id, **fields}))
+        self._send({"action": action, "requestId": request_id, **fields})
         while True:
             frame = json.loads(self.socket.recv(timeout=ANSWER_TIMEOUT))
-            if frame.get("requestId") != request_id:
+            if self.checks.handled(frame) or frame.get("requestId") != request_id:
                 continue
             if frame.get("type") != "game":
                 raise RuntimeError(f"{self.name} {action}: {frame}")

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from devstack.fairplay_answers import FairplayAnswers
 from devstack.stack import LocalStack
 
 RECEIVE_TIMEOUT = 10.0
@@ -22,7 +23,11 @@ def stack() -> Iterator[LocalStack]:
 
 
 class Player:
-    """One connected player: sends actions, reads frames until the expected one arrives."""
+    """One connected player: sends actions, reads frames until the expected one arrives.
+
+    Like a person at the table, a player answers their own fair-play checks as they come
+    (devstack.fairplay_answers): a test that looks at the checks itself sets `answers_checks`
+    to False."""
 
     _request_ids = itertools.count(1)
 
@@ -32,26 +37,41 @@ class Player:
         # The id the server knows the player by (the token's subject), once a test reads it.
         self.player_id: str | None = None
         self.socket: ClientConnection = connect(self.url, max_queue=None).__enter__()
+        self.answers_checks = True
+        self.checks = FairplayAnswers(self._send)
 
     def reconnect(self) -> None:
         """A new connection with the same token; the previous one is closed first."""
         self.socket.close()
         self.socket = connect(self.url, max_queue=None).__enter__()
 
+    def _send(self, message: dict[str, Any]) -> None:
+        self.checks.sent(message)
+        self.socket.send(json.dumps(message))
+
     def send(self, action: str, **fields: Any) -> str:
         request_id = f"{self.name}-{next(self._request_ids)}"
-        self.socket.send(json.dumps({"action": action, "requestId": request_id, **fields}))
+        self._send({"action": action, "requestId": request_id, **fields})
         return request_id
+
+    def _next(self, timeout: float) -> dict[str, Any] | None:
+        """The next frame, or None when it was the player's own fair-play business."""
+        frame: dict[str, Any] = json.loads(self.socket.recv(timeout=timeout))
+        if "type" not in frame:  # the gateway's own answer to a failed handler
+            raise AssertionError(f"{self.name} got a gateway error: {frame}")
+        if self.answers_checks and self.checks.handled(frame):
+            return None
+        return frame
 
     def receive(self, frame_type: str, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
         while True:
-            frame = json.loads(self.socket.recv(timeout=timeout))
-            if "type" not in frame:  # the gateway's own answer to a failed handler
-                raise AssertionError(f"{self.name} got a gateway error: {frame}")
+            frame = self._next(timeout)
+            if frame is None:
+                continue
             if frame["type"] == "error" and frame_type != "error":
                 raise AssertionError(f"{self.name} got an error: {frame}")
             if frame["type"] == frame_type:
-                return frame  # type: ignore[no-any-return]
+                return frame
 
     def game_at(self, version: int, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
         """The broadcast game state once it has reached `version` (older frames are skipped)."""
@@ -77,14 +97,12 @@ class Player:
     def answer(self, request_id: str, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
         """The frame answering `request_id` (the frames before it are skipped)."""
         while True:
-            frame = json.loads(self.socket.recv(timeout=timeout))
-            if "type" not in frame:  # the gateway's own answer to a failed handler
-                raise AssertionError(f"{self.name} got a gateway error: {frame}")
-            if frame.get("requestId") != request_id:
+            frame = self._next(timeout)
+            if frame is None or frame.get("requestId") != request_id:
                 continue
             if frame["type"] == "error":
                 raise AssertionError(f"{self.name} got an error: {frame}")
-            return frame  # type: ignore[no-any-return]
+            return frame
 
     def act(self, action: str, **fields: Any) -> dict[str, Any]:
         """Sends an action and returns the new game: the answer to it."""
