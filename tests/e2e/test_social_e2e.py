@@ -118,3 +118,52 @@ def test_social_find_message_invite_play_report_and_review(stack: LocalStack, pl
     assert (status, reviewed["status"]) == (200, "removed")
     _, queue = call(stack, "GET", "/moderation/cases", operator_token)
     assert case["caseId"] not in [c["caseId"] for c in queue["cases"]]
+
+
+def test_fairplay_a_script_fast_at_the_table_is_checked_and_plays_on_once_it_answers(
+    stack: LocalStack, players: Any
+) -> None:
+    # given a scripted player that looks at its checks itself here (the e2e players answer
+    # theirs as they come), at a solo table
+    bot_like = players("fp-quick")
+    bot_like.answers_checks = False
+    token = bot_like.url.split("token=", 1)[1]
+    game = bot_like.act("create_game", settings={"players": 1, "preset": 1, "turnSeconds": None})
+    game = bot_like.act("start_game", gameId=game["gameId"])
+
+    # when it rolls and writes as fast as a socket goes, until the server asks
+    check = None
+    while check is None:
+        if game["turn"]["canRoll"]:
+            game = bot_like.act("roll", gameId=game["gameId"], keep=[])
+        cell = game["turn"]["legal"][0]
+        request_id = bot_like.send(
+            "write", gameId=game["gameId"], column=cell["column"], row=cell["row"]
+        )
+        game = bot_like.answer(request_id)["game"]
+        assert game["status"] == "running", "a whole game went by without a check"
+        try:
+            check = bot_like.receive("fairplay_check", timeout=1)
+        except TimeoutError:
+            continue
+
+    # then its next move is refused until it answers, with the check sent again
+    refused = bot_like.send("roll", gameId=game["gameId"], keep=[])
+    error = bot_like.receive("error")
+    assert (error["requestId"], error["code"]) == (refused, "fairplay_check")
+    assert bot_like.receive("fairplay_check")["checkId"] == check["checkId"]
+    # and the die showing the asked face passes it; the game goes on
+    bot_like.send(
+        "fairplay_answer",
+        gameId=game["gameId"],
+        checkId=check["checkId"],
+        position=check["dice"].index(check["face"]),
+    )
+    result = bot_like.receive("fairplay_result")
+    assert (result["passed"], result["cards"], result["banned"]) == (True, 0, False)
+    rolled = bot_like.act("roll", gameId=game["gameId"], keep=[])
+    assert rolled["turn"]["roll"] == game["turn"]["roll"] + 1
+    # and its own standing says so, over HTTP
+    status, standing = call(stack, "GET", "/me/fairplay", token)
+    assert status == 200
+    assert (standing["checksPassed"], standing["cards"], standing["cardsToBan"]) == (1, 0, 3)
