@@ -139,6 +139,12 @@ SETTINGS: dict[str, Settings] = {
         "The social function crashed, timed out or failed to start: the players list and "
         "blocks fail.",
     ),
+    "Clubs": Settings(
+        "clubs",
+        "Club requests refused for want of concurrency.",
+        "The clubs function crashed, timed out or failed to start: clubs cannot be founded, "
+        "joined or paid into.",
+    ),
     "Prizes": Settings(
         "prizes",
         "A prize payout was refused concurrency (the schedule retries).",

@@ -33,6 +33,10 @@ type Reason = Literal[
     "task",  # a weekly task claimed, or the week's all-tasks bonus (E6)
     "referral",  # a referral's reward: the invitee's verification, a week of play (E7)
     "badge",  # a badge's new level (E8)
+    "club_donation",  # tokens from a member to a club's treasury, never refunded (C5)
+    "club_level",  # a club's level bought from its treasury (C4)
+    "club_rename",  # a club's rename paid from its treasury (C5)
+    "club_avatar",  # a club's own avatar paid from its treasury (C1)
 ]
 
 

@@ -220,3 +220,12 @@ class SocialSettings(EconomySettings):
 @cache
 def social_settings() -> SocialSettings:
     return SocialSettings.from_environment()
+
+
+class ClubsSettings(EconomySettings):
+    """What the clubs' HTTP function needs (docs/clubs.md): the table, as the economy's."""
+
+
+@cache
+def clubs_settings() -> ClubsSettings:
+    return ClubsSettings.from_environment()

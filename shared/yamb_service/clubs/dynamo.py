@@ -1,0 +1,270 @@
+"""Clubs on the game table (docs/data-model.md):
+
+- a club: `CLUB#<id>` / `CLUB` (`summary`: the Club as JSON, `version`), listed in gsi1 under
+  `CLUBS` by its search key (`<key>#<id>`, rules.search_key) while it is open;
+- its name: `CLUBNAME#<key>` / `CLUBNAME` (`player_id`: the club), so two clubs never share a
+  name whatever the case or the look-alike letters;
+- a member: `CLUB#<id>` / `MEMBER#<player>` (`entry`: the Member as JSON, `tally`: donated);
+- a request to join: `CLUB#<id>` / `REQUEST#<player>` (`entry`);
+- a player's clubs in their order: `PLAYER#<id>` / `CLUBS` (`entry`, `version`);
+- an invitation: `PLAYER#<id>` / `CLUBINVITE#<club>` (`entry`), read at the player's login.
+
+The treasury is the club's wallet (`PLAYER#club:<id>` / `WALLET`, yamb_service.economy).
+"""
+
+from collections.abc import Sequence
+from typing import Any
+
+from pynamodb.exceptions import (
+    DeleteError,
+    DoesNotExist,
+    PynamoDBException,
+    TransactWriteError,
+)
+from pynamodb.expressions.condition import Condition
+from pynamodb.transactions import TransactWrite
+from yamb.clubs.model import Club, ClubInvitation, ClubRequest, Member, PlayerClubs
+from yamb.clubs.rules import search_key
+
+from yamb_service.clubs.ports import StaleReadError
+from yamb_service.common.dynamo import (
+    LOST_RACE_ERRORS,
+    DynamoPart,
+    ItemModel,
+    add_parts,
+    busy_or,
+    player_key,
+)
+from yamb_service.common.ports import TransactionPart
+
+_CLUB, _NAME, _MEMBER, _REQUEST = "CLUB", "CLUBNAME", "MEMBER#", "REQUEST#"
+_CLUBS, _INVITE = "CLUBS", "CLUBINVITE#"
+LISTED = "CLUBS"
+_LOST_RACE_REASONS = ("ConditionalCheckFailed", "TransactionConflict")
+
+
+def club_key(club_id: str) -> str:
+    return f"CLUB#{club_id}"
+
+
+def _name_key(key: str) -> str:
+    return f"CLUBNAME#{key}"
+
+
+class DynamoClubStore:
+    def __init__(self, item: ItemModel) -> None:
+        self._item = item
+
+    # -------------------------------------------------------------- reads
+
+    def _get(self, pk: str, sk: str, *, consistent: bool = True) -> object | None:
+        try:
+            return self._item.get(pk, sk, consistent_read=consistent)
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+
+    def club(self, club_id: str, *, consistent: bool = False) -> Club | None:
+        stored = self._get(club_key(club_id), _CLUB, consistent=consistent)
+        return None if stored is None else _club(stored)
+
+    def clubs(self, club_ids: Sequence[str]) -> dict[str, Club]:
+        keys = [(club_key(club_id), _CLUB) for club_id in dict.fromkeys(club_ids)]
+        if not keys:
+            return {}
+        try:
+            found = [_club(item) for item in self._item.batch_get(keys)]
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+        return {club.club_id: club for club in found}
+
+    def page(self, *, prefix: str, after: str, limit: int) -> list[tuple[str, Club]]:
+        condition: Condition | None = None
+        if prefix:
+            condition = self._item.gsi1sk.startswith(prefix)
+        if after:
+            later = self._item.gsi1sk > after
+            condition = later if condition is None else condition & later
+        try:
+            items = self._item.gsi1.query(LISTED, condition, limit=limit)
+            return [(item.gsi1sk or "", _club(item)) for item in items]
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+
+    def name_owner(self, key: str) -> str | None:
+        stored = self._get(_name_key(key), _NAME)
+        return None if stored is None else getattr(stored, "player_id", None)
+
+    def members(self, club_id: str) -> list[Member]:
+        return [_member(item) for item in self._query(club_key(club_id), _MEMBER)]
+
+    def member(self, club_id: str, player_id: str) -> Member | None:
+        stored = self._get(club_key(club_id), f"{_MEMBER}{player_id}")
+        return None if stored is None else _member(stored)
+
+    def player_clubs(self, player_id: str) -> PlayerClubs:
+        stored = self._get(player_key(player_id), _CLUBS)
+        if stored is None:
+            return PlayerClubs()
+        return PlayerClubs.model_validate_json(getattr(stored, "entry", None) or "{}")
+
+    def requests(self, club_id: str) -> list[ClubRequest]:
+        found = [
+            ClubRequest.model_validate_json(item.entry or "{}")
+            for item in self._query(club_key(club_id), _REQUEST)
+        ]
+        return sorted(found, key=lambda request: request.at)
+
+    def request(self, club_id: str, player_id: str) -> ClubRequest | None:
+        stored = self._get(club_key(club_id), f"{_REQUEST}{player_id}")
+        if stored is None:
+            return None
+        return ClubRequest.model_validate_json(getattr(stored, "entry", None) or "{}")
+
+    def invitations(self, player_id: str) -> list[ClubInvitation]:
+        found = [
+            ClubInvitation.model_validate_json(item.entry or "{}")
+            for item in self._query(player_key(player_id), _INVITE)
+        ]
+        return sorted(found, key=lambda invitation: invitation.at)
+
+    def invitation(self, player_id: str, club_id: str) -> ClubInvitation | None:
+        stored = self._get(player_key(player_id), f"{_INVITE}{club_id}")
+        if stored is None:
+            return None
+        return ClubInvitation.model_validate_json(getattr(stored, "entry", None) or "{}")
+
+    def _query(self, pk: str, prefix: str) -> list[Any]:
+        try:
+            return list(self._item.query(pk, self._item.sk.startswith(prefix)))
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+
+    # -------------------------------------------------------------- parts
+
+    def club_part(self, before: Club | None, after: Club) -> TransactionPart:
+        item = self._item
+        listed = not after.closed
+        stored = item(
+            club_key(after.club_id),
+            _CLUB,
+            summary=after.model_dump_json(),
+            version=after.version,
+            gsi1pk=LISTED if listed else None,
+            gsi1sk=f"{search_key(after.name)}#{after.club_id}" if listed else None,
+        )
+        unchanged = item.pk.does_not_exist() if before is None else item.version == before.version
+        return DynamoPart(lambda write: write.save(stored, condition=unchanged))
+
+    def name_part(self, key: str, club_id: str) -> TransactionPart:
+        stored = self._item(_name_key(key), _NAME, player_id=club_id)
+        free = self._item.pk.does_not_exist()
+        return DynamoPart(lambda write: write.save(stored, condition=free))
+
+    def release_name_part(self, key: str) -> TransactionPart:
+        stored = self._item(_name_key(key), _NAME)
+        return DynamoPart(lambda write: write.delete(stored))
+
+    def member_part(self, club_id: str, member: Member, *, new: bool) -> TransactionPart:
+        item = self._item
+        entry = member.model_dump_json(exclude={"donated"})
+        key = (club_key(club_id), f"{_MEMBER}{member.player_id}")
+        if new:
+            added = item(*key, entry=entry, tally=0)
+            return DynamoPart(lambda write: write.save(added, condition=item.sk.does_not_exist()))
+        # A role changed: the donations counted meanwhile stay (donation_part adds to them).
+        return DynamoPart(
+            lambda write: write.update(
+                item(*key), actions=[item.entry.set(entry)], condition=item.sk.exists()
+            )
+        )
+
+    def remove_member_part(self, club_id: str, player_id: str) -> TransactionPart:
+        stored = self._item(club_key(club_id), f"{_MEMBER}{player_id}")
+        present = self._item.sk.exists()
+        return DynamoPart(lambda write: write.delete(stored, condition=present))
+
+    def donation_part(self, club_id: str, player_id: str, amount: int) -> TransactionPart:
+        item = self._item
+        stored = item(club_key(club_id), f"{_MEMBER}{player_id}")
+        return DynamoPart(
+            lambda write: write.update(
+                stored, actions=[item.tally.add(amount)], condition=item.sk.exists()
+            )
+        )
+
+    def player_clubs_part(
+        self, player_id: str, before: PlayerClubs, after: PlayerClubs
+    ) -> TransactionPart:
+        item = self._item
+        stored = item(
+            player_key(player_id), _CLUBS, entry=after.model_dump_json(), version=after.version
+        )
+        unchanged = (
+            item.sk.does_not_exist() if before.version == 0 else item.version == before.version
+        )
+        return DynamoPart(lambda write: write.save(stored, condition=unchanged))
+
+    def request_part(self, request: ClubRequest) -> TransactionPart:
+        stored = self._item(
+            club_key(request.club_id),
+            f"{_REQUEST}{request.player_id}",
+            entry=request.model_dump_json(),
+        )
+        absent = self._item.sk.does_not_exist()
+        return DynamoPart(lambda write: write.save(stored, condition=absent))
+
+    def remove_request_part(self, club_id: str, player_id: str) -> TransactionPart:
+        stored = self._item(club_key(club_id), f"{_REQUEST}{player_id}")
+        present = self._item.sk.exists()
+        return DynamoPart(lambda write: write.delete(stored, condition=present))
+
+    def invitation_part(self, invitation: ClubInvitation) -> TransactionPart:
+        stored = self._item(
+            player_key(invitation.player_id),
+            f"{_INVITE}{invitation.club_id}",
+            entry=invitation.model_dump_json(),
+        )
+        absent = self._item.sk.does_not_exist()
+        return DynamoPart(lambda write: write.save(stored, condition=absent))
+
+    def remove_invitation_part(self, player_id: str, club_id: str) -> TransactionPart:
+        stored = self._item(player_key(player_id), f"{_INVITE}{club_id}")
+        return DynamoPart(lambda write: write.delete(stored))
+
+    # -------------------------------------------------------------- writes
+
+    def commit(self, parts: Sequence[TransactionPart]) -> None:
+        try:
+            with TransactWrite(connection=self._item._get_connection().connection) as write:
+                add_parts(write, parts)
+        except TransactWriteError as error:
+            reasons = getattr(error, "cancellation_reasons", None) or []
+            if error.cause_response_code in LOST_RACE_ERRORS or any(
+                reason is not None and reason.code in _LOST_RACE_REASONS for reason in reasons
+            ):
+                raise StaleReadError() from error
+            raise busy_or(error) from error
+
+    def drop_requests(self, club_id: str) -> int:
+        dropped = 0
+        for request in self.requests(club_id):
+            stored = self._item(club_key(club_id), f"{_REQUEST}{request.player_id}")
+            try:
+                stored.delete(add_version_condition=False)
+            except DeleteError as error:
+                raise busy_or(error) from error
+            dropped += 1
+        return dropped
+
+
+def _club(item: object) -> Club:
+    return Club.model_validate_json(getattr(item, "summary", None) or "{}")
+
+
+def _member(item: object) -> Member:
+    donated = int(getattr(item, "tally", None) or 0)
+    return Member.model_validate_json(getattr(item, "entry", None) or "{}").model_copy(
+        update={"donated": donated}
+    )
