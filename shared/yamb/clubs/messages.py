@@ -105,6 +105,7 @@ class MemberView(_Model):
     nickname: str
     role: Role
     joined_at: datetime
+    you: bool = Field(description="this member is the reader")
     # The treasury's donors are for members' eyes only (C5): 0 for others.
     donated: int
 

@@ -121,6 +121,7 @@ class ClubsService:
                     nickname=names.get(m.player_id, "?"),
                     role=m.role,
                     joined_at=m.joined_at,
+                    you=m.player_id == reader,
                     donated=m.donated if role else 0,
                 )
                 for m in members

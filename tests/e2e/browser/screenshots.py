@@ -13,9 +13,11 @@ browser tests' own screenshots go to a temporary folder (conftest.py's ``screens
 """
 
 import argparse
+import json
 import re
 import shutil
 import sys
+import urllib.request
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -50,6 +52,32 @@ def finished_game(stack: LocalStack, prefix: str) -> str:
         for each in opened:
             each.close()
     return str(game["gameId"])
+
+
+def founded_club(stack: LocalStack, player: str, name: str) -> str:
+    """A club of `player`'s, founded over the HTTP API (for the club's page); its id."""
+    request = urllib.request.Request(
+        f"{stack.gateway.http_url}/clubs",
+        data=json.dumps({"name": name, "tag": "YB", "description": "Friday evenings."}).encode(),
+        method="POST",
+        headers={
+            "Authorization": f"Bearer {stack.player_token(player)}",
+            "Content-Type": "application/json",
+        },
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return str(json.loads(answer.read())["club"]["clubId"])
+
+
+def _route_params(stack: LocalStack, name: str, player: str, paths: list[str]) -> dict[str, str]:
+    """The routes' parameters the screens to take need: the walker's nickname, a finished
+    ranked game, a club of theirs."""
+    params = {"nickname": local_nickname(player)}
+    if any(":gameId" in path for path in paths):
+        params["gameId"] = finished_game(stack, name)
+    if any(":clubId" in path for path in paths):
+        params["clubId"] = founded_club(stack, player, f"{name} club")
+    return params
 
 
 def screen_drawn(page: Page, screen_id: str) -> None:
@@ -102,11 +130,8 @@ def walk(
     if take("signin"):
         saved += shoot(page, out, "signin", widths, themes)
     routed: list[dict[str, str]] = page.evaluate(ROUTED)
-    needs_game = any(take(r["id"]) and ":gameId" in r["path"] for r in routed)
     player = f"{name}-ana"  # finished_game's first player
-    params = {"nickname": local_nickname(player)}
-    if needs_game:
-        params["gameId"] = finished_game(stack, name)
+    params = _route_params(stack, name, player, [r["path"] for r in routed if take(r["id"])])
 
     page.fill("#local-name", player)
     page.click("#local-play")

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from devstack.stack import PROJECT_ROOT, LocalStack, local_nickname
 from tests.e2e.browser.accessibility import assert_accessible
-from tests.e2e.browser.screenshots import ROUTED, finished_game, screen_drawn
+from tests.e2e.browser.screenshots import ROUTED, finished_game, founded_club, screen_drawn
 from tests.e2e.browser.test_web_client import NewPage, create_game, sign_in, unique
 
 # (theme, viewport): both themes and both widths, without running every pair.
@@ -86,22 +86,25 @@ def test_accessibility_game_has_no_serious_violation(
 
 
 @pytest.fixture(scope="module")
-def finished(web_stack: LocalStack) -> tuple[str, str]:
-    """A ranked game played to the end over the protocol: its first player and its id."""
-    return "a11y-routed-ana", finished_game(web_stack, "a11y-routed")
+def routed_player(web_stack: LocalStack) -> tuple[str, dict[str, str]]:
+    """A player with a ranked game played to the end over the protocol and a club of theirs:
+    the player, and the routes' parameters (their nickname, the game's id, the club's id)."""
+    player = "a11y-routed-ana"
+    game_id = finished_game(web_stack, "a11y-routed")
+    club_id = founded_club(web_stack, player, "Accessible Aces")
+    return player, {"nickname": local_nickname(player), "gameId": game_id, "clubId": club_id}
 
 
 @pytest.mark.parametrize(("theme", "viewport"), LOOKS, ids=["light-wide", "dark-phone"])
 def test_accessibility_every_routed_screen_has_no_serious_violation(
     web_stack: LocalStack,
     new_page: NewPage,
-    finished: tuple[str, str],
+    routed_player: tuple[str, dict[str, str]],
     theme: str,
     viewport: tuple[int, int],
 ) -> None:
-    # given a player with a finished ranked game, signed in
-    player, game_id = finished
-    params = {"nickname": local_nickname(player), "gameId": game_id}
+    # given a player with a finished ranked game and a club, signed in
+    player, params = routed_player
     page = new_page(color_scheme=theme, viewport=viewport)
     sign_in(page, web_stack, player)
 

@@ -93,6 +93,7 @@ def test_web_client_every_screen_says_only_words_of_the_catalogue(
         "#/wallet",
         "#/tasks",
         "#/settings",
+        "#/clubs",
         f"#/players/{nickname}",
     ]
 

@@ -4,6 +4,8 @@
 // one import and one entry per screen.
 
 import { screen as boards } from "./boards.js";
+import { screen as club } from "./club.js";
+import { screen as clubs } from "./clubs.js";
 import { conversationScreen, screen as chats } from "./chats.js";
 import { screen as contact } from "./contact.js";
 import { screen as games } from "./games.js";
@@ -22,6 +24,7 @@ export const screens = [
   games,
   slow,
   players,
+  clubs,
   chats,
   boards,
   shop,
@@ -30,6 +33,7 @@ export const screens = [
   settings,
   contact,
   player,
+  club,
   conversationScreen,
   replay,
   moderation,

@@ -5,6 +5,7 @@
 // A refusal is shown beside the button (or the field) that caused it, in words.
 
 import { fill, h } from "../dom.js";
+import { keyed } from "../keyed.js";
 import { formatDate, formatNumber, t, tn } from "../i18n.js";
 import { dress } from "../looks.js";
 import { summary } from "./wallet.js";
@@ -17,31 +18,6 @@ const KINDS = [
   ["sheet_skin", "sheetSkin", () => t("Sheet skins")],
   ["column_effect", "columnEffect", () => t("Column effects")],
 ];
-
-function newKey() {
-  if (crypto.randomUUID) return crypto.randomUUID();
-  return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/**
- * A change sent with an Idempotency-Key that stays the same until the server answers: a
- * repeat after a lost answer is the same request (applied once), a new click after an answer
- * is a new one. `run(key)` sends it.
- */
-function keyed(run) {
-  let key = null;
-  return async () => {
-    key ||= newKey();
-    try {
-      const answer = await run(key);
-      key = null;
-      return answer;
-    } catch (error) {
-      if (error.status) key = null; // answered (refused): nothing was changed under this key
-      throw error;
-    }
-  };
-}
 
 /** A button that runs `action` once at a time, its refusal in `slot` (or a field's slot). */
 function actionButton(label, attrs, slot, action, fieldSlots = {}) {

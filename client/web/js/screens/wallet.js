@@ -48,6 +48,7 @@ export function describe(entry, items) {
     case "task": return detail.endsWith(":all") ? t("All the week's tasks done") : t("A weekly task done");
     case "referral": return t("A referral's reward");
     case "badge": return t("A badge's new level");
+    case "club_donation": return t("A gift to a club's treasury");
     default: return t("Another change ({reason})", { reason: entry.reason });
   }
 }
