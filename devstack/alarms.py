@@ -145,6 +145,14 @@ SETTINGS: dict[str, Settings] = {
         "The clubs function crashed, timed out or failed to start: clubs cannot be founded, "
         "joined or paid into.",
     ),
+    "ClubsJobs": Settings(
+        "clubs-jobs",
+        "The clubs' daily job was refused concurrency (Scheduler retries).",
+        "The clubs' daily job failed: dormant memberships are settled at the players' next "
+        "sign-in only until it runs again.",
+        dead_letters="The clubs' daily job failed Lambda's retries (or was never delivered): "
+        "fix the fault, then run it again by hand (a run again changes nothing settled).",
+    ),
     "Prizes": Settings(
         "prizes",
         "A prize payout was refused concurrency (the schedule retries).",
@@ -198,17 +206,40 @@ def functions(template: Template) -> list[str]:
     ]
 
 
-def server_error_patterns(template: Template) -> dict[str, str]:
-    """Each HTTP function's key -> the access-log filter of its routes answered 5xx."""
+# CloudWatch Logs' limit on a filter pattern: a function with more routes than one pattern
+# holds gets several filters, each counting into the same metric.
+MAX_PATTERN_CHARS = 1024
+
+
+def _pattern(routes: list[str]) -> str:
+    return (
+        '{ ($.status = "5*") && ('
+        + " || ".join(f'($.routeKey = "{key}")' for key in routes)
+        + ") }"
+    )
+
+
+def server_error_patterns(template: Template) -> dict[str, list[str]]:
+    """Each HTTP function's key -> the access-log filters of its routes answered 5xx (one, or
+    several when its routes do not fit in one pattern)."""
     keys: dict[str, list[str]] = {}
     for route in template.http_routes():
         keys.setdefault(route.function.removesuffix("Function"), []).append(route.route_key)
-    return {
-        function: '{ ($.status = "5*") && ('
-        + " || ".join(f'($.routeKey = "{key}")' for key in routes)
-        + ") }"
-        for function, routes in keys.items()
-    }
+    patterns: dict[str, list[str]] = {}
+    for function, routes in keys.items():
+        chunks: list[list[str]] = [[]]
+        for route in routes:
+            if chunks[-1] and len(_pattern([*chunks[-1], route])) > MAX_PATTERN_CHARS:
+                chunks.append([])
+            chunks[-1].append(route)
+        patterns[function] = [_pattern(chunk) for chunk in chunks]
+    return patterns
+
+
+def _filter_name(key: str, index: int) -> str:
+    """`<key>ServerErrorsFilter`, then `<key>ServerErrorsFilter2`, `...3` for a function's
+    further filters."""
+    return f"{key}ServerErrorsFilter{index + 1 if index else ''}"
 
 
 def dead_letter_queues(template: Template) -> dict[str, str]:
@@ -270,15 +301,16 @@ def resources(template: Template) -> str:
             f"      Dimensions: [{{Name: FunctionName, Value: {name}}}]\n"
             "      Threshold: 5\n" + _ACTIONS
         )
-        if key in patterns:
+        for index, pattern in enumerate(patterns.get(key, [])):
             parts.append(
-                f"  {key}ServerErrorsFilter:\n    Type: AWS::Logs::MetricFilter\n"
+                f"  {_filter_name(key, index)}:\n    Type: AWS::Logs::MetricFilter\n"
                 "    Properties:\n      LogGroupName: !Ref HttpAccessLogGroupName\n"
-                f"      FilterPattern: {_q(patterns[key])}\n"
+                f"      FilterPattern: {_q(pattern)}\n"
                 "      MetricTransformations:\n        - MetricNamespace: Yamb\n"
                 f"          MetricName: {key}ServerError\n"
                 '          MetricValue: "1"\n          Unit: Count\n'
             )
+        if key in patterns:
             parts.append(
                 f"  {key}ServerErrorsAlarm:\n    Type: AWS::CloudWatch::Alarm\n    Properties:\n"
                 f"      AlarmName: !Sub ${{AppName}}-{settings.slug}-5xx\n"

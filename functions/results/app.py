@@ -1,6 +1,7 @@
 """The table's stream, filtered to the `ENDED` items that game endings write: each finished game
 is recorded into statistics, head-to-heads and leaderboards (yamb_service.results.service), then
-into progression: tasks, referrals, badges (yamb_service.progression.events). A failed record is
+into the scores of its players' clubs (yamb_service.clubs.board), then into progression:
+tasks, referrals, badges (yamb_service.progression.events). A failed record is
 retried alone (yamb_service.edge.game_ends); recording is idempotent, so a retried or repeated
 record counts once."""
 
@@ -12,6 +13,7 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb.session.results import GameResult
+from yamb_service.clubs.wiring import club_board
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
 from yamb_service.edge.game_ends import handle_game_ends
@@ -25,6 +27,8 @@ from yamb_service.results.wiring import results_recorder
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     def recorded(ended: GameResult) -> None:
         results_recorder().record(ended)
+        # After the boards: the clubs of its players score again from their rows (C7).
+        club_board().after_result(ended)
         record_game(ended)
 
     return handle_game_ends(event, context, recorded)

@@ -27,6 +27,7 @@ from yamb.accounts.preferences import Preferences
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb.session.results import GameResult
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.clubs import wiring as clubs_wiring
 from yamb_service.common import clock, config
 from yamb_service.common.dynamo import item_model
 from yamb_service.common.observability import metrics
@@ -309,6 +310,7 @@ def forget_wiring() -> None:
     for built in ("_item", "results_recorder", "results_service", "prize_service"):
         getattr(results_wiring, built).cache_clear()
     progression_wiring.forget()  # the results function records progression too
+    clubs_wiring.forget()  # and scores the players' clubs
 
 
 def seed(boards: "Boards") -> None:

@@ -10,15 +10,22 @@ from typing import Any
 import pytest
 from moto.dynamodb.responses import DynamoHandler
 from yamb.clubs import rules
+from yamb.clubs.board import main_board
 from yamb.clubs.errors import ClubError
 from yamb.clubs.messages import EditRequest, FoundRequest
+from yamb.results.boards import Entry, ScoredGame
+from yamb.results.facts import SheetFacts
+from yamb.results.periods import month_of
+from yamb.session.results import GameResult, PlayerResult
+from yamb.settings import GameSettings
 from yamb_service.clubs import wiring
 from yamb_service.clubs.service import ClubsService
-from yamb_service.common import clock, config
+from yamb_service.common import clock
 from yamb_service.common.observability import metrics
 from yamb_service.economy.ports import Change
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.game.dynamo import DynamoPlayerRepository
+from yamb_service.results.dynamo import DynamoResultsStore
 from yamb_service.social.blocks.dynamo import DynamoBlocks
 from yamb_service.social.blocks.ports import Block
 
@@ -515,11 +522,9 @@ def function(clubs: Clubs, table: str, monkeypatch: pytest.MonkeyPatch) -> Any:
     }.items():
         monkeypatch.setenv(name, value)
     monkeypatch.setattr(metrics.provider, "namespace", metrics.provider.namespace or "YambTest")
-    config.clubs_settings.cache_clear()
-    wiring.clubs_service.cache_clear()
+    wiring.forget()
     yield load_function("clubs")
-    config.clubs_settings.cache_clear()
-    wiring.clubs_service.cache_clear()
+    wiring.forget()
 
 
 def _request(
@@ -580,3 +585,181 @@ def test_the_routes_answer_and_refuse_as_documented(function: Any, clubs: Clubs)
     kicked = call("DELETE /clubs/{clubId}/members/{nickname}", f"/clubs/{club}/members/ana", bo)
     assert (kicked[0], kicked[1]["error"]["code"]) == (403, "not_allowed")
     assert call("DELETE /me/clubs/{clubId}", f"/me/clubs/{club}", bo)[1]["clubs"] == []
+
+
+# ---------------------------------------------------------------------- club board (C7)
+
+NOVEMBER = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
+
+
+def _main_row(item: Any, player_id: str, score: int, when: datetime = NOW) -> None:
+    """The player's row on the month's main board, as the results' recorder writes it."""
+    store = DynamoResultsStore(item)
+    board = main_board(month_of(when))
+    before = store.rows(board, [player_id]).get(player_id)
+    game = ScoredGame(game_id=f"g-{player_id[:8]}-{score}", score=score, at=when, preset=1)
+    after = Entry(entrant=player_id, players=[player_id], score=score, games=[game], since=when)
+    assert store.write_row(board, before, after) == "written"
+
+
+def _ranked_result(*players: str, ranked: bool = True) -> GameResult:
+    """A finished ranked game of `players` (preset 1, full sheets): it enters the boards."""
+    return GameResult(
+        game_id=f"g-{'-'.join(p[:4] for p in players)}",
+        settings=GameSettings(ranked=ranked, preset=1, players=len(players), turn_seconds=60),
+        ended_at=NOW,
+        winners=[players[0]],
+        players=[
+            PlayerResult(
+                player_id=player,
+                total=500 - index,
+                full=True,
+                left=False,
+                turns=26,
+                facts=SheetFacts(columns=2, bonuses=1, cells=26, crossed=2, yamb_cells=2, yambs=1),
+            )
+            for index, player in enumerate(players)
+        ],
+        outcome="completed",
+        recorded=True,
+    )
+
+
+@pytest.fixture
+def moment(monkeypatch: pytest.MonkeyPatch) -> list[datetime]:
+    """The clock, settable: `moment[0] = ...`."""
+    now = [NOW]
+    monkeypatch.setattr(clock, "clock", lambda: now[0])
+    return now
+
+
+def test_the_club_score_sums_the_main_board_of_members_who_joined_before_the_month(
+    clubs: Clubs, item: Any, moment: list[datetime]
+) -> None:
+    # given a club founded in November with two members, and a third who joins in December
+    moment[0] = NOVEMBER
+    ana, bo, cleo = clubs.add("ana"), clubs.add("bo"), clubs.add("cleo")
+    club = clubs.found(ana, "Scorers")
+    clubs.service.join(bo, club)
+    moment[0] = NOW
+    clubs.service.join(cleo, club)
+    # when each has a main-board row in December and the club is scored
+    for player, score in ((ana, 1_200), (bo, 900), (cleo, 2_000)):
+        _main_row(item, player, score)
+    board = wiring.board_on(item)
+    scored = board.recompute(club)
+    # then December counts ana and bo, not cleo who joined during it
+    assert (scored.score, scored.counted) == (2_100, 2)
+    # and the board lists it
+    view = board.board("2026-12")
+    assert [(row.club.name, row.score, row.place) for row in view.rows] == [("Scorers", 2_100, 1)]
+    # when bo leaves, his points go at once
+    clubs.service.leave(bo, club)
+    assert [row.score for row in board.board("month").rows] == [1_200]
+
+
+def test_the_club_board_orders_clubs_best_first_with_shared_places(
+    clubs: Clubs, item: Any, moment: list[datetime]
+) -> None:
+    moment[0] = NOVEMBER
+    scores = {"Alpha": 500, "Bravo": 1_500, "Charlie": 500, "Delta": 0}
+    founders = {name: clubs.add(f"f-{name.lower()}") for name in scores}
+    club_ids = {name: clubs.found(founders[name], name) for name in scores}
+    board = wiring.board_on(item)
+    for minute, (name, score) in enumerate(scores.items()):
+        moment[0] = NOW + timedelta(minutes=minute)
+        if score:
+            _main_row(item, founders[name], score)
+        board.recompute(club_ids[name])
+    # then best first; of equal scores the one reached first (Alpha) shows first
+    view = board.board()
+    assert [(row.club.name, row.score, row.place) for row in view.rows] == [
+        ("Bravo", 1_500, 1),
+        ("Alpha", 500, 2),
+        ("Charlie", 500, 2),
+        ("Delta", 0, 4),
+    ]
+    with pytest.raises(ClubError) as refused:
+        board.board("2026-W49")
+    assert refused.value.field == "period"
+
+
+def test_a_result_scores_its_players_clubs_again_through_the_results_path(
+    clubs: Clubs, item: Any, moment: list[datetime], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given ana's club of November
+    moment[0] = NOVEMBER
+    ana = clubs.add("ana")
+    clubs.found(ana, "Recorded")
+    moment[0] = NOW
+    board = wiring.board_on(item)
+    # when her main-board row changes and a ranked result of hers is handed on
+    _main_row(item, ana, 1_000)
+    result = _ranked_result(ana, clubs.add("bo"))
+    assert board.after_result(result) == 1
+    # then her club's score follows her row
+    assert [row.score for row in board.board().rows] == [1_000]
+    # and a result that enters no board scores nothing again
+    assert board.after_result(_ranked_result(ana, clubs.people.ids["bo"], ranked=False)) == 0
+
+
+# ---------------------------------------------------------------------- dormancy (C8)
+
+
+def test_premium_ending_turns_the_extra_clubs_dormant_and_renewal_restores_them(
+    clubs: Clubs, item: Any, moment: list[datetime]
+) -> None:
+    # given cleo, with premium, in three clubs of November: her own, then two others
+    moment[0] = NOVEMBER
+    cleo = clubs.add("cleo", premium=True)
+    clubs.players.grant_premium(cleo, NOVEMBER + timedelta(days=10))
+    own = clubs.found(cleo, "Hers")
+    first, second = clubs.found(clubs.add("a1"), "First"), clubs.found(clubs.add("a2"), "Second")
+    clubs.service.join(cleo, first)
+    clubs.service.join(cleo, second)
+    clubs.service.order(cleo, [first, own, second])
+    for club in (first, second):
+        _main_row(item, clubs.people.ids["a1" if club == first else "a2"], 100, NOW)
+    _main_row(item, cleo, 1_000, NOW)
+    moment[0] = NOW
+    for club in (own, first, second):
+        wiring.board_on(item).recompute(club)
+    # when her premium has ended (December) and the daily job runs
+    changed = wiring.clubs_on(item, lambda: NOW).settle_all()
+    # then the club beyond the first that she does not run is dormant, and its points go
+    assert changed == 1
+    mine = {m.club_id: m.dormant for m in clubs.service.mine(cleo).clubs}
+    assert mine == {first: False, own: False, second: True}
+    assert {m.nickname: m.role for m in clubs.service.view(cleo, second).members}["cleo"]
+    board = {row.club.club_id: row.score for row in wiring.board_on(item).board().rows}
+    assert (board[first], board[second]) == (1_100, 100)
+    # and a run again changes nothing
+    assert wiring.clubs_on(item, lambda: NOW).settle_all() == 0
+    # when she renews, and signs in (her clubs are read)
+    clubs.players.grant_premium(cleo, NOW + timedelta(days=30))
+    renewed = clubs.service.mine(cleo)
+    # then every membership is live again, and counts
+    assert [m.dormant for m in renewed.clubs] == [False, False, False]
+    board = {row.club.club_id: row.score for row in wiring.board_on(item).board().rows}
+    assert board[second] == 1_100
+
+
+def test_the_daily_job_runs_as_of_its_chosen_now(
+    clubs: Clubs, item: Any, table: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in {
+        "TABLE_NAME": table,
+        "AWS_REGION": "us-east-1",
+        "POWERTOOLS_METRICS_NAMESPACE": "YambTest",
+        "POWERTOOLS_SERVICE_NAME": "yamb",
+    }.items():
+        monkeypatch.setenv(name, value)
+    wiring.forget()
+    cleo = clubs.add("cleo", premium=True)
+    clubs.found(cleo, "Hers")
+    clubs.service.join(cleo, clubs.found(clubs.add("bo"), "Other"))
+    jobs = load_function("clubs_jobs")
+    later = (NOW + timedelta(days=40)).isoformat()
+    assert jobs.handler({"job": "dormancy", "now": later}, CONTEXT)["changed"] == 1
+    assert jobs.handler({"job": "dormancy", "now": later}, CONTEXT)["changed"] == 0
+    wiring.forget()

@@ -255,6 +255,7 @@ def test_alarms_cover_functions_api_timers_table_and_the_services_counts(
         "AccountJobsDeadLetterQueue",
         "PrizesDeadLetterQueue",
         "ProgressionJobsDeadLetterQueue",
+        "ClubsJobsDeadLetterQueue",
     )
     assert sorted(
         (d["QueueName"]["Fn::GetAtt"][0], d["QueueName"]["Fn::GetAtt"][1])
@@ -296,7 +297,12 @@ def test_alerts_email_is_required_and_always_subscribed() -> None:
     assert Template(TEMPLATE).context.parameters["AlertEmail"] == "alerts@yamb.localhost"
 
 
-SCHEDULED_JOBS = ("AccountJobsFunction", "PrizesFunction", "ProgressionJobsFunction")
+SCHEDULED_JOBS = (
+    "AccountJobsFunction",
+    "PrizesFunction",
+    "ProgressionJobsFunction",
+    "ClubsJobsFunction",
+)
 
 
 def test_scheduled_jobs_fail_into_an_encrypted_dead_letter_queue_that_alarms(
@@ -1250,7 +1256,7 @@ def _watching(body: dict[str, Any], namespace: str, metric: str) -> dict[str, li
 @pytest.mark.parametrize("metric", ["Errors", "Throttles"])
 def test_every_function_has_errors_and_throttles_alarms(body: dict[str, Any], metric: str) -> None:
     # given every function of the root and nested templates
-    assert len(FUNCTIONS) == 19
+    assert len(FUNCTIONS) == 20
     # when the alarms on Lambda's metric are read
     watching = _watching(body, "AWS/Lambda", metric)
     # then each function has one, and no alarm watches something that is not a function
@@ -1267,22 +1273,30 @@ def test_every_http_function_has_a_5xx_alarm_on_exactly_its_routes(
         routes.setdefault(route.function, set()).add(route.route_key)
     access_log = {"Ref": "HttpAccessLogGroup"}
     for function, keys in routes.items():
-        # when its 5xx metric filter and alarm are read
+        # when its 5xx metric filters (several when its routes do not fit in one pattern) and
+        # its alarm are read
         key = function.removesuffix("Function")
-        log_filter = properties(body, f"{key}ServerErrorsFilter")
-        (metric,) = log_filter["MetricTransformations"]
-        pattern = log_filter["FilterPattern"]
-        # then the filter counts the access log's 5xx of exactly the function's routes
-        assert log_filter["LogGroupName"] == access_log
-        assert pattern.startswith('{ ($.status = "5*") && (')
-        assert set(re.findall(r'\$\.routeKey = "([^"]+)"', pattern)) == keys, function
-        assert len(pattern) <= 1024  # CloudWatch Logs' limit on a filter pattern
+        filters = [
+            properties(body, name)
+            for name in body["Resources"]
+            if re.fullmatch(rf"{key}ServerErrorsFilter\d*", name)
+        ]
+        counted: list[str] = []
+        metrics = set()
+        for log_filter in filters:
+            (metric,) = log_filter["MetricTransformations"]
+            metrics.add((metric["MetricNamespace"], metric["MetricName"]))
+            pattern = log_filter["FilterPattern"]
+            assert log_filter["LogGroupName"] == access_log
+            assert pattern.startswith('{ ($.status = "5*") && (')
+            assert len(pattern) <= 1024  # CloudWatch Logs' limit on a filter pattern
+            counted += re.findall(r'\$\.routeKey = "([^"]+)"', pattern)
+        # then together they count the access log's 5xx of exactly the function's routes, each
+        # once, into one metric
+        assert sorted(counted) == sorted(keys), function
+        ((namespace, name),) = metrics
         # and an alarm watches that metric
-        assert single_metric(body, f"{key}ServerErrorsAlarm") == (
-            metric["MetricNamespace"],
-            metric["MetricName"],
-            {},
-        )
+        assert single_metric(body, f"{key}ServerErrorsAlarm") == (namespace, name, {})
     # and the whole API's 5xx (what no function answered: a failed authorizer) is watched too
     assert single_metric(body, "HttpApiServerErrorsAlarm")[:2] == ("AWS/ApiGateway", "5xx")
 

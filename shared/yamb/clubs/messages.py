@@ -179,3 +179,19 @@ class TreasuryView(_Model):
 class DonatedView(_Model):
     entry: LedgerEntry
     treasury: int
+
+
+class ClubBoardRow(_Model):
+    place: int
+    club: ClubRow
+    score: int
+    counted: int = Field(description="the members whose points make the score")
+
+
+class ClubBoardView(_Model):
+    """The month's club board (C7): each club's members' main-board scores of the month,
+    summed; members who joined during the month and dormant memberships do not count. No
+    token prizes."""
+
+    period: str
+    rows: list[ClubBoardRow]

@@ -199,6 +199,8 @@ class Member(_Frozen):
     role: Role
     joined_at: datetime
     donated: int = 0
+    # A membership kept while premium has ended (C8): the member's points do not count.
+    dormant: bool = False
 
 
 def can_kick(actor: Role | None, target: Role) -> None:
@@ -271,6 +273,20 @@ class PlayerClubs(_Frozen):
                 for club in self.clubs
             ]
         )
+
+    def settled(self, premium: bool) -> "PlayerClubs":
+        """Dormant memberships (C8): with premium every club is live; without it the first of
+        the list and the one the player administers stay live and the others turn dormant
+        (shown grey, their points do not count; chat and announcements still arrive). The same
+        list (not a new version) when nothing changes."""
+        first = self.clubs[0].club_id if self.clubs else None
+        live = {club.club_id for club in self.clubs if premium or club.role == "admin"} | {first}
+        settled = [
+            club.model_copy(update={"dormant": club.club_id not in live}) for club in self.clubs
+        ]
+        if [c.dormant for c in settled] == [c.dormant for c in self.clubs]:
+            return self
+        return self._next(settled)
 
     def ordered(self, club_ids: list[str]) -> "PlayerClubs":
         """The player's own order (the first is the main club)."""

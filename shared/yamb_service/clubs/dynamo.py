@@ -6,8 +6,11 @@
   name whatever the case or the look-alike letters;
 - a member: `CLUB#<id>` / `MEMBER#<player>` (`entry`: the Member as JSON, `tally`: donated);
 - a request to join: `CLUB#<id>` / `REQUEST#<player>` (`entry`);
-- a player's clubs in their order: `PLAYER#<id>` / `CLUBS` (`entry`, `version`);
-- an invitation: `PLAYER#<id>` / `CLUBINVITE#<club>` (`entry`), read at the player's login.
+- a player's clubs in their order: `PLAYER#<id>` / `CLUBS` (`entry`, `version`), listed in gsi1
+  under `CLUBS#SEVERAL` while there is more than one (the daily job settles those, C8);
+- an invitation: `PLAYER#<id>` / `CLUBINVITE#<club>` (`entry`), read at the player's login;
+- a club's score of a month (C7): `CLUB#<id>` / `SCORE#<month>` (`entry`: the ClubScore,
+  `version`), ranked in gsi1 under `CLUBBOARD#<month>` by `<10^10 - 1 - score>#<reached at>#<id>`.
 
 The treasury is the club's wallet (`PLAYER#club:<id>` / `WALLET`, yamb_service.economy).
 """
@@ -18,11 +21,13 @@ from typing import Any
 from pynamodb.exceptions import (
     DeleteError,
     DoesNotExist,
+    PutError,
     PynamoDBException,
     TransactWriteError,
 )
 from pynamodb.expressions.condition import Condition
 from pynamodb.transactions import TransactWrite
+from yamb.clubs.board import ClubScore
 from yamb.clubs.model import Club, ClubInvitation, ClubRequest, Member, PlayerClubs
 from yamb.clubs.rules import search_key
 
@@ -40,6 +45,9 @@ from yamb_service.common.ports import TransactionPart
 _CLUB, _NAME, _MEMBER, _REQUEST = "CLUB", "CLUBNAME", "MEMBER#", "REQUEST#"
 _CLUBS, _INVITE = "CLUBS", "CLUBINVITE#"
 LISTED = "CLUBS"
+_SCORE, _BOARD = "SCORE#", "CLUBBOARD#"
+_SEVERAL = "CLUBS#SEVERAL"
+_SCORE_CEILING = 10**10 - 1  # ten digits: best first in gsi1's ascending order
 _LOST_RACE_REASONS = ("ConditionalCheckFailed", "TransactionConflict")
 
 
@@ -109,6 +117,12 @@ class DynamoClubStore:
             return PlayerClubs()
         return PlayerClubs.model_validate_json(getattr(stored, "entry", None) or "{}")
 
+    def players_in_several(self) -> list[str]:
+        try:
+            return [item.gsi1sk or "" for item in self._item.gsi1.query(_SEVERAL)]
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+
     def requests(self, club_id: str) -> list[ClubRequest]:
         found = [
             ClubRequest.model_validate_json(item.entry or "{}")
@@ -139,6 +153,41 @@ class DynamoClubStore:
         try:
             return list(self._item.query(pk, self._item.sk.startswith(prefix)))
         except PynamoDBException as error:
+            raise busy_or(error) from error
+
+    def score(self, club_id: str, period: str) -> ClubScore | None:
+        stored = self._get(club_key(club_id), f"{_SCORE}{period}")
+        if stored is None:
+            return None
+        score = ClubScore.model_validate_json(getattr(stored, "entry", None) or "{}")
+        return score.model_copy(update={"version": int(getattr(stored, "version", 0) or 0)})
+
+    def board(self, period: str, limit: int) -> list[ClubScore]:
+        try:
+            found = list(self._item.gsi1.query(f"{_BOARD}{period}", limit=limit))
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+        return [ClubScore.model_validate_json(item.summary or "{}") for item in found]
+
+    def write_score(self, before: ClubScore | None, after: ClubScore) -> None:
+        """The score on the version read (StaleReadError when another was written since)."""
+        item = self._item
+        stored = item(
+            club_key(after.club_id),
+            f"{_SCORE}{after.period}",
+            entry=after.model_dump_json(exclude={"version"}),
+            summary=after.model_dump_json(exclude={"version"}),
+            version=after.version,
+            gsi1pk=f"{_BOARD}{after.period}",
+            # Equal scores: the one reached first shows first, as on the players' boards.
+            gsi1sk=f"{_SCORE_CEILING - after.score:010d}#{after.at.isoformat()}#{after.club_id}",
+        )
+        unchanged = item.sk.does_not_exist() if before is None else item.version == before.version
+        try:
+            stored.save(condition=unchanged, add_version_condition=False)
+        except PutError as error:
+            if error.cause_response_code in LOST_RACE_ERRORS:
+                raise StaleReadError() from error
             raise busy_or(error) from error
 
     # -------------------------------------------------------------- parts
@@ -198,8 +247,14 @@ class DynamoClubStore:
         self, player_id: str, before: PlayerClubs, after: PlayerClubs
     ) -> TransactionPart:
         item = self._item
+        several = len(after.clubs) > 1
         stored = item(
-            player_key(player_id), _CLUBS, entry=after.model_dump_json(), version=after.version
+            player_key(player_id),
+            _CLUBS,
+            entry=after.model_dump_json(),
+            version=after.version,
+            gsi1pk=_SEVERAL if several else None,
+            gsi1sk=player_id if several else None,
         )
         unchanged = (
             item.sk.does_not_exist() if before.version == 0 else item.version == before.version

@@ -2,16 +2,25 @@
 and writes prepared as transaction parts, each on the state read, that `commit` writes together
 (or the wallet, when the treasury pays: yamb_service.economy.ports.WalletStore.change)."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
+from yamb.clubs.board import ClubScore
 from yamb.clubs.model import Club, ClubInvitation, ClubRequest, Member, PlayerClubs
+from yamb.results.boards import Board, Entry
 
 from yamb_service.common.ports import TransactionPart
 
 
 class StaleReadError(Exception):
     """A part's condition failed: something changed since it was read. Read again and retry."""
+
+
+class BoardRows(Protocol):
+    """The results' boards, read (yamb_service.results.dynamo)."""
+
+    def rows(self, board: Board, entrants: Iterable[str]) -> dict[str, Entry]:
+        """The rows of these entrants on a board (absent: not on it), consistently read."""
 
 
 class ClubStore(Protocol):
@@ -29,10 +38,20 @@ class ClubStore(Protocol):
     def members(self, club_id: str) -> list[Member]: ...
     def member(self, club_id: str, player_id: str) -> Member | None: ...
     def player_clubs(self, player_id: str) -> PlayerClubs: ...
+    def players_in_several(self) -> list[str]:
+        """The players in more than one club (those whose memberships may turn dormant)."""
+
     def requests(self, club_id: str) -> list[ClubRequest]: ...
     def request(self, club_id: str, player_id: str) -> ClubRequest | None: ...
     def invitations(self, player_id: str) -> list[ClubInvitation]: ...
     def invitation(self, player_id: str, club_id: str) -> ClubInvitation | None: ...
+
+    def score(self, club_id: str, period: str) -> ClubScore | None: ...
+    def board(self, period: str, limit: int) -> list[ClubScore]:
+        """The month's club scores, best first."""
+
+    def write_score(self, before: ClubScore | None, after: ClubScore) -> None:
+        """The score on the version read (StaleReadError when another was written since)."""
 
     # Parts: each written on the state it was read in (a version, an item's presence).
     def club_part(self, before: Club | None, after: Club) -> TransactionPart: ...

@@ -2,6 +2,7 @@
 
 from yamb.clubs.messages import (
     AnswerRequest,
+    ClubBoardView,
     ClubsPage,
     ClubView,
     DecisionRequest,
@@ -21,7 +22,7 @@ from yamb.clubs.messages import (
     TreasuryView,
 )
 
-from yamb_service.clubs.wiring import clubs_service
+from yamb_service.clubs.wiring import club_board, clubs_service
 from yamb_service.edge.http_api import (
     IDEMPOTENCY_KEY,
     HttpApi,
@@ -274,3 +275,18 @@ def rename(club_id: str) -> Response[str]:
 )
 def avatar(club_id: str) -> Response[str]:
     return json_reply(200, clubs_service().buy_avatar(_me(), club_id))
+
+
+# ---------------------------------------------------------------------- the club board (C7)
+
+
+@routes.get(
+    "/club-board",
+    "The month's club board: each club's members' main-board scores of the month, summed "
+    "(members who joined during the month and dormant memberships do not count)",
+    ClubBoardView,
+    parameters=(Parameter("period", "month (the running one, the default) or one like 2026-12"),),
+)
+def board() -> Response[str]:
+    period = router.current_event.get_query_string_value("period") or "month"
+    return json_reply(200, club_board().board(period))

@@ -69,8 +69,12 @@ class ClubsService:
         blocks: Blocks,
         now: Callable[[], datetime],
         new_id: Callable[[], str] = lambda: uuid.uuid4().hex[:12],
+        rescore: Callable[[str], object] = lambda club_id: None,
     ) -> None:
         self.store = store
+        # The club's score of the month worked out again (yamb_service.clubs.board): after a
+        # member's points leave it (a leaver, a dormant membership) or come back.
+        self.rescore = rescore
         self.wallets = wallets
         self.profiles = profiles
         self.blocks = blocks
@@ -136,6 +140,9 @@ class ClubsService:
         )
 
     def mine(self, player_id: str) -> MyClubsView:
+        """The player's clubs, settled first (C8: read at sign-in, so a membership turns
+        dormant, or live again on renewal, as the player comes)."""
+        self.settle(player_id)
         held = self.store.player_clubs(player_id)
         invitations = self.store.invitations(player_id)
         clubs = self.store.clubs([m.club_id for m in held.clubs] + [i.club_id for i in invitations])
@@ -369,7 +376,7 @@ class ClubsService:
 
     def leave(self, player_id: str, club_id: str) -> MyClubsView:
         self._remove(club_id, player_id, actor=None)
-        return self.mine(player_id)
+        return self.mine(player_id)  # settled: the next club may be the first now
 
     def kick(self, actor: str, club_id: str, nickname: str) -> ClubView:
         player_id = self._player(nickname)
@@ -398,6 +405,7 @@ class ClubsService:
 
         self._retrying(attempt)
         logger.info("club left", club_id=club_id, player_id=player_id, kicked_by=actor)
+        self.rescore(club_id)
 
     def close(self, actor: str, club_id: str) -> MyClubsView:
         """The club closed by its admin, its last member: its name free again."""
@@ -493,6 +501,48 @@ class ClubsService:
         self._retrying(attempt)
         logger.info("club handed over", club_id=club_id, player_id=player_id, by=actor)
         return self.view(actor, club_id)
+
+    def settle(self, player_id: str) -> list[str]:
+        """The player's memberships made dormant or live as their premium says (C8), the list
+        and each changed member item in one transaction; the changed clubs, scored again."""
+        premium = self._premium(player_id)
+
+        def attempt() -> list[str]:
+            held = self.store.player_clubs(player_id)
+            after = held.settled(premium)
+            if after is held:
+                return []
+            flipped = [
+                new
+                for old, new in zip(held.clubs, after.clubs, strict=True)
+                if old.dormant != new.dormant
+            ]
+            parts = [self.store.player_clubs_part(player_id, held, after)]
+            for membership in flipped:
+                member = self.store.member(membership.club_id, player_id)
+                if member is not None:
+                    parts.append(
+                        self.store.member_part(
+                            membership.club_id,
+                            member.model_copy(update={"dormant": membership.dormant}),
+                            new=False,
+                        )
+                    )
+            self.store.commit(parts)
+            return [membership.club_id for membership in flipped]
+
+        changed = self._retrying(attempt)
+        for club_id in changed:
+            self.rescore(club_id)
+        if changed:
+            logger.info("memberships settled", player_id=player_id, clubs=changed, premium=premium)
+            metrics.add_metric(name="MembershipsSettled", unit=MetricUnit.Count, value=len(changed))
+        return changed
+
+    def settle_all(self) -> int:
+        """Every player in more than one club settled (the daily job: premium ended or
+        renewed while they were away); how many memberships changed."""
+        return sum(len(self.settle(player_id)) for player_id in self.store.players_in_several())
 
     def order(self, player_id: str, club_ids: Sequence[str]) -> MyClubsView:
         """The player's clubs in their order: the first is the main club."""

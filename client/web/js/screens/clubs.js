@@ -5,7 +5,7 @@
 
 import { actionButton, actionForm, avatarLabel, clubAvatar, countInvitations, entryLabel, errorSlot, roleLabel, STOCK_AVATARS, tagBadge } from "../clubs.js";
 import { fill, h } from "../dom.js";
-import { formatNumber, t } from "../i18n.js";
+import { formatNumber, t, tn } from "../i18n.js";
 
 export const screen = {
   id: "clubs",
@@ -18,7 +18,8 @@ export const screen = {
       "aria-labelledby": "clubs-invitations-title" });
     const found = h("section", { class: "panel", id: "clubs-found", "aria-labelledby": "clubs-found-title" });
     const finder = h("section", { class: "panel", id: "clubs-finder", "aria-labelledby": "clubs-finder-title" });
-    fill(root, h("h2", {}, t("Clubs")), invitations, mine, finder, found);
+    const board = h("section", { class: "panel", id: "clubs-board", "aria-labelledby": "clubs-board-title" });
+    fill(root, h("h2", {}, t("Clubs")), invitations, mine, board, finder, found);
 
     async function refresh() {
       const held = await ctx.http("GET", "/me/clubs");
@@ -28,6 +29,7 @@ export const screen = {
       drawFound(found, held, ctx);
     }
     drawFinder(finder, ctx);
+    drawBoard(board, ctx);
     await refresh();
   },
 };
@@ -35,10 +37,13 @@ export const screen = {
 function drawMine(section, held, ctx, refresh) {
   const error = errorSlot("clubs-mine-error");
   const ids = held.clubs.map((club) => club.clubId);
-  const rows = held.clubs.map((club, index) => h("li", { class: "club-row", dataset: { club: club.clubId } },
+  const rows = held.clubs.map((club, index) => h("li", { class: `club-row${club.dormant ? " dormant" : ""}`,
+    dataset: { club: club.clubId, dormant: String(club.dormant) } },
     tagBadge(club.tag), " ",
     h("a", { href: `#/clubs/${encodeURIComponent(club.clubId)}` }, club.name),
     " · ", h("span", { class: "hint" }, roleLabel(club.role)),
+    club.dormant ? [" · ", h("span", { class: "hint", title: t("Premium keeps more than one club live.") },
+      t("dormant: your points do not count here"))] : null,
     index === 0
       ? h("span", { class: "badge", id: "clubs-main" }, t("Main club"))
       : actionButton(t("Make it my main club"), { class: "link-button", id: `clubs-main-${club.clubId}` }, error,
@@ -144,4 +149,34 @@ function drawFound(section, held, ctx) {
     field("club-found-description", t("Description (up to 300 characters)"), description),
     h("button", { type: "submit", id: "club-found-submit" }, t("Found the club (free)"))),
     error);
+}
+
+function drawBoard(section, ctx) {
+  const status = h("p", { class: "hint", id: "clubs-board-status", role: "status" });
+  const list = h("ol", { class: "clubs-list", id: "clubs-board-list" });
+  const month = h("input", { id: "clubs-board-month", type: "month", "aria-label": t("Month") });
+  async function load() {
+    const period = month.value || "month";
+    try {
+      const view = await ctx.http("GET", `/club-board?period=${encodeURIComponent(period)}`);
+      month.value = view.period;
+      fill(list, view.rows.map((row) => h("li", { class: "club-row", dataset: { club: row.club.clubId } },
+        h("span", { class: "place" }, `${formatNumber(row.place)}.`), " ",
+        tagBadge(row.club.tag), " ",
+        h("a", { href: `#/clubs/${encodeURIComponent(row.club.clubId)}` }, row.club.name), " · ",
+        h("strong", {}, formatNumber(row.score)), " ",
+        h("span", { class: "hint" }, tn("{count} member counted", "{count} members counted", row.counted,
+          { count: formatNumber(row.counted) })))));
+      status.textContent = view.rows.length ? "" : t("No club has scored this month yet.");
+    } catch (problem) {
+      status.textContent = problem.message;
+    }
+  }
+  month.addEventListener("change", load);
+  fill(section,
+    h("h3", { id: "clubs-board-title" }, t("Club board")),
+    h("p", { class: "hint" }, t("Each club's members' main-board scores of the month, summed: members who joined during the month and dormant memberships do not count. No prizes: the glory is the club's.")),
+    h("label", { for: "clubs-board-month" }, t("Month"), " ", month),
+    status, list);
+  load();
 }
