@@ -129,6 +129,7 @@ bench: $(STAMP)
 	$(PY) bench/economy_bench.py
 	$(PY) bench/results_bench.py
 	$(PY) bench/progression_bench.py
+	$(PY) bench/clubs_bench.py
 	$(PY) bench/game_types_bench.py
 	$(PY) bench/solver_bench.py --stored --grids classic yacht generala
 	$(PY) bench/bots_bench.py
