@@ -226,12 +226,12 @@ def server_error_patterns(template: Template) -> dict[str, list[str]]:
     for route in template.http_routes():
         keys.setdefault(route.function.removesuffix("Function"), []).append(route.route_key)
     patterns: dict[str, list[str]] = {}
-    for function, routes in keys.items():
+    for function, route_keys in keys.items():
         chunks: list[list[str]] = [[]]
-        for route in routes:
-            if chunks[-1] and len(_pattern([*chunks[-1], route])) > MAX_PATTERN_CHARS:
+        for key in route_keys:
+            if chunks[-1] and len(_pattern([*chunks[-1], key])) > MAX_PATTERN_CHARS:
                 chunks.append([])
-            chunks[-1].append(route)
+            chunks[-1].append(key)
         patterns[function] = [_pattern(chunk) for chunk in chunks]
     return patterns
 
