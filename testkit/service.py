@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from yamb.dice import SeededDice
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.clubs.dynamo import DynamoClubStore
 from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
 from yamb_service.game.service import GameService
 from yamb_service.game.throttle import ConnectionThrottle
@@ -66,5 +67,6 @@ def make_service(  # noqa: PLR0917 - the service's collaborators
             # A batch of the general chat is delivered at once, and no second is waited out.
             wait=lambda _seconds: None,
             fairplay=DynamoFairplayStore(games._item),
+            clubs=DynamoClubStore(games._item),
         ),
     )

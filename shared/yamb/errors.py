@@ -97,6 +97,8 @@ type ErrorCode = Literal[
     "invitation_pending",
     "invitation_refused_before",
     "invitation_not_found",
+    # Clubs (yamb_service.clubs.chat)
+    "not_a_club_member",
     # Fair play (yamb.session.fairplay)
     "fairplay_check",
     "fairplay_check_not_found",

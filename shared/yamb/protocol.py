@@ -392,6 +392,19 @@ class SayInGeneralChat(Action):
     text: str = Field(max_length=2_000)
 
 
+class SayInClub(Action):
+    """A line in one of the caller's clubs' chat (C6), live to every member connected now and
+    not kept (the game chat's rules, and a club's own pace: 10 lines in 10 seconds). With
+    `announcement` (the admin and deputies), it is kept too, for the members who are away: they
+    find it on the club's page, counted on their Clubs link at their next login. Answered by
+    the `club_chat` frame, which every connected member gets."""
+
+    action: Literal["club_chat"]
+    club_id: str = Field(min_length=1, max_length=64)
+    text: str = Field(max_length=2_000)
+    announcement: bool = False
+
+
 class Invite(Action):
     """An invitation to the caller's waiting table (S2), to a player by nickname: answered by
     the `invitation` frame, which the invitee gets too (at once when connected, else from
@@ -478,6 +491,7 @@ ClientAction = Annotated[
     | OpenGeneralChat
     | CloseGeneralChat
     | SayInGeneralChat
+    | SayInClub
     | Invite
     | AnswerInvitation
     | WithdrawInvitation
@@ -977,6 +991,17 @@ class GeneralChatFrame(Frame):
     lines: list[MessageView]
 
 
+class ClubChatFrame(Frame):
+    """A line of a club's chat, or an announcement, to every member connected (and to the
+    sender, with their requestId, as the answer to `club_chat`)."""
+
+    type: Literal["club_chat"] = "club_chat"
+    request_id: str | None = None
+    club_id: str
+    announcement: bool = False
+    line: MessageView
+
+
 class InvitationView(Frame):
     invitation_id: str
     game_id: str
@@ -1070,6 +1095,7 @@ ServerFrame = Annotated[
     | ConversationsFrame
     | ConversationFrame
     | GeneralChatFrame
+    | ClubChatFrame
     | InvitationFrame
     | InvitationAnswerFrame
     | InvitationWithdrawnFrame

@@ -1,8 +1,9 @@
 """Clubs over the local stack (issue 31): a club is founded, one player joins at its invitation
 and another by approval, the admin gives to the treasury and buys a level; at the next month's
-start on the stack's clock two members play a ranked game over the sockets, and the stream's
-results function scores the club on the month's club board; a member's premium ends and the
-daily job turns her second club dormant, and renewal makes it live again at her next sign-in."""
+start on the stack's clock two members play a ranked game over the sockets and talk in the
+club's chat, and the stream's results function scores the club on the month's club board; a
+member's premium ends and the daily job turns her second club dormant, and renewal makes it
+live again at her next sign-in."""
 
 import json
 import urllib.error
@@ -57,26 +58,9 @@ def test_clubs_found_join_give_level_score_and_turn_dormant(
     tokens = {who: stack.player_token(name) for who, name in names.items()}
     nick = {who: local_nickname(name) for who, name in names.items()}
 
-    # given ana's club by approval
-    club = ok(stack, "POST", "/clubs", tokens["ana"], {"name": "Kings Of Dice", "tag": "KOD",
-                                                       "entry": "approval"})["club"]  # fmt: skip
+    # given ana's club by approval, which ben asked to join and cleo was invited to
+    club = club_of_three(stack, tokens, nick)
     path = f"/clubs/{club['clubId']}"
-
-    # when ben asks to join with a message and ana accepts; cleo is invited and says yes
-    assert ok(stack, "POST", f"{path}/join", tokens["ben"], {"message": "hi"})["outcome"] == (
-        "requested"
-    )
-    ok(stack, "POST", f"{path}/requests/{nick['ben']}", tokens["ana"], {"accept": True})
-    ok(stack, "POST", f"{path}/invitations", tokens["ana"], {"nickname": nick["cleo"]})
-    waiting = ok(stack, "GET", "/me/clubs", tokens["cleo"])["invitations"]
-    assert [i["clubId"] for i in waiting] == [club["clubId"]]
-    ok(stack, "POST", f"/me/clubs/invitations/{club['clubId']}", tokens["cleo"], {"accept": True})
-
-    # then the club has three members
-    view = ok(stack, "GET", path, tokens["ana"])
-    assert sorted(m["nickname"] for m in view["members"]) == sorted(
-        nick[w] for w in ("ana", "ben", "cleo")
-    )
 
     # when ana, granted 1,000 tokens, gives 500 (sent twice with one key) and buys a level
     wallets = DynamoWalletStore(item)
@@ -96,8 +80,18 @@ def test_clubs_found_join_give_level_score_and_turn_dormant(
     month_start = month_of(aws.clock.now()).end
     assert month_start is not None
     aws.advance(seconds=(month_start - aws.clock.now()).total_seconds() + 3600)
-    *_, totals = play_a_ranked_game(players, "clubs")
+    winner, loser, _, totals = play_a_ranked_game(players, "clubs")
     month = month_of(aws.clock.now()).id
+
+    # and the winner says so in the club's chat: the other reads it live
+    said = winner.answer(winner.send("club_chat", clubId=club["clubId"], text="good game"))
+    heard = loser.receive("club_chat")
+    assert (said["type"], said["line"]["mine"]) == ("club_chat", True)
+    assert (heard["clubId"], heard["line"]["text"], heard["line"]["mine"]) == (
+        club["clubId"],
+        "good game",
+        False,
+    )
 
     # then the stream's results function scores the club: both members' main-board scores
     def scored() -> Any:
@@ -140,6 +134,32 @@ def test_clubs_found_join_give_level_score_and_turn_dormant(
 
     # then both memberships are live
     assert [m["dormant"] for m in renewed] == [False, False]
+
+
+def club_of_three(stack: LocalStack, tokens: dict[str, str], nick: dict[str, str]) -> Any:
+    """Ana's club by approval: ben asks to join with a message and ana accepts; cleo is invited
+    and says yes (the invitation waited in her list). The club as founded."""
+    club = ok(stack, "POST", "/clubs", tokens["ana"], {"name": "Kings Of Dice", "tag": "KOD",
+                                                       "entry": "approval"})["club"]  # fmt: skip
+    path = f"/clubs/{club['clubId']}"
+
+    # when ben asks to join with a message and ana accepts; cleo is invited and says yes
+    assert ok(stack, "POST", f"{path}/join", tokens["ben"], {"message": "hi"})["outcome"] == (
+        "requested"
+    )
+    ok(stack, "POST", f"{path}/requests/{nick['ben']}", tokens["ana"], {"accept": True})
+    ok(stack, "POST", f"{path}/invitations", tokens["ana"], {"nickname": nick["cleo"]})
+    waiting = ok(stack, "GET", "/me/clubs", tokens["cleo"])["invitations"]
+    assert [i["clubId"] for i in waiting] == [club["clubId"]]
+    ok(stack, "POST", f"/me/clubs/invitations/{club['clubId']}", tokens["cleo"], {"accept": True})
+
+    # then the club has three members
+    view = ok(stack, "GET", path, tokens["ana"])
+    assert sorted(m["nickname"] for m in view["members"]) == sorted(
+        nick[w] for w in ("ana", "ben", "cleo")
+    )
+
+    return club
 
 
 def _player_id(stack: LocalStack, token: str) -> str:

@@ -73,9 +73,11 @@ export function actionForm(attrs, slot, action, ...children) {
   return form;
 }
 
-/** The clubs' invitations waiting for the player (C2: they reach them even offline), counted on
- * the Clubs link of the navigation; read at sign-in and whenever the clubs' page draws. */
-export function countInvitations(count) {
+/** What waits for the player in their clubs, counted on the Clubs link of the navigation: the
+ * invitations (C2: they reach them even offline) and the announcements not read yet (C6); read
+ * at sign-in and whenever the clubs' pages draw. */
+export function countWaiting(held) {
+  const count = held.invitations.length + held.clubs.reduce((sum, club) => sum + club.unread, 0);
   const link = document.querySelector('#nav a[data-screen="clubs"]');
   if (!link) return;
   let badge = link.querySelector(".unread");
@@ -84,14 +86,14 @@ export function countInvitations(count) {
     return;
   }
   if (!badge) {
-    badge = h("span", { class: "badge unread", id: "clubs-invited" });
+    badge = h("span", { class: "badge unread", id: "clubs-waiting" });
     link.append(badge);
   }
   badge.textContent = String(count);
-  badge.setAttribute("aria-label", tn("{count} club invitation", "{count} club invitations", count));
+  badge.setAttribute("aria-label", tn("{count} new in your clubs", "{count} new in your clubs", count));
 }
 
-export async function restoreInvitations(http) {
+export async function restoreWaiting(http) {
   const held = await http("GET", "/me/clubs").catch(() => null);
-  if (held) countInvitations(held.invitations.length);
+  if (held) countWaiting(held);
 }

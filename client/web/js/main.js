@@ -7,7 +7,7 @@ import * as api from "./api.js";
 import { Connection, ServerRefusal } from "./connection.js";
 import * as inbox from "./inbox.js";
 import * as invitations from "./invitations.js";
-import { restoreInvitations } from "./clubs.js";
+import { restoreWaiting } from "./clubs.js";
 import * as fairplay from "./fairplay.js";
 import { byId, fill, h } from "./dom.js";
 import * as gameScreen from "./game.js";
@@ -330,8 +330,9 @@ async function onOpen() {
   inbox.restore((action, fields) => act(action, fields, null, { open: false }));
   // An invitation sent while the page was away (S2) is offered now.
   invitations.restore((action, fields) => act(action, fields, null, { open: false }));
-  // A club's invitation sent while the page was away (C2): counted on the Clubs link.
-  restoreInvitations(screenContext.http);
+  // A club's invitation or announcement sent while the page was away (C2, C6): counted on
+  // the Clubs link.
+  restoreWaiting(screenContext.http);
   const inPlay = regular?.game && ["waiting", "running"].includes(regular.game.status);
   // Read after the answer: the player may have gone to another screen meanwhile.
   const onLobby = router.currentPath() === "/" && !state.view;

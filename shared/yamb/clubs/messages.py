@@ -116,6 +116,13 @@ class RequestView(_Model):
     at: datetime
 
 
+class AnnouncementView(_Model):
+    id: str
+    sender: str = Field(description="the admin's or deputy's nickname")
+    text: str
+    sent_at: datetime
+
+
 class ClubView(_Model):
     """A club's page. `you` is the reader's role (none: not a member); the members' donations,
     the requests and the treasury are shown to members only."""
@@ -136,6 +143,9 @@ class ClubView(_Model):
     members: list[MemberView]
     requests: list[RequestView]
     treasury: int | None
+    announcements: list[AnnouncementView] = Field(
+        description="the latest, newest first (members only)"
+    )
 
 
 class MembershipView(_Model):
@@ -145,6 +155,7 @@ class MembershipView(_Model):
     role: Role
     joined_at: datetime
     dormant: bool
+    unread: int = Field(description="announcements since the player last read the club's page")
 
 
 class InvitationView(_Model):

@@ -19,6 +19,7 @@ from yamb.i18n import Text
 type Role = Literal["member", "deputy", "admin"]
 type Entry = Literal["open", "approval"]
 type Right = Literal[
+    "announce",
     "decide_requests",
     "invite",
     "kick_member",
@@ -32,7 +33,9 @@ type Right = Literal[
     "hand_over",
 ]
 
-_DEPUTY: frozenset[Right] = frozenset({"decide_requests", "invite", "kick_member", "raise_level"})
+_DEPUTY: frozenset[Right] = frozenset(
+    {"announce", "decide_requests", "invite", "kick_member", "raise_level"}
+)
 RIGHTS: dict[Role, frozenset[Right]] = {
     "member": frozenset(),
     "deputy": _DEPUTY,
@@ -219,6 +222,8 @@ class Membership(_Frozen):
     role: Role
     joined_at: datetime
     dormant: bool = False
+    # The newest announcement the player has seen (C6): later ones are counted as unread.
+    seen_at: datetime | None = None
 
 
 class PlayerClubs(_Frozen):
@@ -287,6 +292,14 @@ class PlayerClubs(_Frozen):
         if [c.dormant for c in settled] == [c.dormant for c in self.clubs]:
             return self
         return self._next(settled)
+
+    def having_seen(self, club_id: str, at: datetime) -> "PlayerClubs":
+        return self._next(
+            [
+                club.model_copy(update={"seen_at": at}) if club.club_id == club_id else club
+                for club in self.clubs
+            ]
+        )
 
     def ordered(self, club_ids: list[str]) -> "PlayerClubs":
         """The player's own order (the first is the main club)."""

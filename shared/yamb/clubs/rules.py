@@ -27,6 +27,14 @@ MEMBERS_PER_EXTRA_DEPUTY = 20
 CLUBS_FREE = 1
 CLUBS_PREMIUM = 3
 
+# A club's chat (C6): live, at most this many lines in a window of this many seconds whoever
+# writes them (each is posted to every connected member: decision 191); announcements are
+# kept this long, the latest this many shown.
+CLUB_LINES_PER_WINDOW = 10
+CLUB_CHAT_WINDOW_SECONDS = 10
+ANNOUNCEMENT_DAYS = 30
+ANNOUNCEMENTS_SHOWN = 20
+
 MIN_DONATION = 10
 # Tokens from the treasury: the level reached (1 to MAX_LEVEL) -> its price.
 LEVEL_PRICES: dict[int, int] = {level: 300 + 100 * level for level in range(1, MAX_LEVEL + 1)}

@@ -9,6 +9,8 @@
 - a player's clubs in their order: `PLAYER#<id>` / `CLUBS` (`entry`, `version`), listed in gsi1
   under `CLUBS#SEVERAL` while there is more than one (the daily job settles those, C8);
 - an invitation: `PLAYER#<id>` / `CLUBINVITE#<club>` (`entry`), read at the player's login;
+- a club's chat pace (C6): `CLUB#<id>` / `CHATRATE#<window>` (`tally`: lines, `expires_at`);
+- an announcement (C6): `CLUB#<id>` / `ANNOUNCE#<message id>` (`entry`: the line, `expires_at`);
 - a club's score of a month (C7): `CLUB#<id>` / `SCORE#<month>` (`entry`: the ClubScore,
   `version`), ranked in gsi1 under `CLUBBOARD#<month>` by `<10^10 - 1 - score>#<reached at>#<id>`.
 
@@ -16,6 +18,7 @@ The treasury is the club's wallet (`PLAYER#club:<id>` / `WALLET`, yamb_service.e
 """
 
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from pynamodb.exceptions import (
@@ -24,12 +27,15 @@ from pynamodb.exceptions import (
     PutError,
     PynamoDBException,
     TransactWriteError,
+    UpdateError,
 )
 from pynamodb.expressions.condition import Condition
 from pynamodb.transactions import TransactWrite
+from yamb.clubs import rules
 from yamb.clubs.board import ClubScore
 from yamb.clubs.model import Club, ClubInvitation, ClubRequest, Member, PlayerClubs
 from yamb.clubs.rules import search_key
+from yamb.social.chats import ChatLine
 
 from yamb_service.clubs.ports import StaleReadError
 from yamb_service.common.dynamo import (
@@ -47,6 +53,7 @@ _CLUBS, _INVITE = "CLUBS", "CLUBINVITE#"
 LISTED = "CLUBS"
 _SCORE, _BOARD = "SCORE#", "CLUBBOARD#"
 _SEVERAL = "CLUBS#SEVERAL"
+_RATE, _ANNOUNCE = "CHATRATE#", "ANNOUNCE#"
 _SCORE_CEILING = 10**10 - 1  # ten digits: best first in gsi1's ascending order
 _LOST_RACE_REASONS = ("ConditionalCheckFailed", "TransactionConflict")
 
@@ -154,6 +161,70 @@ class DynamoClubStore:
             return list(self._item.query(pk, self._item.sk.startswith(prefix)))
         except PynamoDBException as error:
             raise busy_or(error) from error
+
+    # -------------------------------------------------------------- chat (C6)
+
+    def count_line(self, club_id: str, now: datetime) -> bool:
+        """One line more in the club's current window, if it holds fewer than the pace allows
+        (False: the club is writing too fast)."""
+        item = self._item
+        window = int(now.timestamp()) // rules.CLUB_CHAT_WINDOW_SECONDS
+        expires = (window + 2) * rules.CLUB_CHAT_WINDOW_SECONDS + 3600
+        stored = item(club_key(club_id), f"{_RATE}{window}")
+        try:
+            stored.update(
+                actions=[item.tally.add(1), item.expires_at.set(expires)],
+                condition=item.tally.does_not_exist() | (item.tally < rules.CLUB_LINES_PER_WINDOW),
+            )
+        except UpdateError as error:
+            if error.cause_response_code in LOST_RACE_ERRORS:
+                return False
+            raise busy_or(error) from error
+        return True
+
+    def announce(self, club_id: str, line: ChatLine) -> None:
+        expires = int((line.sent_at + timedelta(days=rules.ANNOUNCEMENT_DAYS)).timestamp())
+        stored = self._item(
+            club_key(club_id),
+            f"{_ANNOUNCE}{line.id}",
+            entry=line.model_dump_json(),
+            expires_at=expires,
+        )
+        try:
+            stored.save(add_version_condition=False)
+        except PutError as error:
+            raise busy_or(error) from error
+
+    def announcements(self, club_id: str, limit: int) -> list[ChatLine]:
+        """The newest first."""
+        try:
+            found = self._item.query(
+                club_key(club_id),
+                self._item.sk.startswith(_ANNOUNCE),
+                scan_index_forward=False,
+                limit=limit,
+            )
+            return [ChatLine.model_validate_json(item.entry or "{}") for item in found]
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+
+    def connections(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """The live connection of each of these players who has one (their records, read in
+        batches of 100)."""
+        keys = [(player_key(player), "PLAYER") for player in dict.fromkeys(player_ids)]
+        found: dict[str, str] = {}
+        try:
+            for start in range(0, len(keys), 100):
+                for record in self._item.batch_get(
+                    keys[start : start + 100], attributes_to_get=["pk", "connection_id"]
+                ):
+                    if record.connection_id:
+                        found[record.pk.removeprefix("PLAYER#")] = record.connection_id
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+        return found
+
+    # -------------------------------------------------------------- scores (C7)
 
     def score(self, club_id: str, period: str) -> ClubScore | None:
         stored = self._get(club_key(club_id), f"{_SCORE}{period}")

@@ -3,11 +3,13 @@ and writes prepared as transaction parts, each on the state read, that `commit` 
 (or the wallet, when the treasury pays: yamb_service.economy.ports.WalletStore.change)."""
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Protocol
 
 from yamb.clubs.board import ClubScore
 from yamb.clubs.model import Club, ClubInvitation, ClubRequest, Member, PlayerClubs
 from yamb.results.boards import Board, Entry
+from yamb.social.chats import ChatLine
 
 from yamb_service.common.ports import TransactionPart
 
@@ -45,6 +47,16 @@ class ClubStore(Protocol):
     def request(self, club_id: str, player_id: str) -> ClubRequest | None: ...
     def invitations(self, player_id: str) -> list[ClubInvitation]: ...
     def invitation(self, player_id: str, club_id: str) -> ClubInvitation | None: ...
+
+    def count_line(self, club_id: str, now: datetime) -> bool:
+        """One line more in the club's chat window (False: the club writes too fast)."""
+
+    def announce(self, club_id: str, line: ChatLine) -> None: ...
+    def announcements(self, club_id: str, limit: int) -> list[ChatLine]:
+        """The newest first."""
+
+    def connections(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """The live connection of each of these players who has one."""
 
     def score(self, club_id: str, period: str) -> ClubScore | None: ...
     def board(self, period: str, limit: int) -> list[ClubScore]:

@@ -187,6 +187,15 @@ def order() -> Response[str]:
     return json_reply(200, clubs_service().order(_me(), asked.club_ids))
 
 
+@routes.post(
+    "/me/clubs/{clubId}/seen",
+    "Mark the club's announcements read (they stop counting as unread)",
+    MyClubsView,
+)
+def seen(club_id: str) -> Response[str]:
+    return json_reply(200, clubs_service().seen(_me(), club_id))
+
+
 @routes.delete("/me/clubs/{clubId}", "Leave a club (its admin hands it over first)", MyClubsView)
 def leave(club_id: str) -> Response[str]:
     return json_reply(200, clubs_service().leave(_me(), club_id))

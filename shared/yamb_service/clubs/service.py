@@ -14,6 +14,7 @@ from datetime import datetime
 from yamb.clubs import rules
 from yamb.clubs.errors import ClubError
 from yamb.clubs.messages import (
+    AnnouncementView,
     ClubRow,
     ClubsPage,
     ClubView,
@@ -137,6 +138,13 @@ class ClubsService:
                 if r.player_id in names
             ],
             treasury=treasury,
+            announcements=[
+                AnnouncementView(id=a.id, sender=a.nickname, text=a.text, sent_at=a.sent_at)
+                for a in (
+                    self.store.announcements(club_id, rules.ANNOUNCEMENTS_SHOWN) if role else []
+                )
+                if not a.hidden
+            ],
         )
 
     def mine(self, player_id: str) -> MyClubsView:
@@ -156,6 +164,7 @@ class ClubsService:
                     role=m.role,
                     joined_at=m.joined_at,
                     dormant=m.dormant,
+                    unread=self._unread(m),
                 )
                 for m in held.clubs
                 if m.club_id in clubs
@@ -173,6 +182,28 @@ class ClubsService:
             ],
             allowed=rules.clubs_allowed(self._premium(player_id)),
         )
+
+    def _unread(self, membership: Membership) -> int:
+        since = membership.seen_at or membership.joined_at
+        latest = self.store.announcements(membership.club_id, rules.ANNOUNCEMENTS_SHOWN)
+        return sum(1 for line in latest if line.sent_at > since and not line.hidden)
+
+    def seen(self, player_id: str, club_id: str) -> MyClubsView:
+        """The club's announcements read up to now (C6): no longer counted as unread."""
+        self._role(club_id, player_id)
+
+        def attempt() -> None:
+            held = self.store.player_clubs(player_id)
+            self.store.commit(
+                [
+                    self.store.player_clubs_part(
+                        player_id, held, held.having_seen(club_id, self.now())
+                    )
+                ]
+            )
+
+        self._retrying(attempt)
+        return self.mine(player_id)
 
     def treasury(self, player_id: str, club_id: str) -> TreasuryView:
         """The balance and the latest movements: for members' eyes only (C5)."""

@@ -59,6 +59,7 @@ from yamb.protocol import (
     Resign,
     Resume,
     Roll,
+    SayInClub,
     SayInGeneralChat,
     Select,
     SendMessage,
@@ -74,6 +75,7 @@ from yamb.protocol import (
 )
 from yamb.session.fairplay import FairplayCheckPendingError
 
+from yamb_service.clubs import chat as club_chat
 from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.edge.caller import Caller
 from yamb_service.edge.notifier import Notifier
@@ -152,6 +154,7 @@ ROUTES: dict[type[BaseModel], Route] = {
     OpenGeneralChat: chats.open_general,
     CloseGeneralChat: chats.close_general,
     SayInGeneralChat: chats.say_in_general,
+    SayInClub: club_chat.say_in_club,
     Invite: invitations.invite,
     AnswerInvitation: invitations.answer,
     WithdrawInvitation: invitations.withdraw,

@@ -11,6 +11,7 @@ from typing import Any
 from botocore.config import Config
 from yamb.dice import SecureDice
 
+from yamb_service.clubs.dynamo import DynamoClubStore
 from yamb_service.common import clock
 from yamb_service.common.config import service_settings
 from yamb_service.common.dynamo import botocore_session, item_model
@@ -78,6 +79,7 @@ def _social(item: Any, lambdas: Callable[[], Any]) -> SocialStores:
         profiles=DynamoAccountStore(item, partial(game_result, item)),
         fairplay=DynamoFairplayStore(item),
         ban=_ban(lambdas),
+        clubs=DynamoClubStore(item),
     )
 
 

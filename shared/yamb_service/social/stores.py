@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from yamb_service.accounts.ports import Profiles
+from yamb_service.clubs.ports import ClubStore
 from yamb_service.social.blocks.ports import Blocks
 from yamb_service.social.chats.ports import ChatStore
 from yamb_service.social.fairplay.ports import FairplayStore
@@ -27,3 +28,5 @@ class SocialStores:
     # reason), handed to the accounts' jobs; None: not judged / not banned here.
     fairplay: FairplayStore | None = None
     ban: Callable[[str, str], None] | None = None
+    # A club's chat (C6): its members and announcements; None: not wired here.
+    clubs: ClubStore | None = None

@@ -115,12 +115,12 @@ def test_web_client_an_invitation_waits_for_a_player_away_and_a_taken_name_is_re
     sign_in(cleo_page, web_stack, cleo)
 
     # then the invitation is counted on her Clubs link, and her yes makes her a member
-    expect(cleo_page.locator("#clubs-invited")).to_have_text("1")
+    expect(cleo_page.locator("#clubs-waiting")).to_have_text("1")
     open_clubs(cleo_page)
     cleo_page.locator("#clubs-invitations button", has_text="Join").click()
     expect(cleo_page).to_have_url(club_url)
     expect(cleo_page.locator("#club-you")).to_have_text("Your role: Member")
-    expect(cleo_page.locator("#clubs-invited")).to_have_count(0)
+    expect(cleo_page.locator("#clubs-waiting")).to_have_count(0)
 
     # when cleo tries to found one of the same name in small letters
     open_clubs(cleo_page)
@@ -132,3 +132,40 @@ def test_web_client_an_invitation_waits_for_a_player_away_and_a_taken_name_is_re
     expect(cleo_page.locator("#club-found-error")).to_contain_text("is called")
     assert page_errors(cleo_page) == ["409 /clubs"]
     assert page_errors(ana_page) == []
+
+
+def test_web_client_club_chat_is_live_for_members_and_an_announcement_stays(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given ana's open club, and ben who joins it from its page
+    ana_page, ben_page = new_page(), new_page(viewport=(390, 844))
+    ana = unique("chatting")
+    sign_in(ana_page, web_stack, ana)
+    sign_in(ben_page, web_stack, unique("listening"))
+    club_url = found_club(ana_page, f"Talkers {ana.rsplit('-', 1)[1]}", "open")
+    ben_page.goto(club_url)
+    ben_page.click("#club-join")
+    expect(ben_page.locator("#club-you")).to_have_text("Your role: Member")
+
+    # when ana writes a line in the club's chat
+    ana_page.reload()
+    ana_page.fill("#club-chat-text", "who plays tonight?")
+    ana_page.click("#club-chat-send")
+
+    # then ben reads it live, and ana has her own line
+    expect(ben_page.locator("#club-lines .chat-line")).to_contain_text("who plays tonight?")
+    expect(ana_page.locator("#club-lines .chat-line.mine")).to_have_count(1)
+
+    # when ana (the admin) sends an announcement a second later (the chat's own pace: one
+    # line a second); ben has no such box
+    expect(ben_page.locator("#club-chat-announce")).to_have_count(0)
+    ana_page.wait_for_timeout(1_100)
+    ana_page.fill("#club-chat-text", "Cup on Friday")
+    ana_page.check("#club-chat-announce")
+    ana_page.click("#club-chat-send")
+
+    # then ben reads it live as an announcement, and it stays on the club's page
+    expect(ben_page.locator("#club-lines .chat-line.announcement")).to_contain_text("Cup on Friday")
+    ben_page.reload()
+    expect(ben_page.locator("#club-announcements")).to_contain_text("Cup on Friday")
+    assert page_errors(ana_page) == page_errors(ben_page) == []

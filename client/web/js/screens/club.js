@@ -4,16 +4,22 @@
 // members and buy levels; the admin appoints deputies, edits, renames, buys the own avatar,
 // hands the club over and closes it. Every change draws the page again from the server's answer.
 
-import { actionButton, actionForm, avatarLabel, clubAvatar, entryLabel, errorSlot, roleLabel, STOCK_AVATARS, tagBadge } from "../clubs.js";
+import { actionButton, actionForm, avatarLabel, clubAvatar, countWaiting, entryLabel, errorSlot, roleLabel, STOCK_AVATARS, tagBadge } from "../clubs.js";
 import { fill, h } from "../dom.js";
 import { formatDate, formatNumber, t, tn } from "../i18n.js";
 import { keyed } from "../keyed.js";
 
 const RIGHTS = {
   member: [],
-  deputy: ["decide", "invite", "kickMember", "level"],
-  admin: ["decide", "invite", "kickMember", "level", "kickDeputy", "appoint", "edit", "rename", "avatar", "close", "handOver"],
+  deputy: ["announce", "decide", "invite", "kickMember", "level"],
+  admin: ["announce", "decide", "invite", "kickMember", "level", "kickDeputy", "appoint", "edit", "rename", "avatar", "close", "handOver"],
 };
+
+// What the page listens to while it shows (the club's chat frames): undone when it goes.
+const listening = [];
+function cleanUp() {
+  for (const undo of listening.splice(0)) undo?.();
+}
 
 export const screen = {
   id: "club",
@@ -21,6 +27,7 @@ export const screen = {
   get title() { return t("Club"); },
   nav: false,
   async show(root, { clubId }, ctx) {
+    cleanUp();
     const path = `/clubs/${encodeURIComponent(clubId)}`;
     fill(root, h("h2", {}, t("Club")), h("p", { class: "hint" }, t("Loading…")));
     let view;
@@ -34,22 +41,93 @@ export const screen = {
       view = answer;
       render();
     };
+    // The chat stays as it is when the page draws again after a change (its lines are live).
+    let chat = null;
     const render = () => {
       document.title = `${view.club.name} · Yamb`;
       const can = (right) => RIGHTS[view.you || "member"].includes(right) && Boolean(view.you);
+      if (view.you && !chat) chat = chatPanel(clubId, ctx, can);
+      if (!view.you && chat) {
+        cleanUp();
+        chat = null;
+      }
       fill(root,
         head(view),
         entryPanel(view, path, ctx, draw),
+        view.you ? announcements(view) : null,
+        chat,
         members(view, path, ctx, draw, can),
         can("decide") ? requests(view, path, ctx, draw) : null,
         can("invite") ? invite(view, path, ctx) : null,
         view.you ? treasury(view, path, ctx, draw, can) : null,
         can("edit") ? edit(view, path, ctx, draw) : null,
-        view.you ? leave(view, path, ctx, can) : null);
+        view.you ? leavePanel(view, path, ctx, can) : null);
     };
     render();
+    if (view.you && view.announcements.length) {
+      ctx.http("POST", `/me/clubs/${encodeURIComponent(clubId)}/seen`).then(countWaiting).catch(() => undefined);
+    }
+  },
+  hide() {
+    cleanUp();
   },
 };
+
+function announcements(view) {
+  return h("section", { class: "panel", id: "club-announcements", "aria-labelledby": "club-announcements-title" },
+    h("h3", { id: "club-announcements-title" }, t("Announcements")),
+    view.announcements.length
+      ? h("ul", { class: "clubs-list" }, view.announcements.map((a) => h("li", { class: "club-announcement", dataset: { id: a.id } },
+        h("strong", {}, a.sender), " ", h("time", { class: "hint", datetime: a.sentAt }, formatDate(a.sentAt, "short")),
+        " ", h("span", {}, a.text))))
+      : h("p", { class: "hint", id: "club-announcements-empty" }, t("No announcement yet.")));
+}
+
+function chatLine(frame) {
+  return h("li", { class: `chat-line${frame.line.mine ? " mine" : ""}${frame.announcement ? " announcement" : ""}`,
+    dataset: { id: frame.line.id } },
+  h("span", { class: "chat-from" }, frame.line.sender), " ",
+  h("time", { class: "hint", datetime: frame.line.sentAt }, formatDate(frame.line.sentAt, "short")), " ",
+  frame.announcement ? h("strong", {}, t("Announcement:"), " ") : null,
+  h("span", { class: "chat-text" }, frame.line.text));
+}
+
+function chatPanel(clubId, ctx, can) {
+  const lines = h("ol", { class: "chat-lines", id: "club-lines", "aria-live": "polite" });
+  const add = (frame) => {
+    lines.append(chatLine(frame));
+    lines.scrollTop = lines.scrollHeight;
+  };
+  listening.push(ctx.onFrame("club_chat", (frame) => {
+    if (frame.clubId === clubId && !frame.requestId) add(frame);
+  }));
+  const input = h("input", { id: "club-chat-text", maxlength: "200", autocomplete: "off", required: true,
+    "aria-label": t("A line for the club"), "aria-describedby": "club-chat-error" });
+  const announce = can("announce")
+    ? h("input", { type: "checkbox", id: "club-chat-announce" })
+    : null;
+  const error = h("p", { class: "error", id: "club-chat-error", role: "alert" });
+  const form = h("form", { class: "chat-form", id: "club-chat-form", onsubmit: async (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    const answer = await ctx.act("club_chat", { clubId, text, announcement: Boolean(announce?.checked) },
+      "club-chat-error", { open: false });
+    if (answer) {
+      add(answer);
+      input.value = "";
+      if (announce) announce.checked = false;
+    }
+    input.focus();
+  } }, input, h("button", { type: "submit", id: "club-chat-send" }, t("Send")));
+  return h("section", { class: "panel", id: "club-chat", "aria-labelledby": "club-chat-title" },
+    h("h3", { id: "club-chat-title" }, t("Club chat")),
+    h("p", { class: "hint" }, t("Live: the members connected now read it, and it is not kept.")),
+    lines, form,
+    announce ? h("label", { for: "club-chat-announce", class: "hint" }, announce, " ",
+      t("As an announcement: kept for the members who are away")) : null,
+    error);
+}
 
 function head(view) {
   const club = view.club;
@@ -253,7 +331,7 @@ function edit(view, path, ctx, draw) {
     renameError);
 }
 
-function leave(view, path, ctx, can) {
+function leavePanel(view, path, ctx, can) {
   const error = errorSlot("club-leave-error");
   const alone = view.club.members === 1;
   const leaving = view.you === "admin"

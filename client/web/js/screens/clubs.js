@@ -3,7 +3,7 @@
 // waited for them (yes joins), the clubs found by the first letters of their name, and the form
 // that founds one.
 
-import { actionButton, actionForm, avatarLabel, clubAvatar, countInvitations, entryLabel, errorSlot, roleLabel, STOCK_AVATARS, tagBadge } from "../clubs.js";
+import { actionButton, actionForm, avatarLabel, clubAvatar, countWaiting, entryLabel, errorSlot, roleLabel, STOCK_AVATARS, tagBadge } from "../clubs.js";
 import { fill, h } from "../dom.js";
 import { formatNumber, t, tn } from "../i18n.js";
 
@@ -23,7 +23,7 @@ export const screen = {
 
     async function refresh() {
       const held = await ctx.http("GET", "/me/clubs");
-      countInvitations(held.invitations.length);
+      countWaiting(held);
       drawMine(mine, held, ctx, refresh);
       drawInvitations(invitations, held, ctx, refresh);
       drawFound(found, held, ctx);
@@ -44,6 +44,7 @@ function drawMine(section, held, ctx, refresh) {
     " · ", h("span", { class: "hint" }, roleLabel(club.role)),
     club.dormant ? [" · ", h("span", { class: "hint", title: t("Premium keeps more than one club live.") },
       t("dormant: your points do not count here"))] : null,
+    club.unread ? h("span", { class: "badge unread", title: t("Announcements not read yet") }, String(club.unread)) : null,
     index === 0
       ? h("span", { class: "badge", id: "clubs-main" }, t("Main club"))
       : actionButton(t("Make it my main club"), { class: "link-button", id: `clubs-main-${club.clubId}` }, error,
@@ -65,7 +66,7 @@ function drawInvitations(section, held, ctx, refresh) {
   const error = errorSlot("clubs-invitations-error");
   const answer = (club, accept) => async () => {
     const after = await ctx.http("POST", `/me/clubs/invitations/${encodeURIComponent(club.clubId)}`, { accept });
-    countInvitations(after.invitations.length);
+    countWaiting(after);
     if (accept) location.hash = `#/clubs/${encodeURIComponent(club.clubId)}`;
     else await refresh();
   };
