@@ -17,6 +17,7 @@ from yamb_tools.moderation import grant
 from devstack.openapi import DOCUMENT, template_routes
 from devstack.stack import LocalStack, local_nickname
 from testkit.catalogues import Languages
+from testkit.clubs import founded_club
 
 ROOT = Path(__file__).resolve().parents[2]
 # Each authenticated GET route of the template (and of the templates it nests).
@@ -49,9 +50,15 @@ def test_every_authenticated_get_route_answers_no_store(stack: LocalStack) -> No
     table = stack.aws.physical_ids["GameTable"]
     grant("edge-ana", table, stack.aws.region, stack.aws.endpoint_url, True)
     assert "/me/wallet" in PRIVATE_GETS and "/me/ledger" in PRIVATE_GETS
+    # and a club of hers (a club's routes name it)
+    club_id = founded_club(stack, "edge-ana", "Edge Club")
     # when each is asked for (a player's routes name the rival)
     answers = {
-        path: _get(stack.gateway.http_url + re.sub(r"\{nickname\}", "edge-ben", path), token)
+        path: _get(
+            stack.gateway.http_url
+            + re.sub(r"\{nickname\}", "edge-ben", path).replace("{clubId}", club_id),
+            token,
+        )
         for path in PRIVATE_GETS
     }
     # then each answers its player's JSON, never to be cached

@@ -13,17 +13,16 @@ browser tests' own screenshots go to a temporary folder (conftest.py's ``screens
 """
 
 import argparse
-import json
 import re
 import shutil
 import sys
-import urllib.request
 from collections.abc import Iterable
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from devstack.stack import PROJECT_ROOT, LocalStack, local_nickname
+from testkit.clubs import founded_club
 from tests.e2e.conftest import Player
 
 OUT = Path(PROJECT_ROOT) / "docs" / "screenshots" / "screens"
@@ -52,21 +51,6 @@ def finished_game(stack: LocalStack, prefix: str) -> str:
         for each in opened:
             each.close()
     return str(game["gameId"])
-
-
-def founded_club(stack: LocalStack, player: str, name: str) -> str:
-    """A club of `player`'s, founded over the HTTP API (for the club's page); its id."""
-    request = urllib.request.Request(
-        f"{stack.gateway.http_url}/clubs",
-        data=json.dumps({"name": name, "tag": "YB", "description": "Friday evenings."}).encode(),
-        method="POST",
-        headers={
-            "Authorization": f"Bearer {stack.player_token(player)}",
-            "Content-Type": "application/json",
-        },
-    )
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return str(json.loads(answer.read())["club"]["clubId"])
 
 
 def _route_params(stack: LocalStack, name: str, player: str, paths: list[str]) -> dict[str, str]:

@@ -10,8 +10,9 @@ import pytest
 from playwright.sync_api import expect
 
 from devstack.stack import PROJECT_ROOT, LocalStack, local_nickname
+from testkit.clubs import founded_club
 from tests.e2e.browser.accessibility import assert_accessible
-from tests.e2e.browser.screenshots import ROUTED, finished_game, founded_club, screen_drawn
+from tests.e2e.browser.screenshots import ROUTED, finished_game, screen_drawn
 from tests.e2e.browser.test_web_client import NewPage, create_game, sign_in, unique
 
 # (theme, viewport): both themes and both widths, without running every pair.
