@@ -763,3 +763,91 @@ def test_the_daily_job_runs_as_of_its_chosen_now(
     assert jobs.handler({"job": "dormancy", "now": later}, CONTEXT)["changed"] == 1
     assert jobs.handler({"job": "dormancy", "now": later}, CONTEXT)["changed"] == 0
     wiring.forget()
+
+
+# ---------------------------------------------------------------------- weekly tasks (E6)
+
+
+def test_a_game_with_a_club_mate_counts_for_the_club_group_task(
+    clubs: Clubs, item: Any, moment: list[datetime]
+) -> None:
+    from yamb.progression.tasks import catalogue
+    from yamb.results.periods import week_of
+    from yamb_service.progression.wiring import tasks_on
+
+    # given ana and ben in one club, cleo in none, in a week whose club task counts club games
+    ana, ben, cleo = clubs.add("ana"), clubs.add("ben"), clubs.add("cleo")
+    clubs.service.join(ben, clubs.found(ana, "Mates"))
+    tasks = tasks_on(item)
+    club_task = next(t for t in tasks.week_tasks(week_of(NOW)).tasks_for(False)
+                     if t.group == "club")  # fmt: skip
+    assert club_task.counter == "club_games" and club_task in catalogue().of("club")
+    # when ana plays ben, then cleo
+    tasks.record_game(_ranked_result(ana, ben))
+    tasks.record_game(_ranked_result(ana, cleo))
+
+    # then the club task counts one game for ana and ben, none for cleo
+    def progress(player: str) -> int:
+        return next(t.progress for t in tasks.view(player).tasks if t.id == club_task.id)
+
+    assert (progress(ana), progress(ben), progress(cleo)) == (1, 1, 0)
+
+
+def test_a_club_whose_members_claim_half_then_four_fifths_of_their_tasks_is_rewarded_once(
+    clubs: Clubs, item: Any
+) -> None:
+    # given a club of 10 (its members' weeks of 5 tasks each: 50 tasks), and one of 9
+    players = [clubs.add(f"m{n}") for n in range(10)]
+    club = clubs.found(players[0], "Solvers")
+    for player in players[1:]:
+        clubs.service.join(player, club)
+    small = [clubs.add(f"s{n}") for n in range(9)]
+    little = clubs.found(small[0], "Few")
+    for player in small[1:]:
+        clubs.service.join(player, little)
+    reward = wiring.reward_on(item, lambda: NOW)
+    week = "2026-W50"
+    claimed = _claimer(item)
+    # when the members claim 24 tasks, then the 25th (half), then up to 40 (four fifths)
+    paid: list[str] = []
+    n = 0
+    for player in players:
+        for task in ("a", "b", "c", "d"):
+            n += 1
+            claimed(player, week, task)
+            paid += reward.after_claim(player, week, 5)
+            if n == 24:
+                assert paid == []
+            if n == 25:
+                assert paid == [f"club:{club}:reward:{week}:50"]
+    # then the treasury got both tiers, each once: 10 and 20 tokens a member
+    assert paid == [f"club:{club}:reward:{week}:50", f"club:{club}:reward:{week}:80"]
+    assert clubs.balance(rules.treasury_owner(club)) == 10 * 10 + 20 * 10
+    assert reward.after_claim(players[0], week, 5) == []
+    history = clubs.wallets.entries(rules.treasury_owner(club), 5)
+    assert [(e.reason, e.detail) for e in history] == [
+        ("club_reward", f"{week}:80"),
+        ("club_reward", f"{week}:50"),
+    ]
+    # and the club of 9 gets nothing however much its members solve
+    for player in small:
+        for task in ("a", "b", "c", "d", "e"):
+            claimed(player, week, task)
+        assert reward.after_claim(player, week, 5) == []
+    assert clubs.balance(rules.treasury_owner(little)) == 0
+
+
+def _claimer(item: Any) -> Any:
+    """Writes a player's claim of a task in a week as the tasks' claims do (the claimed set)."""
+    from pynamodb.transactions import TransactWrite
+    from yamb_service.common.dynamo import add_parts
+    from yamb_service.progression.tasks.dynamo import DynamoTasksStore
+
+    store = DynamoTasksStore(item)
+
+    def claimed(player: str, week: str, task: str) -> None:
+        part = store.claimed_part(player, week, task, NOW + timedelta(days=7))
+        with TransactWrite(connection=item._get_connection().connection) as write:
+            add_parts(write, [part])
+
+    return claimed

@@ -60,13 +60,13 @@ def book(*tasks: dict[str, object]) -> str:
 TASK = {"id": "play-3", "group": "engagement", "title": "Play", "counter": "games", "target": 3}
 
 
-def test_catalogue_shipped_is_valid_and_has_an_available_task_in_every_group_but_club() -> None:
+def test_catalogue_shipped_is_valid_and_has_an_available_task_in_every_group() -> None:
     # given the catalogue kept as data
     shipped = catalogue()
 
-    # then every group but club can be chosen, and club's tasks wait for clubs
-    assert {g for g in GROUPS if shipped.of(g)} == set(GROUPS) - {"club"}
-    assert [t.id for t in shipped.tasks if t.group == "club"]
+    # then every group can be chosen (the club group's tasks since clubs exist)
+    assert {g for g in GROUPS if shipped.of(g)} == set(GROUPS)
+    assert [t.id for t in shipped.of("club")]
 
 
 @pytest.mark.parametrize(
@@ -97,13 +97,13 @@ def test_catalogue_refuses_two_tasks_of_one_id() -> None:
         parse_catalogue(book(TASK, {**TASK, "title": "Again"}))
 
 
-def test_catalogue_takes_a_task_of_a_feature_to_come_with_its_counter_to_come() -> None:
-    # given a club task whose counter does not exist yet
-    club = {**TASK, "id": "club-1", "group": "club", "counter": "club_games", "requires": ["clubs"]}
+def test_catalogue_takes_a_task_of_a_feature_to_come_and_never_offers_it() -> None:
+    # given a task that needs a feature that does not exist yet
+    future = {**TASK, "id": "cup-1", "group": "club", "requires": ["tournaments"]}
 
     # when read, then it is kept, and never offered
-    read = parse_catalogue(book(TASK, club))
-    assert read.task("club-1") is not None and read.of("club") == []
+    read = parse_catalogue(book(TASK, future))
+    assert read.task("cup-1") is not None and read.of("club") == []
 
 
 def test_choose_same_week_same_tasks_and_weeks_differ() -> None:
@@ -114,10 +114,16 @@ def test_choose_same_week_same_tasks_and_weeks_differ() -> None:
     choices = [choose(week_of(w), shipped) for w in weeks(12)]
     again = [choose(week_of(w), shipped) for w in weeks(12)]
 
-    # then a week always gets the same, one task per group but club, and not every week alike
+    # then a week always gets the same, one task per group, and not every week alike
     assert choices == again
     for chosen in choices:
-        assert [c.task.group for c in chosen.chosen] == ["engagement", "social", "skill", "breadth"]
+        assert [c.task.group for c in chosen.chosen] == [
+            "engagement",
+            "social",
+            "skill",
+            "breadth",
+            "club",
+        ]
     assert len({tuple(c.task.id for c in chosen.chosen) for chosen in choices}) > 1
 
 
@@ -218,3 +224,26 @@ def test_progress_stops_at_the_target_and_counts_members() -> None:
 
 def test_rewards_by_group_as_the_product_says() -> None:
     assert [REWARDS[g] for g in GROUPS] == [5, 10, 15, 20, 15]
+
+
+def test_a_club_game_counts_when_a_member_of_one_of_the_players_clubs_sat_at_the_table() -> None:
+    # given a finished game of ana, ben and cleo, where ben shares a club with ana
+    game = GameResult(
+        game_id="g1",
+        settings=GameSettings(players=3, preset=1, turn_seconds=60),
+        ended_at=datetime(2026, 12, 9, tzinfo=UTC),
+        winners=["ana"],
+        players=[
+            PlayerResult(player_id=p, total=500, full=True, left=False, turns=26,
+                         facts=SheetFacts())
+            for p in ("ana", "ben", "cleo")
+        ],
+        outcome="completed",
+    )  # fmt: skip
+    ana, _, cleo = game.players
+
+    # then the club group's counter counts it for ana (ben, a mate, was there), not for cleo
+    assert contribution("club_games", game, ana, frozenset({"ben"})) == 1
+    assert contribution("club_games", game, cleo, frozenset()) == 0
+    # and a mate who was not at the table does not make a game a club game
+    assert contribution("club_games", game, ana, frozenset({"dora"})) == 0

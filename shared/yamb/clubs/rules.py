@@ -35,6 +35,12 @@ CLUB_CHAT_WINDOW_SECONDS = 10
 ANNOUNCEMENT_DAYS = 30
 ANNOUNCEMENTS_SHOWN = 20
 
+# The club reward (E6): a club of at least this many members whose live members together have
+# claimed these shares of all their week's tasks gets, into its treasury, each tier's tokens per
+# member counted, each tier once a week.
+CLUB_REWARD_MIN_MEMBERS = 10
+CLUB_REWARD_TIERS: dict[int, int] = {50: 10, 80: 20}  # percent of the tasks -> tokens a member
+
 MIN_DONATION = 10
 # Tokens from the treasury: the level reached (1 to MAX_LEVEL) -> its price.
 LEVEL_PRICES: dict[int, int] = {level: 300 + 100 * level for level in range(1, MAX_LEVEL + 1)}
@@ -78,6 +84,18 @@ def level_price(level: int) -> int:
             code="max_level",
         )
     return LEVEL_PRICES[level]
+
+
+def reward_tiers(members: int, claimed: int, tasks: int) -> list[tuple[int, int]]:
+    """The club reward's tiers reached (percent, tokens) by `members` live members who claimed
+    `claimed` of their `tasks` week's tasks; none under CLUB_REWARD_MIN_MEMBERS."""
+    if members < CLUB_REWARD_MIN_MEMBERS or tasks <= 0:
+        return []
+    return [
+        (percent, per_member * members)
+        for percent, per_member in sorted(CLUB_REWARD_TIERS.items())
+        if claimed * 100 >= percent * tasks
+    ]
 
 
 def rename_price(renames_before: int) -> int:

@@ -37,6 +37,7 @@ type Reason = Literal[
     "club_level",  # a club's level bought from its treasury (C4)
     "club_rename",  # a club's rename paid from its treasury (C5)
     "club_avatar",  # a club's own avatar paid from its treasury (C1)
+    "club_reward",  # a club's members solved half, then four fifths, of their week's tasks (E6)
 ]
 
 

@@ -4,7 +4,7 @@ counts towards them, and the rewards.
 Each ISO week (UTC) has one task per group, the same for every player, chosen from the catalogue
 by a generator seeded with the week's id: the same week always gets the same choice, so the job
 that stores it at the week's start and any reader that comes before it agree. A group whose
-tasks all need a feature that does not exist yet (clubs) gets no task. A premium task (one a free
+tasks all need a feature that does not exist yet (FEATURES) gets no task. A premium task (one a free
 account cannot do) has a stand-in of its group, which players in their first three weeks get.
 
 A task counts one counter (`games`, `opponents`, `games_of_preset:5`...), from the games that
@@ -12,7 +12,7 @@ count: at least two people at the table, no bot (rules: solo games, bot games an
 accounts do not count; bots are the only system players so far)."""
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
@@ -35,7 +35,7 @@ GROUPS: tuple[Group, ...] = get_args(Group.__value__)
 REWARDS: dict[Group, int] = {"engagement": 5, "social": 10, "skill": 15, "breadth": 20, "club": 15}
 ALL_TASKS_BONUS = 10
 # What exists of the product: a task needing anything else is never chosen.
-FEATURES: frozenset[str] = frozenset()
+FEATURES: frozenset[str] = frozenset({"clubs"})
 # A player's first weeks without premium tasks: the week of the sign-up and the two after.
 NEW_PLAYER_WEEKS = 3
 CATALOGUE_FILE = Path(__file__).with_name("catalogue.json")
@@ -54,6 +54,9 @@ def counts(ended: "GameResult") -> bool:
 
 type Amount = int | frozenset[str]
 type Measure = Callable[[GameResult, PlayerResult, str], Amount]
+# A counter measured from the player's club mates at the table, which the service finds out
+# beside the game (the clubs' lists): `(game, player, mates) -> amount`.
+type MatesMeasure = Callable[[GameResult, PlayerResult, frozenset[str]], Amount]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +67,8 @@ class Counter:
     measure: Measure
     distinct: bool = False
     parameter: Callable[[str], object] | None = None  # checks the part after ':' (if taken)
+    # Set for a counter of club mates (`contribution`'s `mates`), in place of `measure`.
+    with_mates: MatesMeasure | None = None
 
 
 def _facts(player: "PlayerResult", name: str) -> int:
@@ -123,6 +128,13 @@ COUNTERS: dict[str, Counter] = {
     ),
     "six_dice_games": Counter(lambda e, p, _: int(e.settings.dice == 6)),
     "family_grid_games": Counter(lambda e, p, _: int(e.settings.grid != "yamb")),
+    # A game with at least one member of one of the player's live clubs at the table (C6, E6).
+    "club_games": Counter(
+        lambda e, p, _: 0,
+        with_mates=lambda e, p, mates: int(
+            any(o.player_id in mates for o in e.players if o.player_id != p.player_id)
+        ),
+    ),
 }
 
 
@@ -138,10 +150,24 @@ def _counter(name: str) -> tuple[Counter, str]:
     return counter, parameter
 
 
-def contribution(counter_name: str, ended: "GameResult", player: "PlayerResult") -> Amount:
-    """What the game adds to `counter_name` for `player` (0 or an empty set: nothing)."""
+def contribution(
+    counter_name: str,
+    ended: "GameResult",
+    player: "PlayerResult",
+    mates: frozenset[str] = frozenset(),
+) -> Amount:
+    """What the game adds to `counter_name` for `player` (0 or an empty set: nothing); `mates`
+    are the other players at the table who share a live club with them."""
     counter, parameter = _counter(counter_name)
+    if counter.with_mates is not None:
+        return counter.with_mates(ended, player, mates)
     return counter.measure(ended, player, parameter)
+
+
+def needs_mates(counter_names: Iterable[str]) -> bool:
+    """Whether any of these counters is measured from club mates (the service reads the clubs
+    only then)."""
+    return any(_counter(name)[0].with_mates is not None for name in counter_names)
 
 
 # --------------------------------------------------------------------------- catalogue
@@ -247,7 +273,7 @@ def choose(week: Period, book: Catalogue) -> WeekTasks:
     for group in GROUPS:
         tasks = book.of(group)
         if not tasks:
-            continue  # clubs: not built yet, so no club task (and no club reward tier)
+            continue  # a group whose every task needs what does not exist yet
         task = pick.choice(tasks)
         standin = pick.choice([t for t in tasks if not t.premium]) if task.premium else None
         chosen.append(ChosenTask(task=task, standin=standin))

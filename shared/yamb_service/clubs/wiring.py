@@ -8,12 +8,14 @@ from functools import cache, partial
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.clubs.board import ClubBoardService
 from yamb_service.clubs.dynamo import DynamoClubStore
+from yamb_service.clubs.reward import ClubRewardService
 from yamb_service.clubs.service import ClubsService
 from yamb_service.common import clock
 from yamb_service.common.config import clubs_settings
 from yamb_service.common.dynamo import ItemModel, item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.game.result_dynamo import game_result
+from yamb_service.progression.tasks.dynamo import DynamoTasksStore
 from yamb_service.results.dynamo import DynamoResultsStore
 from yamb_service.social.blocks.dynamo import DynamoBlocks
 
@@ -35,6 +37,15 @@ def clubs_on(item: ItemModel, now: Callable[[], datetime] = _now) -> ClubsServic
         blocks=DynamoBlocks(item),
         now=now,
         rescore=board_on(item, now).recompute,
+    )
+
+
+def reward_on(item: ItemModel, now: Callable[[], datetime] = _now) -> ClubRewardService:
+    return ClubRewardService(
+        store=DynamoClubStore(item),
+        wallets=DynamoWalletStore(item),
+        claimed=DynamoTasksStore(item).claimed_counts,
+        now=now,
     )
 
 

@@ -7,6 +7,7 @@ from datetime import datetime
 from functools import cache, partial
 
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.clubs.wiring import reward_on
 from yamb_service.common import clock
 from yamb_service.common.config import progression_settings
 from yamb_service.common.dynamo import ItemModel, item_model
@@ -36,10 +37,22 @@ def _accounts(item: ItemModel) -> DynamoAccountStore:
     return DynamoAccountStore(item, partial(game_result, item))
 
 
+def tasks_on(item: ItemModel, now: Callable[[], datetime] = _now) -> TaskService:
+    """The tasks with the clubs' part (E6): the club group's counter, the club reward."""
+    clubs = reward_on(item, now)
+    return TaskService(
+        DynamoTasksStore(item),
+        DynamoWalletStore(item),
+        _accounts(item),
+        now=now,
+        club_mates=clubs.mates,
+        on_claimed=clubs.after_claim,
+    )
+
+
 @cache
 def task_service() -> TaskService:
-    item = _item()
-    return TaskService(DynamoTasksStore(item), DynamoWalletStore(item), _accounts(item), now=_now)
+    return tasks_on(_item())
 
 
 def _badges_on(item: ItemModel, now: Callable[[], datetime] = _now) -> BadgeService:

@@ -289,6 +289,7 @@ function movement(entry) {
     case "club_level": return t("Level {level} bought", { level: entry.detail || "?" });
     case "club_rename": return t("Renamed {name}", { name: entry.detail || "" });
     case "club_avatar": return t("The club's own avatar bought");
+    case "club_reward": return t("The week's club reward: {percent}% of the tasks solved", { percent: (entry.detail || "").split(":")[1] || "?" });
     default: return entry.reason;
   }
 }

@@ -13,7 +13,7 @@ A player's week is one query (`WEEK#<week>#`). Counters live two months past the
 
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 
 from pynamodb.exceptions import DoesNotExist, PutError, PynamoDBException, TransactWriteError
@@ -133,6 +133,23 @@ class DynamoTasksStore:
         except PynamoDBException as error:
             raise busy_or(error) from error
         return counters, claimed
+
+    def claimed_counts(self, player_ids: Iterable[str], week: str) -> dict[str, int]:
+        """How many tasks each of these players claimed in the week (absent: none), read in
+        batches of 100 (a club's members: the club reward, E6)."""
+        keys = [
+            (player_key(p), f"{_week_prefix(week)}{_CLAIMED}") for p in dict.fromkeys(player_ids)
+        ]
+        found: dict[str, int] = {}
+        try:
+            for start in range(0, len(keys), 100):
+                for stored in self._item.batch_get(
+                    keys[start : start + 100], attributes_to_get=["pk", "members"]
+                ):
+                    found[stored.pk.removeprefix("PLAYER#")] = len(stored.members or ())
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+        return found
 
     # -------------------------------------------------------------- claims (with the wallet)
 

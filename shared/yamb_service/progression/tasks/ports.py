@@ -1,7 +1,7 @@
 """What the weekly tasks need from storage (yamb_service.progression.tasks.dynamo), with
 domain types; the wallet and the accounts come through their own domains' ports."""
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Protocol
 
@@ -27,6 +27,9 @@ class TaskStore(Protocol):
     ) -> bool:
         """The game's amounts added to the player's counters of the week, once: False when
         the game was counted for the player before."""
+
+    def claimed_counts(self, player_ids: Iterable[str], week: str) -> dict[str, int]:
+        """How many tasks each of these players claimed in the week (absent: none)."""
 
     def week_of_player(self, player_id: str, week: str) -> tuple[dict[str, Amount], frozenset[str]]:
         """The player's counters of the week, and the tasks claimed in it."""

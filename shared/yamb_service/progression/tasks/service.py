@@ -21,6 +21,7 @@ from yamb.progression.tasks import (
     contribution,
     counts,
     is_new,
+    needs_mates,
     progress,
     task_to_claim,
 )
@@ -57,12 +58,19 @@ class TaskService:
         *,
         book: Callable[[], Catalogue] = catalogue,
         now: Callable[[], datetime] = _utc_now,
+        club_mates: Callable[[list[str]], dict[str, frozenset[str]]] = lambda players: {},
+        on_claimed: Callable[[str, str, int], object] = lambda player, week, tasks: None,
     ) -> None:
         self.store = store
         self.wallets = wallets
         self.accounts = accounts
         self.book = book
         self.now = now
+        # The clubs (yamb_service.clubs.reward): each player's mates at a table (the club
+        # group's counter), and what a claim adds to their clubs' week (the club reward, E6:
+        # the player, the week, the tasks a player has that week).
+        self.club_mates = club_mates
+        self.on_claimed = on_claimed
         self._weeks: dict[str, WeekTasks] = {}  # a week's choice never changes once kept
 
     # ------------------------------------------------------------------ the week's choice
@@ -92,14 +100,22 @@ class TaskService:
             return 0  # a cancelled game counts for nobody (rules.md 8)
         week = week_of(ended.ended_at)
         tasks = self.week_tasks(week)
+        counters = tasks.counters()
+        mates = (
+            self.club_mates([p.player_id for p in ended.players]) if needs_mates(counters) else {}
+        )
         counted = 0
         for player in ended.players:
             if player.turns == 0:
                 continue  # left before their first turn: they did not play it
             amounts = {
                 counter: amount
-                for counter in tasks.counters()
-                if (amount := contribution(counter, ended, player))
+                for counter in counters
+                if (
+                    amount := contribution(
+                        counter, ended, player, mates.get(player.player_id, frozenset())
+                    )
+                )
             }
             if not amounts:
                 continue
@@ -202,6 +218,7 @@ class TaskService:
         # Read again after the write: of two last claims racing, the later read sees both.
         _, claimed = self.store.week_of_player(player_id, week.id)
         bonus = self._bonus(player_id, week.id, [t.id for t in tasks], claimed)
+        self.on_claimed(player_id, week.id, len(tasks))
         return ClaimView(
             week=week.id,
             task_id=task.id,
