@@ -62,6 +62,7 @@ AUTHORIZATION = (
 )
 STATISTICS_FIELDS = {
     "nickname",
+    "club",
     "country",
     "description",
     "proudGame",
@@ -460,6 +461,7 @@ def test_events_board_sample_lists_the_recorded_sample_game(boards: Boards) -> N
         {
             "place": 1,
             "names": ["ana"],
+            "tags": [None],
             "score": 493,
             "gameIds": [ended.game_id],
             "prize": None,
@@ -468,6 +470,7 @@ def test_events_board_sample_lists_the_recorded_sample_game(boards: Boards) -> N
         {
             "place": 2,
             "names": ["ben"],
+            "tags": [None],
             "score": 334,
             "gameIds": [ended.game_id],
             "prize": None,
@@ -594,7 +597,7 @@ def test_board_period_of_all_time_never_ends_and_a_week_ends_on_monday(seeded: B
         ({"period": "1999-12"}, "unknown_period", "period"),
         ({"period": "2026-w49"}, "unknown_period", "period"),
         ({"kind": "friends"}, "unknown_board", "kind"),
-        ({"kind": "clubs"}, "board_not_available", "kind"),
+        ({"format": "pairs", "columns": "2", "kind": "clubs"}, "board_not_available", "kind"),
         ({"columns": "main", "side": "sum"}, "unknown_board", "columns"),
         ({"columns": "main", "format": "pairs"}, "unknown_board", "columns"),
         ({"format": "pairs", "columns": "2", "kind": "favorites"}, "board_not_available", "kind"),
@@ -630,6 +633,7 @@ def test_board_own_row_below_the_top(seeded: Boards, monkeypatch: pytest.MonkeyP
     assert ben["mine"] == {
         "place": 3,
         "names": ["ben"],
+        "tags": [None],
         "score": 334,
         "gameIds": [sample_result().game_id],
         "prize": None,
@@ -738,6 +742,7 @@ def test_statistics_json_shape_counts_the_game_and_holds_nothing_private(played:
     assert stats == {
         "nickname": "ana",
         "country": None,
+        "club": None,
         "description": "",
         "proudGame": None,
         "publicPage": True,

@@ -851,3 +851,49 @@ def _claimer(item: Any) -> Any:
             add_parts(write, [part])
 
     return claimed
+
+
+# ---------------------------------------------------------------------- the tag beside a name (C1)
+
+
+def test_the_main_clubs_tag_shows_in_the_players_list_the_boards_and_the_statistics(
+    clubs: Clubs, item: Any
+) -> None:
+    from yamb_service.clubs.dynamo import DynamoClubStore
+    from yamb_service.clubs.tags import ClubMates, MainTags
+    from yamb_service.results.service import ResultsService
+    from yamb_service.social import wiring as social_wiring
+
+    # given ana in two clubs (her own second), ben in hers, cleo in none
+    ana, ben, cleo = clubs.add("ana", premium=True), clubs.add("ben"), clubs.add("cleo")
+    hers = clubs.found(ana, "Hers", tag="HR")
+    other = clubs.found(clubs.add("dora"), "Other", tag="OT")
+    clubs.service.join(ana, other)
+    clubs.service.join(ben, hers)
+    clubs.service.order(ana, [other, hers])
+    for player, score in ((ana, 500), (ben, 400), (cleo, 300)):
+        _main_row(item, player, score, NOW)
+    store = DynamoClubStore(item)
+    results = ResultsService(
+        DynamoResultsStore(item), clubs.people.accounts, tags=MainTags(store),
+        club_mates=ClubMates(store),
+    )  # fmt: skip
+
+    # when the players list, the month's main board (all, then her clubs) and her statistics
+    # are read
+    listed = {r.nickname: r.club for r in social_wiring.players_on(item).page(cleo).players}
+    board = main_board(month_of(NOW))
+    everyone = results.board(cleo, board, "all")
+    among_clubs = results.board(ana, board, "clubs")
+    stats = results.statistics("ana", ana)
+
+    # then her tag is her main club's (the first of her list), ben's his club's, cleo none
+    assert (listed["ana"].tag, listed["ben"].tag, listed["cleo"]) == ("OT", "HR", None)
+    assert [(r.names, [t.tag if t else None for t in r.tags]) for r in everyone.rows] == [
+        (["ana"], ["OT"]),
+        (["ben"], ["HR"]),
+        (["cleo"], [None]),
+    ]
+    # and the clubs kind ranks her among the members of her clubs: not cleo
+    assert [r.names for r in among_clubs.rows] == [["ana"], ["ben"]]
+    assert stats.club is not None and stats.club.club_id == other

@@ -7,6 +7,7 @@ from pydantic.alias_generators import to_camel
 
 from yamb.clubs import rules
 from yamb.clubs.model import Entry, Role
+from yamb.clubs.tag import TagView
 from yamb.economy.ledger import LedgerEntry
 
 
@@ -74,15 +75,6 @@ class OrderRequest(_Model):
 
 class DonationRequest(_Model):
     amount: int = Field(ge=1, le=1_000_000)
-
-
-class TagView(_Model):
-    """How a club's tag is drawn beside a member's nickname."""
-
-    club_id: str
-    tag: str
-    text: str
-    background: str
 
 
 class ClubRow(_Model):

@@ -4,9 +4,10 @@ data: the public page (R5) shows the same statistics."""
 
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from yamb.clubs.tag import TagView
 from yamb.results.facts import SheetFacts
 from yamb.results.head_to_head import Meeting
 from yamb.results.stats import Record
@@ -19,6 +20,8 @@ class _View(BaseModel):
 class RowView(_View):
     place: int
     names: list[str]
+    # Each player's main club's tag (C1), beside `names` (None: in no club).
+    tags: list[TagView | None] = Field(default_factory=list)
     score: int
     # The games that make the score, best first; each replays (the `replay` action).
     game_ids: list[str]
@@ -65,6 +68,8 @@ class RatesView(_View):
 
 class StatisticsView(_View):
     nickname: str
+    # The player's main club's tag (C1), linking to the club's page.
+    club: TagView | None = None
     country: str | None
     description: str
     proud_game: str | None

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from yamb.clubs.tag import TagView
 from yamb.confusables import skeleton
 
 type Presence = Literal["offline", "free", "in_game"]
@@ -70,8 +71,8 @@ class PlayerRow(_View):
     game_id: str | None = None
     favorite: bool = False
     blocked: bool = False
-    # The main club's tag, once clubs exist (issue 31); always None until then.
-    club: str | None = None
+    # The player's main club's tag (C1): the first live club of their list.
+    club: TagView | None = None
 
 
 class PlayersPage(_View):

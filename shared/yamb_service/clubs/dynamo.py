@@ -124,6 +124,23 @@ class DynamoClubStore:
             return PlayerClubs()
         return PlayerClubs.model_validate_json(getattr(stored, "entry", None) or "{}")
 
+    def main_clubs(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """Each of these players' main club (the first live one of their list), if any: their
+        lists read in batches of 100."""
+        keys = [(player_key(player), _CLUBS) for player in dict.fromkeys(player_ids)]
+        found: dict[str, str] = {}
+        try:
+            for start in range(0, len(keys), 100):
+                for stored in self._item.batch_get(
+                    keys[start : start + 100], attributes_to_get=["pk", "entry"]
+                ):
+                    main = PlayerClubs.model_validate_json(stored.entry or "{}").main
+                    if main is not None:
+                        found[stored.pk.removeprefix("PLAYER#")] = main.club_id
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+        return found
+
     def players_in_several(self) -> list[str]:
         try:
             return [item.gsi1sk or "" for item in self._item.gsi1.query(_SEVERAL)]

@@ -40,6 +40,9 @@ class ClubStore(Protocol):
     def members(self, club_id: str) -> list[Member]: ...
     def member(self, club_id: str, player_id: str) -> Member | None: ...
     def player_clubs(self, player_id: str) -> PlayerClubs: ...
+    def main_clubs(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """Each of these players' main club (the first live one of their list), if any."""
+
     def players_in_several(self) -> list[str]:
         """The players in more than one club (those whose memberships may turn dormant)."""
 

@@ -27,7 +27,6 @@ from yamb.clubs.messages import (
     MemberView,
     MyClubsView,
     RequestView,
-    TagView,
     TreasuryView,
 )
 from yamb.clubs.model import (
@@ -42,6 +41,7 @@ from yamb.clubs.model import (
     check_request_message,
     require,
 )
+from yamb.clubs.tag import TagView
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry, Reason, client_key
 from yamb.i18n import Text

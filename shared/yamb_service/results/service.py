@@ -11,13 +11,14 @@ writes nothing). The game handler writes none of it: a move stays one read and o
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from aws_lambda_powertools.metrics import MetricUnit
 from yamb.accounts.nicknames import MAX_NICKNAME_CHARS
 from yamb.accounts.profile import AccountStatus, Profile
+from yamb.clubs.tag import TagView
 from yamb.i18n import Text
 from yamb.push.messages import PushKind, PushRequest
 from yamb.results import periods
@@ -198,10 +199,17 @@ class ResultsService(_OnResults):
         store: ResultsStore,
         accounts: Profiles,
         now: Callable[[], datetime] = _utc_now,
+        *,
+        tags: Callable[[list[str]], Mapping[str, TagView]] = lambda players: {},
+        club_mates: Callable[[str], list[str]] = lambda viewer: [],
     ) -> None:
         super().__init__(store, accounts, now)
         # player id -> (until when, in time.monotonic(), the nickname read then)
         self._names: dict[str, tuple[float, str]] = {}
+        # The clubs (yamb_service.clubs): the main club's tag beside each name (C1), and the
+        # members of the viewer's live clubs (the clubs kind of a board, R1).
+        self.tags = tags
+        self.club_mates = club_mates
 
     # -------------------------------------------------------------- boards
 
@@ -212,14 +220,10 @@ class ResultsService(_OnResults):
         elif kind == "favorites":
             rows, mine = self._favorites_board(viewer, target), None
         elif kind == "clubs":
-            raise ResultsError(
-                Text("club boards come with clubs, which do not exist yet"),
-                code="board_not_available",
-                field="kind",
-            )
+            rows, mine = self._clubs_board(viewer, target), None
         else:
             raise ResultsError(
-                Text("unknown kind '{kind}': all or favorites", kind=kind),
+                Text("unknown kind '{kind}': all, favorites or clubs", kind=kind),
                 code="unknown_board",
                 field="kind",
             )
@@ -241,10 +245,11 @@ class ResultsService(_OnResults):
         if mine_entrant is not None and all(e.entrant != mine_entrant for e in top):
             entry = self.store.rows(target, [mine_entrant]).get(mine_entrant)
         named = self._named([*top, *([entry] if entry is not None else [])])
-        rows = _rows(named[: len(top)], mine_entrant)
+        rows = self._tagged(_rows(named[: len(top)], mine_entrant), named[: len(top)])
         if entry is None:
             return rows, None
-        return rows, _row(named[-1], self.store.place(target, entry.score), me=True)
+        mine = _row(named[-1], self.store.place(target, entry.score), me=True)
+        return rows, self._tagged([mine], [named[-1]])[0]
 
     def _named(self, entries: list[Entry]) -> list[Entry]:
         """The rows with their players' nicknames now (a rename, a purged account's id name):
@@ -282,7 +287,30 @@ class ResultsService(_OnResults):
             )
         found = self.store.rows(target, [viewer, *self.store.favorites(viewer)])
         ordered = sorted(found.values(), key=lambda e: (-e.score, e.since, e.entrant))
-        return _rows(self._named(ordered), viewer)
+        return self._tagged(_rows(self._named(ordered), viewer), ordered)
+
+    def _clubs_board(self, viewer: str, target: Board) -> list[RowView]:
+        """The board among the viewer and the members of their live clubs (R1's clubs kind)."""
+        if target.format == "pairs":
+            raise ResultsError(
+                Text(
+                    "a club's members are players and a pairs board's rows are pairs: the clubs "
+                    "board is for individual boards"
+                ),
+                code="board_not_available",
+                field="kind",
+            )
+        found = self.store.rows(target, [viewer, *self.club_mates(viewer)])
+        ordered = sorted(found.values(), key=lambda e: (-e.score, e.since, e.entrant))
+        return self._tagged(_rows(self._named(ordered), viewer), ordered)
+
+    def _tagged(self, rows: list[RowView], entries: list[Entry]) -> list[RowView]:
+        """Each row with its players' main clubs' tags (C1), in one read for the page."""
+        tags = self.tags(sorted({p for e in entries for p in e.players}))
+        return [
+            row.model_copy(update={"tags": [tags.get(p) for p in entry.players]})
+            for row, entry in zip(rows, entries, strict=True)
+        ]
 
     # -------------------------------------------------------------- players
 
@@ -342,6 +370,7 @@ class ResultsService(_OnResults):
         settings = profile.preferences
         return StatisticsView(
             nickname=profile.nickname,
+            club=self.tags([player]).get(player),
             country=settings.country,
             description=settings.description,
             proud_game=settings.proud_game,

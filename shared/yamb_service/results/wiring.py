@@ -8,6 +8,8 @@ from typing import Any
 from botocore.config import Config
 
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.clubs.dynamo import DynamoClubStore
+from yamb_service.clubs.tags import ClubMates, MainTags
 from yamb_service.common import clock
 from yamb_service.common.config import PrizeSettings, prize_settings, results_settings
 from yamb_service.common.dynamo import ItemModel, botocore_session, item_model
@@ -39,7 +41,15 @@ def results_recorder() -> ResultsRecorder:
 
 @cache
 def results_service() -> ResultsService:
-    return ResultsService(DynamoResultsStore(_item()), _accounts(), now=_now)
+    item = _item()
+    clubs = DynamoClubStore(item)
+    return ResultsService(
+        DynamoResultsStore(item),
+        _accounts(),
+        now=_now,
+        tags=MainTags(clubs),
+        club_mates=ClubMates(clubs),
+    )
 
 
 def _lambda_client(settings: PrizeSettings) -> Any:

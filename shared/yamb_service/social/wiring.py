@@ -16,6 +16,8 @@ from yamb.accounts.profile import Profile
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.accounts.mailer import SesMailer, send_gated
 from yamb_service.accounts.ports import Mailer
+from yamb_service.clubs.dynamo import DynamoClubStore
+from yamb_service.clubs.tags import MainTags
 from yamb_service.common import clock
 from yamb_service.common.config import social_settings
 from yamb_service.common.dynamo import ItemModel, botocore_session, item_model
@@ -48,6 +50,7 @@ def players_on(item: ItemModel) -> PlayersService:
         favorites=DynamoResultsStore(item),
         blocks=DynamoBlocks(item),
         now=_now,
+        tags=MainTags(DynamoClubStore(item)),
     )
 
 

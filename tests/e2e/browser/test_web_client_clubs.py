@@ -122,6 +122,13 @@ def test_web_client_an_invitation_waits_for_a_player_away_and_a_taken_name_is_re
     expect(cleo_page.locator("#club-you")).to_have_text("Your role: Member")
     expect(cleo_page.locator("#clubs-waiting")).to_have_count(0)
 
+    # and the players list shows the club's tag beside her nickname
+    ana_page.goto(f"{web_stack.web_url}#/players")
+    ana_page.fill("#players-search", local_nickname(cleo))
+    ana_page.press("#players-search", "Enter")
+    row = ana_page.locator(f'.player-row[data-nickname="{local_nickname(cleo)}"]')
+    expect(row.locator(".club-tag")).to_have_text("KG")
+
     # when cleo tries to found one of the same name in small letters
     open_clubs(cleo_page)
     cleo_page.fill("#club-found-name", club_name.lower())

@@ -3,6 +3,7 @@
 // its players (their pages) and its games (their replays); the player's own row is marked, and
 // shown below when it is not among the rows.
 
+import { tagBadge } from "../clubs.js";
 import { fill, h } from "../dom.js";
 import { formatDate, formatNumber, t, tn } from "../i18n.js";
 
@@ -13,7 +14,7 @@ const filters = () => [
     ...[1, 2, 3, 4, 5, 6, 7].map((n) => [String(n), t("Preset {number}", { number: n })])] },
   { name: "side", label: t("Score"), options: [["best", t("Best game")], ["sum", t("Sum of games")]] },
   { name: "period", label: t("Period"), options: [["all", t("All time")], ["month", t("This month")], ["week", t("This week")]] },
-  { name: "kind", label: t("Players"), options: [["all", t("Everyone")], ["favorites", t("My favourites")]] },
+  { name: "kind", label: t("Players"), options: [["all", t("Everyone")], ["favorites", t("My favourites")], ["clubs", t("My clubs")]] },
 ];
 
 export const screen = {
@@ -70,7 +71,8 @@ function board(view) {
 
 function row(entry) {
   const names = entry.names.map((name, index) => [index ? " & " : "",
-    h("a", { href: `#/players/${encodeURIComponent(name)}` }, name)]);
+    h("a", { href: `#/players/${encodeURIComponent(name)}` }, name),
+    entry.tags?.[index] ? [" ", tagBadge(entry.tags[index])] : null]);
   const games = entry.gameIds.map((id, index) => [index ? ", " : "",
     h("a", { href: `#/replay/${id}`, class: "replay-link", "aria-label": t("Replay of game {number}", { number: index + 1 }) },
       t("Game {number}", { number: index + 1 }))]);

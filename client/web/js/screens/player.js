@@ -4,6 +4,7 @@
 // no longer message or invite you), a gift of tokens or premium (the shop, their name filled in).
 
 import { apiUrl } from "../api.js";
+import { tagBadge } from "../clubs.js";
 import { countryName, flagOf } from "../countries.js";
 import { recordKindLabel } from "../labels.js";
 import { reportButton } from "../report.js";
@@ -36,7 +37,10 @@ export const screen = {
     const publicPage = stats.publicPage ? await apiUrl(`/pages/${encodeURIComponent(stats.nickname)}`) : null;
     fill(root,
       h("div", { class: "player-head" },
-        h("h2", { id: "player-name" }, stats.nickname, stats.country
+        h("h2", { id: "player-name" }, stats.nickname,
+          stats.club ? [" ", h("a", { href: `#/clubs/${encodeURIComponent(stats.club.clubId)}`, id: "player-club" },
+            tagBadge(stats.club))] : null,
+          stats.country
           ? h("span", { class: "hint", id: "player-country", title: countryName(stats.country) }, ` · ${flagOf(stats.country)} ${countryName(stats.country)}`)
           : null),
         h("div", { class: "player-actions", id: "player-actions" },

@@ -3,6 +3,7 @@
 // (online first) and those you blocked. Each row opens the player's page, where the actions on
 // them are (S2). The favourites' presence is read again every 30 seconds while the tab shows.
 
+import { tagBadge } from "../clubs.js";
 import { countryName, flagOf } from "../countries.js";
 import { fill, h } from "../dom.js";
 import { t } from "../i18n.js";
@@ -97,7 +98,7 @@ function row(player) {
     h("span", { class: "presence-dot", "aria-hidden": "true" }),
     flag, " ",
     h("a", { href: `#/players/${encodeURIComponent(player.nickname)}` }, player.nickname),
-    player.club ? h("span", { class: "badge" }, player.club) : null,
+    player.club ? [" ", tagBadge(player.club)] : null,
     player.favorite ? h("span", { class: "hint", title: t("You follow this player") }, " ★") : null,
     " · ", h("span", { class: "presence" }, presenceLabel(player.presence)),
     player.blocked ? [" · ", h("span", { class: "hint" }, t("blocked"))] : null);

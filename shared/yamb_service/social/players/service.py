@@ -5,9 +5,10 @@ with the same rows; a block set or lifted by nickname."""
 import base64
 import binascii
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 
+from yamb.clubs.tag import TagView
 from yamb.i18n import Plural, Text
 from yamb.social import players
 from yamb.social.errors import SocialError
@@ -31,6 +32,7 @@ class PlayersService:
         favorites: Favorites,
         blocks: Blocks,
         now: Callable[[], datetime],
+        tags: Callable[[list[str]], Mapping[str, TagView]] = lambda players: {},
     ) -> None:
         self.index = index
         self.presence = presence
@@ -38,6 +40,8 @@ class PlayersService:
         self.favorite_store = favorites
         self.blocks = blocks
         self.now = now
+        # Each player's main club's tag (yamb_service.clubs.tags): one batch read of the rows.
+        self.tags = tags
 
     # ------------------------------------------------------------------ the list
 
@@ -106,6 +110,7 @@ class PlayersService:
         seen = self.presence.seen(ids)
         followed = set(self.favorite_store.favorites(reader)) if listed else set()
         blocked = {block.other for block in self.blocks.of(reader)} if listed else set()
+        tags = self.tags(ids) if listed else {}
         rows = []
         for entry in listed:
             record = seen.get(entry.player_id)
@@ -121,6 +126,7 @@ class PlayersService:
                     game_id=record.seated_in if record and presence == "in_game" else None,
                     favorite=entry.player_id in followed,
                     blocked=entry.player_id in blocked,
+                    club=tags.get(entry.player_id),
                 )
             )
         return rows
