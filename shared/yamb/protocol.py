@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
 from pydantic.alias_generators import to_camel
 
+from yamb.clubs.tag import TagView
 from yamb.errors import ErrorCode
 from yamb.i18n import DEFAULT_LANGUAGE, Plural, Text, render
 from yamb.settings import GameSettings
@@ -552,6 +553,9 @@ class SeatView(Frame):
         default=None, description="the frame around the player's name (a cosmetic's itemId)"
     )
     avatar: bool | None = Field(default=None, description="true: the player shows their own avatar")
+    club: TagView | None = Field(
+        default=None, description="the player's main club's tag, as they sat down (C1)"
+    )
     bot: str | None = Field(default=None, description="a bot's level; null: a person")
     present: bool
     left: bool

@@ -87,3 +87,20 @@ def test_an_outsider_cannot_write_and_a_club_writing_too_fast_is_slowed(
     # Each writer is within their own pace, but the club's fourth line in the window waits
     assert codes == ["sent", "sent", "sent", "chat_too_fast"]
     assert len(of_type(people, DAN, "club_chat")) == 0
+
+
+def test_a_player_sits_down_with_their_main_clubs_tag(people: Any, club: str) -> None:
+    # given ana (in the club) and dan (in none), connected
+    people.connect(ANA, DAN)
+    # when ana creates a table and dan joins it
+    game_id = people.create_game(ANA, players=2)
+    people.game_answer(DAN, people.act(DAN, "join_game", gameId=game_id))
+    # then the table shows ana's club's tag beside her name, none beside dan's
+    seats = {s["playerId"]: s for s in people.last_game(ANA)["seats"]}
+    assert seats[ANA.player_id]["club"] == {
+        "clubId": club,
+        "tag": "CH",
+        "text": "#ffffff",
+        "background": "#2f6f4f",
+    }
+    assert seats[DAN.player_id]["club"] is None

@@ -7,6 +7,7 @@ import { byId, fill, h } from "./dom.js";
 import { formatDate, formatNumber, t, tn } from "./i18n.js";
 import { cellLabel, columnLabel, gridLabel, levelLabel, rowLabel, statusLabel, turnTypeLabel } from "./labels.js";
 import { dress } from "./looks.js";
+import { tagBadge } from "./clubs.js";
 import { renderExtras, setUpExtras } from "./game/extras.js";
 import { sheetTable } from "./sheet.js";
 
@@ -212,7 +213,9 @@ function seats(game) {
       : null;
     if (seat.bot) classes.push("bot");
     return dress(h("li", { class: classes.join(" "), dataset: { player: seat.playerId } },
-      h("span", { class: "nickname" }, seat.nickname || seat.playerId), you ? h("span", { class: "badge you" }, t("you")) : null,
+      h("span", { class: "nickname" }, seat.nickname || seat.playerId),
+      seat.club ? [" ", tagBadge(seat.club)] : null, // the main club's (C1)
+      you ? h("span", { class: "badge you" }, t("you")) : null,
       " ", facts, follow, remove), { frame: seat.frame }); // E5
   });
   return [h("h3", {}, t("Players")), h("ul", { class: "seats" }, items), botControls(game), inviteControl(game)];

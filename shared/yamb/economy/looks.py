@@ -4,6 +4,8 @@ session's models, which the economy function's cold start does not need (decisio
 
 from pydantic import BaseModel, ConfigDict
 
+from yamb.clubs.tag import TagView
+
 
 class Looks(BaseModel):
     """What a player shows at a table (product E5): cosmetics' item ids, as equipped and valid
@@ -17,3 +19,5 @@ class Looks(BaseModel):
     sheet_skin: str | None = None
     dice_skin: str | None = None
     column_effect: str | None = None
+    # The main club's tag beside the name (C1), as it was when they sat down.
+    club: TagView | None = None

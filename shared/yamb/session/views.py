@@ -173,6 +173,7 @@ def game_view(session: GameSession, shows: str | None = None) -> GameView:
                 nickname=seat.nickname,
                 frame=None if seat.looks is None else seat.looks.frame,
                 avatar=True if seat.looks is not None and seat.looks.avatar else None,
+                club=None if seat.looks is None else seat.looks.club,
                 bot=seat.bot,
                 present=seat.present,
                 left=seat.left,

@@ -3,6 +3,7 @@ held elsewhere (freed when that game no longer holds it), and the cosmetics a pl
 
 from datetime import datetime
 
+from yamb.clubs.tag import TagView
 from yamb.economy.looks import Looks
 from yamb.errors import InvalidSettingsError
 from yamb.i18n import Plural, Text
@@ -10,6 +11,7 @@ from yamb.session.effects import GameActionError
 from yamb.session.slow import FREE_SLOW_GAMES, PREMIUM_SLOW_GAMES
 from yamb.settings import GameSettings, Problem, premium_only
 
+from yamb_service.clubs.tags import MainTags
 from yamb_service.common.observability import logger
 from yamb_service.game.context import GameContext
 from yamb_service.game.ports import GameNotFoundError
@@ -35,12 +37,27 @@ def require_account_for(
 
 
 def looks(ctx: GameContext, player_id: str, now: datetime) -> Looks | None:
-    """The player's cosmetics as they sit down; a failed read seats them without any (a
-    skin never stops a game)."""
+    """The player's cosmetics and main club's tag as they sit down; a failed read seats them
+    without (a skin or a tag never stops a game)."""
     try:
-        return ctx.wardrobes.looks(player_id, now)
+        worn = ctx.wardrobes.looks(player_id, now)
     except Exception:
         logger.exception("cosmetics not read")
+        worn = None
+    tag = _club_tag(ctx, player_id)
+    if tag is None:
+        return worn
+    return (worn or Looks()).model_copy(update={"club": tag})
+
+
+def _club_tag(ctx: GameContext, player_id: str) -> TagView | None:
+    clubs = ctx.social.clubs if ctx.social is not None else None
+    if clubs is None:
+        return None
+    try:
+        return MainTags(clubs)([player_id]).get(player_id)
+    except Exception:
+        logger.exception("club tag not read")
         return None
 
 
