@@ -947,6 +947,7 @@ class MessageView(Frame):
     text: str
     sent_at: datetime
     mine: bool = Field(default=False, description="the reader sent it")
+    club: TagView | None = Field(default=None, description="the sender's main club's tag (C1)")
 
 
 class MessageFrame(Frame):

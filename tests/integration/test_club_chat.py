@@ -104,3 +104,21 @@ def test_a_player_sits_down_with_their_main_clubs_tag(people: Any, club: str) ->
         "background": "#2f6f4f",
     }
     assert seats[DAN.player_id]["club"] is None
+
+
+def test_a_line_carries_its_senders_main_club_tag(people: Any, club: str) -> None:
+    # given ana (in the club) and dan (in none), both with the general chat open
+    people.connect(ANA, DAN)
+    for caller in (ANA, DAN):
+        people.answer(caller, people.act(caller, "general_chat_open"))
+    # when each says something there, and ana writes to dan
+    said = people.answer(ANA, people.act(ANA, "general_chat", text="hello all"))
+    people.advance(seconds=2)
+    plain = people.answer(DAN, people.act(DAN, "general_chat", text="hi"))
+    people.advance(seconds=2)
+    people.answer(ANA, people.act(ANA, "send_message", to="Dan", text="a game?"))
+    # then ana's lines carry her club's tag, dan's none
+    assert said["lines"][0]["club"]["tag"] == "CH"
+    assert plain["lines"][0]["club"] is None
+    (message,) = of_type(people, DAN, "message")
+    assert message["message"]["club"]["clubId"] == club

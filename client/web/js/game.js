@@ -577,8 +577,11 @@ function result(game) {
 
 export function renderChat(messages, game) {
   const list = byId("chat-messages");
+  const clubOf = (playerId) => game?.seats?.find((seat) => seat.playerId === playerId)?.club;
   fill(list, messages.map((m) => h("li", { class: m.spectator ? "spectator" : "" },
-    h("span", { class: "sender" }, m.nickname || nameOf(game, m.sender)), m.spectator ? h("span", { class: "badge" }, t("watching")) : null,
+    h("span", { class: "sender" }, m.nickname || nameOf(game, m.sender)),
+    clubOf(m.sender) ? [" ", tagBadge(clubOf(m.sender))] : null, // the seat's, as they sat (C1)
+    m.spectator ? h("span", { class: "badge" }, t("watching")) : null,
     ": ", h("span", { class: "text" }, m.text))));
   list.scrollTop = list.scrollHeight;
 }

@@ -16,6 +16,8 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, Field
 
+from yamb.clubs.tag import TagView
+
 # The general chat's window: what a player who opens it reads.
 WINDOW_LINES = 50
 WINDOW_MINUTES = 10
@@ -53,6 +55,8 @@ class ChatLine(BaseModel):
     sent_at: datetime
     # Hidden by three reports until reviewed (S5): kept, but shown to nobody.
     hidden: bool = False
+    # The sender's main club's tag as they wrote (C1).
+    club: TagView | None = None
 
 
 class GeneralWindow(BaseModel):

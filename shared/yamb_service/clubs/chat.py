@@ -22,7 +22,7 @@ from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.edge.caller import Caller
 from yamb_service.game.chat import count_against_rate
 from yamb_service.game.context import GameContext
-from yamb_service.social.chats.service import own_nickname, stores_of
+from yamb_service.social.chats.service import own_nickname, own_tag, stores_of
 
 
 def _clubs(ctx: GameContext) -> ClubStore:
@@ -35,7 +35,7 @@ def _clubs(ctx: GameContext) -> ClubStore:
 def _view(line: ChatLine, reader: str) -> MessageView:
     return MessageView(
         id=line.id, sender=line.nickname, text=line.text, sent_at=line.sent_at,
-        mine=line.sender == reader,
+        mine=line.sender == reader, club=line.club,
     )  # fmt: skip
 
 
@@ -63,6 +63,7 @@ def say_in_club(ctx: GameContext, caller: Caller, action: SayInClub, now: dateti
         nickname=own_nickname(ctx, caller),
         text=text,
         sent_at=now,
+        club=own_tag(ctx, caller),
     )
     if action.announcement:
         clubs.announce(action.club_id, line)

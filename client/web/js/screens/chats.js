@@ -3,6 +3,7 @@
 // its unread count. #/chats/<nickname>: one conversation, its history (older pages on demand),
 // a message box, and closing it (for oneself alone: the other player keeps theirs).
 
+import { tagBadge } from "../clubs.js";
 import { fill, h } from "../dom.js";
 import { formatDate, t } from "../i18n.js";
 import * as inbox from "../inbox.js";
@@ -21,7 +22,7 @@ function line(message, ctx, where) {
     ? [" ", reportButton(ctx, { kind: "message", message: { id: message.id, ...where } }, `line-${message.id}`)]
     : null;
   return h("li", { class: `chat-line${message.mine ? " mine" : ""}`, dataset: { id: message.id } },
-    h("span", { class: "chat-from" }, message.sender), " ",
+    h("span", { class: "chat-from" }, message.sender), message.club ? [" ", tagBadge(message.club)] : null, " ",
     h("time", { class: "hint", datetime: message.sentAt }, formatDate(message.sentAt, "short")), " ",
     h("span", { class: "chat-text" }, message.text), report);
 }

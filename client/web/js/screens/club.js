@@ -86,7 +86,7 @@ function announcements(view) {
 function chatLine(frame) {
   return h("li", { class: `chat-line${frame.line.mine ? " mine" : ""}${frame.announcement ? " announcement" : ""}`,
     dataset: { id: frame.line.id } },
-  h("span", { class: "chat-from" }, frame.line.sender), " ",
+  h("span", { class: "chat-from" }, frame.line.sender), frame.line.club ? [" ", tagBadge(frame.line.club)] : null, " ",
   h("time", { class: "hint", datetime: frame.line.sentAt }, formatDate(frame.line.sentAt, "short")), " ",
   frame.announcement ? h("strong", {}, t("Announcement:"), " ") : null,
   h("span", { class: "chat-text" }, frame.line.text));

@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
 from yamb import chat
+from yamb.clubs.tag import TagView
 from yamb.errors import YambError
 from yamb.i18n import Plural, Text
 from yamb.protocol import (
@@ -31,6 +32,7 @@ from yamb.protocol import (
 from yamb.social import chats
 from yamb.social.chats import ChatLine, Conversation
 
+from yamb_service.clubs.tags import MainTags
 from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.edge.caller import Caller
@@ -70,6 +72,19 @@ def own_nickname(ctx: GameContext, caller: Caller) -> str:
     return profile.nickname if profile else caller.player_id
 
 
+def own_tag(ctx: GameContext, caller: Caller) -> TagView | None:
+    """The caller's main club's tag, beside their lines (C1); a failed read sends the line
+    without it (a tag never stops a message)."""
+    clubs = stores_of(ctx).clubs
+    if clubs is None:
+        return None
+    try:
+        return MainTags(clubs)([caller.player_id]).get(caller.player_id)
+    except Exception:
+        logger.exception("club tag not read")
+        return None
+
+
 def _view(line: ChatLine, reader: str) -> MessageView:
     return MessageView(
         id=line.id,
@@ -77,6 +92,7 @@ def _view(line: ChatLine, reader: str) -> MessageView:
         text=line.text,
         sent_at=line.sent_at,
         mine=line.sender == reader,
+        club=line.club,
     )
 
 
@@ -105,6 +121,7 @@ def send_message(ctx: GameContext, caller: Caller, action: SendMessage, now: dat
         nickname=sender_name,
         text=text,
         sent_at=now,
+        club=own_tag(ctx, caller),
     )
     stores.chats.send_private(
         line,
@@ -252,6 +269,7 @@ def say_in_general(
         nickname=own_nickname(ctx, caller),
         text=text,
         sent_at=now,
+        club=own_tag(ctx, caller),
     )
     listeners = len(stores.chats.listeners())
     interval = chats.flush_interval(listeners)
