@@ -30,6 +30,7 @@ routes = Routes(
     app,
     statuses={
         "unknown_player": 404,
+        "unknown_club": 404,
         "too_many_blocks": 409,
         "report_self": 400,
         "message_not_visible": 404,

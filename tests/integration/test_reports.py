@@ -12,6 +12,7 @@ import pytest
 from yamb.accounts.mail_text import Mail
 from yamb.accounts.preferences import Preferences
 from yamb.accounts.profile import AccountStatus, Profile
+from yamb.clubs.errors import ClubError
 from yamb.social import reports as rules
 from yamb.social.chats import ChatLine, Conversation
 from yamb.social.errors import SocialError
@@ -256,3 +257,53 @@ def test_a_target_reported_again_after_a_dismissal_is_back_in_the_queue_still_sh
     assert (view.reporters, view.hidden) == (4, False)
     assert [case.case_id for case in world.service.queue("op").cases] == ["player:bo"]
     assert "Bo" in [row.nickname for row in world.players.page("ana").players]
+
+
+def test_three_reporters_hide_a_club_until_review_and_a_ban_falls_on_its_admin(
+    world: World, item: Any
+) -> None:
+    from yamb.clubs.messages import FoundRequest
+    from yamb_service.clubs import wiring as clubs_wiring
+
+    # Given bo's club, whose description offends
+    clubs = clubs_wiring.clubs_on(item)
+    club = clubs.found("bo", FoundRequest(name="Night Owls", tag="NO", description="we win"))
+    club_id = club.club.club_id
+    report = ReportRequest.model_validate({"kind": "club", "clubId": club_id, "reason": "other"})
+    # When three players report it (the admin cannot report his own club)
+    assert refused(lambda: world.service.report("bo", report)) == "report_self"
+    for reporter in ("ana", "cy", "dee"):
+        filed = world.service.report(reporter, report)
+    # Then it is hidden: not listed, its page for its members only, its content in the case
+    assert filed.hidden
+    assert clubs.page("ana").clubs == []
+    with pytest.raises(ClubError):
+        clubs.view("ana", club_id)
+    assert clubs.view("bo", club_id).club.name == "Night Owls"
+    (case,) = world.service.queue("op").cases
+    assert (case.target.kind, case.target.club_name, case.content) == (
+        "club",
+        "Night Owls",
+        "Night Owls [NO]: we win",
+    )
+    # When the operator bans: the ban falls on the club's admin, and the club stays hidden
+    world.service.review("op", case.case_id, ReviewRequest(action="ban"))
+    assert [player for player, _ in world.sent.bans] == ["bo"]
+    assert clubs.page("ana").clubs == []
+    # And an unknown club cannot be reported
+    unknown = ReportRequest.model_validate({"kind": "club", "clubId": "nope", "reason": "spam"})
+    assert refused(lambda: world.service.report("ana", unknown)) == "unknown_club"
+
+
+def test_a_dismissed_club_report_lists_the_club_again(world: World, item: Any) -> None:
+    from yamb.clubs.messages import FoundRequest
+    from yamb_service.clubs import wiring as clubs_wiring
+
+    clubs = clubs_wiring.clubs_on(item)
+    club_id = clubs.found("bo", FoundRequest(name="Early Birds", tag="EB")).club.club_id
+    report = ReportRequest.model_validate({"kind": "club", "clubId": club_id, "reason": "other"})
+    for reporter in ("ana", "cy", "dee"):
+        world.service.report(reporter, report)
+    (case,) = world.service.queue("op").cases
+    world.service.review("op", case.case_id, ReviewRequest(action="dismiss"))
+    assert [row.name for row in clubs.page("ana").clubs] == ["Early Birds"]

@@ -76,6 +76,9 @@ class Club(_Frozen):
     renames: int = 0
     founded_at: datetime
     closed: bool = False
+    # Hidden by three reports until an operator reviews it (S5): not listed, its page for its
+    # members only.
+    hidden: bool = False
     # Written changes: each write is conditioned on the version read.
     version: int = 0
 
@@ -179,6 +182,9 @@ class Club(_Frozen):
                 )
             changes["avatar"] = avatar
         return self._next(**changes)
+
+    def shown(self, shown: bool) -> "Club":
+        return self._next(hidden=not shown)
 
     def closed_down(self) -> "Club":
         """Closed by its admin once they are its last member: the name is free again, the

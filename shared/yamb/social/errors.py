@@ -23,6 +23,7 @@ type SocialErrorCode = Literal[
     "table_full",
     "already_seated",
     "report_self",
+    "unknown_club",
     "report_limit",
     "already_reported",
     "message_not_visible",

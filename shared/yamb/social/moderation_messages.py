@@ -26,8 +26,9 @@ class ReportedMessage(_Model):
 
 
 class ReportRequest(_Model):
-    kind: Literal["player", "message"]
+    kind: Literal["player", "club", "message"]
     nickname: str | None = Field(default=None, max_length=64, description="kind=player")
+    club_id: str | None = Field(default=None, max_length=64, description="kind=club")
     message: ReportedMessage | None = Field(default=None, description="kind=message")
     reason: Reason
     note: str = Field(default="", max_length=MAX_NOTE_CHARS)

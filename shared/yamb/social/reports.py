@@ -1,7 +1,8 @@
 """Reports (S5), pure: what can be reported, by whom, how often, and when a target is hidden.
 
-A report is of a player or of one message (private or in the general chat), with its content
-as the reporter saw it, attached by the server. A target's reports make one case; the third
+A report is of a player, of a club (its name, tag and description: its admin answers for it) or
+of one message (private or in the general chat), with its content as the reporter saw it,
+attached by the server. A target's reports make one case; the third
 different reporter hides the target until an operator reviews the case (dismiss: shown again;
 hide: kept hidden; warn: the player is mailed a warning; ban: the account is banned and signed
 out everywhere). A player files at most DAILY_LIMIT reports a day, one per target."""
@@ -44,19 +45,25 @@ class _Model(BaseModel):
 
 
 class Target(_Model):
-    """What a case is about: a player, or one message of theirs (`author`)."""
+    """What a case is about: a player, a club (`author`: its admin), or one message of a
+    player's (`author`)."""
 
-    kind: Literal["player", "private", "general"]
-    author: str  # the player reported, or the message's sender
+    kind: Literal["player", "club", "private", "general"]
+    author: str  # the player reported, the club's admin, or the message's sender
     author_nickname: str
     # A private message: its recipient and id; a general-chat line: its id.
     recipient: str | None = None
     message_id: str | None = None
+    # A club: its id and name.
+    club_id: str | None = None
+    club_name: str | None = None
 
     @property
     def case_id(self) -> str:
         if self.kind == "player":
             return f"player:{self.author}"
+        if self.kind == "club":
+            return f"club:{self.club_id}"
         if self.kind == "private":
             return f"private:{self.author}:{self.recipient}:{self.message_id}"
         return f"general:{self.message_id}"

@@ -101,7 +101,7 @@ class ClubBoardService:
         rows: list[ClubBoardRow] = []
         for score in scores:
             club = clubs.get(score.club_id)
-            if club is None or club.closed:
+            if club is None or club.closed or club.hidden:
                 continue
             place = rows[-1].place if rows and rows[-1].score == score.score else len(rows) + 1
             rows.append(

@@ -282,7 +282,7 @@ class DynamoClubStore:
 
     def club_part(self, before: Club | None, after: Club) -> TransactionPart:
         item = self._item
-        listed = not after.closed
+        listed = not after.closed and not after.hidden
         stored = item(
             club_key(after.club_id),
             _CLUB,

@@ -99,6 +99,8 @@ class ClubsService:
         club = self._club(club_id)
         members = self.store.members(club_id)
         role = next((m.role for m in members if m.player_id == reader), None)
+        if club.hidden and role is None:
+            raise ClubError(Text("there is no such club"), code="unknown_club")
         requests = self.store.requests(club_id) if role in ("admin", "deputy") else []
         names = self._nicknames(
             [m.player_id for m in members] + [r.player_id for r in requests] + [club.admin_id]
@@ -773,6 +775,28 @@ class ClubsService:
                 ),
                 code="treasury_too_low",
             ) from error
+
+    # -------------------------------------------------------------- reports (S5)
+
+    def reported(self, club_id: str) -> tuple[Club, str]:
+        """A club as a report attaches it: the club, and what it shows (name, tag,
+        description)."""
+        club = self._club(club_id)
+        shown = f"{club.name} [{club.tag}]"
+        return club, f"{shown}: {club.description}" if club.description else shown
+
+    def show(self, club_id: str, shown: bool) -> None:
+        """The club hidden by its reports (not listed, its page and tag for its members only)
+        or shown again by a review."""
+
+        def attempt() -> None:
+            club = self.store.club(club_id, consistent=True)
+            if club is None or club.hidden != shown:
+                return
+            self.store.commit([self.store.club_part(club, club.shown(shown))])
+
+        self._retrying(attempt)
+        logger.info("club shown" if shown else "club hidden", club_id=club_id)
 
     # -------------------------------------------------------------- helpers
 

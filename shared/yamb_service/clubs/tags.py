@@ -21,7 +21,7 @@ class MainTags:
         return {
             player: tag_view(clubs[club_id])
             for player, club_id in mains.items()
-            if club_id in clubs and not clubs[club_id].closed
+            if club_id in clubs and not clubs[club_id].closed and not clubs[club_id].hidden
         }
 
 

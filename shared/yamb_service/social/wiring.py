@@ -18,6 +18,7 @@ from yamb_service.accounts.mailer import SesMailer, send_gated
 from yamb_service.accounts.ports import Mailer
 from yamb_service.clubs.dynamo import DynamoClubStore
 from yamb_service.clubs.tags import MainTags
+from yamb_service.clubs.wiring import clubs_on
 from yamb_service.common import clock
 from yamb_service.common.config import social_settings
 from yamb_service.common.dynamo import ItemModel, botocore_session, item_model
@@ -99,6 +100,7 @@ def moderation_on(
         ban=ban,
         mail=lambda profile, to, kind, values: send_gated(mailer, profile, kind, values, to=to),
         contact=contact,
+        clubs=clubs_on(item),
     )
 
 

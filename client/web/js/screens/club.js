@@ -8,6 +8,7 @@ import { actionButton, actionForm, avatarLabel, clubAvatar, countWaiting, entryL
 import { fill, h } from "../dom.js";
 import { formatDate, formatNumber, t, tn } from "../i18n.js";
 import { keyed } from "../keyed.js";
+import { reportButton } from "../report.js";
 
 const RIGHTS = {
   member: [],
@@ -52,7 +53,7 @@ export const screen = {
         chat = null;
       }
       fill(root,
-        head(view),
+        head(view, ctx),
         entryPanel(view, path, ctx, draw),
         view.you ? announcements(view) : null,
         chat,
@@ -129,7 +130,7 @@ function chatPanel(clubId, ctx, can) {
     error);
 }
 
-function head(view) {
+function head(view, ctx) {
   const club = view.club;
   return h("div", { class: "club-head" },
     h("h2", { id: "club-name" }, clubAvatar(club, "club-avatar"), " ", club.name, " ", tagBadge(club.tag, "club-tag")),
@@ -140,7 +141,8 @@ function head(view) {
       " · ", entryLabel(club.entry),
       " · ", t("Admin: {nickname}", { nickname: view.admin }),
       " · ", t("Founded {date}", { date: formatDate(view.foundedAt) })),
-    view.you ? h("p", { id: "club-you" }, t("Your role: {role}", { role: roleLabel(view.you) })) : null);
+    view.you ? h("p", { id: "club-you" }, t("Your role: {role}", { role: roleLabel(view.you) })) : null,
+    view.you === "admin" ? null : reportButton(ctx, { kind: "club", clubId: club.clubId }, "club"));
 }
 
 function entryPanel(view, path, ctx, draw) {

@@ -8,6 +8,7 @@ import { reasons } from "../report.js";
 
 function heading(target) {
   const nickname = target.authorNickname;
+  if (target.kind === "club") return t("The club {name}, run by {nickname}", { name: target.clubName || "?", nickname });
   if (target.kind === "private") return t("A private message of {nickname}", { nickname });
   if (target.kind === "general") return t("A general-chat line of {nickname}", { nickname });
   return t("The player {nickname}", { nickname });

@@ -9,9 +9,12 @@ at each later report until it holds: the steps are idempotent). An operator (a p
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import Protocol
 
 from yamb.accounts.mail import MailKind
 from yamb.accounts.profile import Profile
+from yamb.clubs.errors import ClubError
+from yamb.clubs.model import Club
 from yamb.i18n import Plural, Text
 from yamb.social import reports as rules
 from yamb.social.errors import SocialError
@@ -39,6 +42,15 @@ QUEUE_SIZE = 50
 CONTACT_DAILY_LIMIT = 3
 
 
+class ReportedClubs(Protocol):
+    """The clubs, as reports need them (yamb_service.clubs.service.ClubsService)."""
+
+    def reported(self, club_id: str) -> tuple[Club, str]:
+        """The club, and what it shows (ClubError unknown_club)."""
+
+    def show(self, club_id: str, shown: bool) -> None: ...
+
+
 class ModerationService:
     def __init__(
         self,
@@ -50,6 +62,7 @@ class ModerationService:
         ban: Callable[[str, str], None],
         mail: Callable[[Profile, str, MailKind, dict[str, object]], bool],
         contact: Callable[[Profile, str, str], None],
+        clubs: ReportedClubs | None = None,
     ) -> None:
         self.reports = reports
         self.accounts = accounts
@@ -62,6 +75,8 @@ class ModerationService:
         self.mail = mail
         # The contact form's mail to the author.
         self.contact_mail = contact
+        # A reported club read, hidden and shown again (yamb_service.clubs.service).
+        self.clubs = clubs
 
     # ------------------------------------------------------------------ reports
 
@@ -83,6 +98,8 @@ class ModerationService:
         return profile
 
     def _target(self, reporter: str, request: ReportRequest) -> tuple[Target, str]:
+        if request.kind == "club":
+            return self._club_target(request.club_id)
         if request.kind == "player":
             if not request.nickname:
                 raise SocialError(Text("name the player you report"), field="nickname")
@@ -163,8 +180,31 @@ class ModerationService:
             case_id=case.case_id, reporters=case.reporters, hidden=case.status == "hidden"
         )
 
+    def _club_target(self, club_id: str | None) -> tuple[Target, str]:
+        if not club_id or self.clubs is None:
+            raise SocialError(Text("name the club you report"), field="clubId")
+        try:
+            club, content = self.clubs.reported(club_id)
+        except ClubError:
+            raise SocialError(
+                Text("there is no such club"), code="unknown_club", field="clubId"
+            ) from None
+        admin = self._profile(club.admin_id)
+        target = Target(
+            kind="club",
+            author=club.admin_id,
+            author_nickname=admin.nickname,
+            club_id=club.club_id,
+            club_name=club.name,
+        )
+        return target, content
+
     def _show(self, target: Target, hidden: bool) -> None:
         """The target hidden from everyone, or shown again."""
+        if target.kind == "club":
+            if self.clubs is not None and target.club_id:
+                self.clubs.show(target.club_id, not hidden)
+            return
         if target.kind == "player":
             for _ in range(HIDE_ATTEMPTS):
                 profile = self._profile(target.author)
