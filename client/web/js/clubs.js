@@ -97,3 +97,35 @@ export async function restoreWaiting(http) {
   const held = await http("GET", "/me/clubs").catch(() => null);
   if (held) countWaiting(held);
 }
+
+/** The fields of a club's looks, as founding and editing ask them (ids `<prefix>-tag`...):
+ * `fields` to put in a form, `values()` for the request's body. `club`: the club as it is
+ * (editing), or none (founding: the defaults). */
+export function looksFields(prefix, { club = null, description = "", ownsAvatar = false } = {}) {
+  const field = (name, label, input) => h("label", { for: `${prefix}-${name}` }, label, input);
+  const tag = h("input", { id: `${prefix}-tag`, maxlength: "4", minlength: "2", required: true, autocomplete: "off",
+    size: "5", value: club?.tag.tag ?? "" });
+  const text = h("input", { id: `${prefix}-text`, type: "color", value: club?.tag.text ?? "#ffffff" });
+  const background = h("input", { id: `${prefix}-background`, type: "color", value: club?.tag.background ?? "#2f6f4f" });
+  const avatars = ownsAvatar ? [...STOCK_AVATARS, "own"] : STOCK_AVATARS;
+  const avatar = h("select", { id: `${prefix}-avatar` },
+    avatars.map((id) => h("option", { value: id, selected: id === club?.avatar }, avatarLabel(id))));
+  const entry = h("select", { id: `${prefix}-entry` }, ["open", "approval"].map((id) =>
+    h("option", { value: id, selected: id === club?.entry }, entryLabel(id))));
+  const about = h("textarea", { id: `${prefix}-description`, maxlength: "300", rows: "3" });
+  about.value = description;
+  return {
+    fields: [
+      field("tag", t("Tag (2 to 4 letters or digits)"), tag),
+      field("text", t("Tag's letters"), text),
+      field("background", t("Tag's background"), background),
+      field("avatar", t("Avatar"), avatar),
+      field("entry", t("Entry"), entry),
+      field("description", t("Description (up to 300 characters)"), about),
+    ],
+    values: () => ({
+      tag: tag.value, colours: { text: text.value, background: background.value },
+      avatar: avatar.value, entry: entry.value, description: about.value,
+    }),
+  };
+}

@@ -125,20 +125,12 @@ class DynamoClubStore:
         return PlayerClubs.model_validate_json(getattr(stored, "entry", None) or "{}")
 
     def main_clubs(self, player_ids: Sequence[str]) -> dict[str, str]:
-        """Each of these players' main club (the first live one of their list), if any: their
-        lists read in batches of 100."""
-        keys = [(player_key(player), _CLUBS) for player in dict.fromkeys(player_ids)]
+        """Each of these players' main club (the first live one of their list), if any."""
         found: dict[str, str] = {}
-        try:
-            for start in range(0, len(keys), 100):
-                for stored in self._item.batch_get(
-                    keys[start : start + 100], attributes_to_get=["pk", "entry"]
-                ):
-                    main = PlayerClubs.model_validate_json(stored.entry or "{}").main
-                    if main is not None:
-                        found[stored.pk.removeprefix("PLAYER#")] = main.club_id
-        except PynamoDBException as error:
-            raise busy_or(error) from error
+        for stored in self._of_players(player_ids, _CLUBS, ["pk", "entry"]):
+            main = PlayerClubs.model_validate_json(stored.entry or "{}").main
+            if main is not None:
+                found[stored.pk.removeprefix("PLAYER#")] = main.club_id
         return found
 
     def players_in_several(self) -> list[str]:
@@ -226,17 +218,22 @@ class DynamoClubStore:
             raise busy_or(error) from error
 
     def connections(self, player_ids: Sequence[str]) -> dict[str, str]:
-        """The live connection of each of these players who has one (their records, read in
-        batches of 100)."""
-        keys = [(player_key(player), "PLAYER") for player in dict.fromkeys(player_ids)]
-        found: dict[str, str] = {}
+        """The live connection of each of these players who has one (their records)."""
+        return {
+            record.pk.removeprefix("PLAYER#"): record.connection_id
+            for record in self._of_players(player_ids, "PLAYER", ["pk", "connection_id"])
+            if record.connection_id
+        }
+
+    def _of_players(self, player_ids: Sequence[str], sk: str, attributes: list[str]) -> list[Any]:
+        """One item of each of these players' partitions, read in batches of 100."""
+        keys = [(player_key(player), sk) for player in dict.fromkeys(player_ids)]
+        found: list[Any] = []
         try:
             for start in range(0, len(keys), 100):
-                for record in self._item.batch_get(
-                    keys[start : start + 100], attributes_to_get=["pk", "connection_id"]
-                ):
-                    if record.connection_id:
-                        found[record.pk.removeprefix("PLAYER#")] = record.connection_id
+                found += self._item.batch_get(
+                    keys[start : start + 100], attributes_to_get=attributes
+                )
         except PynamoDBException as error:
             raise busy_or(error) from error
         return found

@@ -4,7 +4,7 @@
 // members and buy levels; the admin appoints deputies, edits, renames, buys the own avatar,
 // hands the club over and closes it. Every change draws the page again from the server's answer.
 
-import { actionButton, actionForm, avatarLabel, clubAvatar, countWaiting, entryLabel, errorSlot, roleLabel, STOCK_AVATARS, tagBadge } from "../clubs.js";
+import { actionButton, actionForm, clubAvatar, countWaiting, entryLabel, errorSlot, looksFields, roleLabel, tagBadge } from "../clubs.js";
 import { fill, h } from "../dom.js";
 import { formatDate, formatNumber, t, tn } from "../i18n.js";
 import { keyed } from "../keyed.js";
@@ -299,36 +299,19 @@ function movement(entry) {
 function edit(view, path, ctx, draw) {
   const error = errorSlot("club-edit-error");
   const club = view.club;
-  const field = (id, label, input) => h("label", { for: id }, label, input);
-  const tag = h("input", { id: "club-edit-tag", maxlength: "4", value: club.tag.tag, autocomplete: "off", size: "5" });
-  const text = h("input", { id: "club-edit-text", type: "color", value: club.tag.text });
-  const background = h("input", { id: "club-edit-background", type: "color", value: club.tag.background });
-  const avatars = view.ownsAvatar ? [...STOCK_AVATARS, "own"] : STOCK_AVATARS;
-  const avatar = h("select", { id: "club-edit-avatar" },
-    avatars.map((id) => h("option", { value: id, selected: id === club.avatar }, avatarLabel(id))));
-  const entry = h("select", { id: "club-edit-entry" }, ["open", "approval"].map((id) =>
-    h("option", { value: id, selected: id === club.entry }, entryLabel(id))));
-  const description = h("textarea", { id: "club-edit-description", maxlength: "300", rows: "3" });
-  description.value = view.description;
+  const looks = looksFields("club-edit", { club, description: view.description, ownsAvatar: view.ownsAvatar });
   const renameError = errorSlot("club-rename-error");
   const name = h("input", { id: "club-rename-name", maxlength: "24", value: club.name, autocomplete: "off" });
   return h("section", { class: "panel", id: "club-edit", "aria-labelledby": "club-edit-title" },
     h("h3", { id: "club-edit-title" }, t("The club's looks")),
-    actionForm({ id: "club-edit-form", class: "club-form" }, error, async () => draw(await ctx.http("PATCH", path, {
-      tag: tag.value, colours: { text: text.value, background: background.value },
-      avatar: avatar.value, entry: entry.value, description: description.value,
-    })),
-    field("club-edit-tag", t("Tag (2 to 4 letters or digits)"), tag),
-    field("club-edit-text", t("Tag's letters"), text),
-    field("club-edit-background", t("Tag's background"), background),
-    field("club-edit-avatar", t("Avatar"), avatar),
-    field("club-edit-entry", t("Entry"), entry),
-    field("club-edit-description", t("Description (up to 300 characters)"), description),
-    h("button", { type: "submit", id: "club-edit-save" }, t("Save"))),
+    actionForm({ id: "club-edit-form", class: "club-form" }, error,
+      async () => draw(await ctx.http("PATCH", path, looks.values())),
+      looks.fields,
+      h("button", { type: "submit", id: "club-edit-save" }, t("Save"))),
     error,
     actionForm({ id: "club-rename-form", class: "club-form" }, renameError,
       async () => draw(await ctx.http("POST", `${path}/name`, { name: name.value })),
-      field("club-rename-name", t("New name"), name),
+      h("label", { for: "club-rename-name" }, t("New name"), name),
       h("button", { type: "submit", id: "club-rename" },
         t("Rename ({price} tokens from the treasury)", { price: formatNumber(view.nextRenamePrice) }))),
     renameError);

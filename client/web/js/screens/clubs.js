@@ -3,7 +3,7 @@
 // waited for them (yes joins), the clubs found by the first letters of their name, and the form
 // that founds one.
 
-import { actionButton, actionForm, avatarLabel, clubAvatar, countWaiting, entryLabel, errorSlot, roleLabel, STOCK_AVATARS, tagBadge } from "../clubs.js";
+import { actionButton, actionForm, clubAvatar, countWaiting, entryLabel, errorSlot, looksFields, roleLabel, tagBadge } from "../clubs.js";
 import { fill, h } from "../dom.js";
 import { formatNumber, t, tn } from "../i18n.js";
 
@@ -121,33 +121,18 @@ function drawFinder(section, ctx) {
 
 function drawFound(section, held, ctx) {
   const error = errorSlot("club-found-error");
-  const field = (id, label, input) => h("label", { for: id }, label, input);
   const name = h("input", { id: "club-found-name", maxlength: "24", minlength: "3", required: true, autocomplete: "off" });
-  const tag = h("input", { id: "club-found-tag", maxlength: "4", minlength: "2", required: true, autocomplete: "off", size: "5" });
-  const text = h("input", { id: "club-found-text", type: "color", value: "#ffffff" });
-  const background = h("input", { id: "club-found-background", type: "color", value: "#2f6f4f" });
-  const avatar = h("select", { id: "club-found-avatar" }, STOCK_AVATARS.map((id) => h("option", { value: id }, avatarLabel(id))));
-  const entry = h("select", { id: "club-found-entry" },
-    h("option", { value: "open" }, entryLabel("open")), h("option", { value: "approval" }, entryLabel("approval")));
-  const description = h("textarea", { id: "club-found-description", maxlength: "300", rows: "3" });
+  const looks = looksFields("club-found");
   const admin = held.clubs.some((club) => club.role === "admin");
   fill(section,
     h("h3", { id: "clubs-found-title" }, t("Found a club")),
     admin ? h("p", { class: "hint", id: "club-found-admin" }, t("You are the admin of a club already: one at a time.")) : null,
     actionForm({ id: "club-found-form", class: "club-form" }, error, async () => {
-      const club = await ctx.http("POST", "/clubs", {
-        name: name.value, tag: tag.value, colours: { text: text.value, background: background.value },
-        avatar: avatar.value, entry: entry.value, description: description.value,
-      });
+      const club = await ctx.http("POST", "/clubs", { name: name.value, ...looks.values() });
       location.hash = `#/clubs/${encodeURIComponent(club.club.clubId)}`;
     },
-    field("club-found-name", t("Name"), name),
-    field("club-found-tag", t("Tag (2 to 4 letters or digits)"), tag),
-    field("club-found-text", t("Tag's letters"), text),
-    field("club-found-background", t("Tag's background"), background),
-    field("club-found-avatar", t("Avatar"), avatar),
-    field("club-found-entry", t("Entry"), entry),
-    field("club-found-description", t("Description (up to 300 characters)"), description),
+    h("label", { for: "club-found-name" }, t("Name"), name),
+    looks.fields,
     h("button", { type: "submit", id: "club-found-submit" }, t("Found the club (free)"))),
     error);
 }
