@@ -77,6 +77,9 @@ def test_web_client_founds_a_club_accepts_a_request_and_pays_a_level(
     ana_page.fill("#club-donate-amount", "500")
     ana_page.click("#club-donate")
     expect(ana_page.locator("#club-treasury-balance")).to_have_text("500 tokens")
+    expect(ana_page.locator("#club-top-donors li")).to_have_text(
+        [f"{local_nickname(ana)} · 500 tokens"]
+    )
     ana_page.click("#club-level")
 
     # then the club holds 35 and the treasury paid the level's price

@@ -266,6 +266,7 @@ function treasury(view, path, ctx, draw, can) {
       draw(await ctx.http("GET", path));
     }, amount, h("button", { type: "submit", id: "club-donate" }, t("Give to the treasury"))),
     h("p", { class: "hint" }, t("A gift to the treasury is at least 10 tokens and is never refunded.")),
+    topDonors(view),
     h("div", { class: "actions" },
       can("level") && view.nextLevelPrice !== null
         ? spend(t("Buy the next level: 5 more seats"), "club-level", view.nextLevelPrice,
@@ -283,6 +284,15 @@ function treasury(view, path, ctx, draw, can) {
         history.hidden = false;
       })),
     history, error);
+}
+
+/** The members who gave most, best first (C5: for members' eyes only, as the page is). */
+function topDonors(view) {
+  const donors = view.members.filter((m) => m.donated > 0).sort((a, b) => b.donated - a.donated).slice(0, 5);
+  if (!donors.length) return null;
+  return h("div", { id: "club-top-donors" }, h("h4", {}, t("Top donors")),
+    h("ol", {}, donors.map((m) => h("li", {}, m.nickname, " · ",
+      tn("{count} token", "{count} tokens", m.donated, { count: formatNumber(m.donated) })))));
 }
 
 function movement(entry) {
