@@ -331,7 +331,8 @@ def _template() -> Template:
 
 
 def _unique(prefix: str) -> str:
-    return f"{prefix}{uuid.uuid4().hex[:6]}"
+    # Digits only: random letters may spell a word the decency filter refuses (a flaky test).
+    return f"{prefix}{uuid.uuid4().int % 10**6:06d}"
 
 
 # ----------------------------------------------------------------------------- A1 register
