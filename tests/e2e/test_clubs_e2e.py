@@ -80,7 +80,9 @@ def test_clubs_found_join_give_level_score_and_turn_dormant(
     month_start = month_of(aws.clock.now()).end
     assert month_start is not None
     aws.advance(seconds=(month_start - aws.clock.now()).total_seconds() + 3600)
-    winner, loser, _, totals = play_a_ranked_game(players, "clubs")
+    winner, loser, game, totals = play_a_ranked_game(players, "clubs")
+    # (both sat down with the club's tag beside their names)
+    assert [seat["club"]["tag"] for seat in game["seats"]] == ["KOD", "KOD"]
     month = month_of(aws.clock.now()).id
 
     # and the winner says so in the club's chat: the other reads it live
@@ -92,6 +94,7 @@ def test_clubs_found_join_give_level_score_and_turn_dormant(
         "good game",
         False,
     )
+    assert heard["line"]["club"]["tag"] == "KOD"
 
     # then the stream's results function scores the club: both members' main-board scores
     def scored() -> Any:
@@ -101,6 +104,10 @@ def test_clubs_found_join_give_level_score_and_turn_dormant(
     assert wait_until(lambda: (scored() or {}).get("score") == sum(totals.values()), timeout=15)
     row = scored()
     assert (row["place"], row["counted"]) == (1, 3)
+    # and the month's main board shows the club's tag beside both names, also among "my clubs"
+    for kind in ("all", "clubs"):
+        board = ok(stack, "GET", f"/boards?columns=main&period={month}&kind={kind}", tokens["cleo"])
+        assert {tag["tag"] for r in board["rows"] for tag in r["tags"]} == {"KOD"}, kind
 
     # given cleo with premium and a second club of her own, both from before the month
     players_store = DynamoPlayerRepository(item)

@@ -231,6 +231,20 @@ def test_an_open_club_is_joined_at_once_one_by_approval_on_a_deputys_yes(clubs: 
     assert clubs.service.mine(dora).clubs == []
 
 
+def test_a_request_taken_back_while_it_is_accepted_is_not_granted(
+    clubs: Clubs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ana, bo = clubs.add("ana"), clubs.add("bo")
+    club = clubs.found(ana, "Fickle", entry="approval")
+    clubs.service.join(bo, club, "maybe")
+    # When bo takes his request back between the admin's reads and her write
+    _first_commit_after(clubs, monkeypatch, lambda: clubs.service.withdraw(bo, club))
+    # Then her yes finds no request, and bo is not a member
+    _refused("no_request", clubs.service.decide, ana, club, "bo", accept=True)
+    assert clubs.service.mine(bo).clubs == []
+    assert clubs.service.view(ana, club).club.members == 1
+
+
 def test_an_invitation_waits_for_an_offline_player_and_yes_joins(clubs: Clubs) -> None:
     ana, bo = clubs.add("ana"), clubs.add("bo")
     club = clubs.found(ana, "Inviters", entry="approval")
@@ -897,3 +911,21 @@ def test_the_main_clubs_tag_shows_in_the_players_list_the_boards_and_the_statist
     # and the clubs kind ranks her among the members of her clubs: not cleo
     assert [r.names for r in among_clubs.rows] == [["ana"], ["ben"]]
     assert stats.club is not None and stats.club.club_id == other
+
+
+def test_the_clubs_list_pages_through_a_search(
+    clubs: Clubs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from yamb_service.clubs import service as clubs_service
+
+    monkeypatch.setattr(clubs_service, "PAGE_SIZE", 2)
+    for n, name in enumerate(("Dice A", "Dice B", "Dice C", "Dino", "Eagles")):
+        clubs.found(clubs.add(f"f{n}"), name)
+    reader = clubs.add("reader")
+    first = clubs.service.page(reader, prefix="dice")
+    second = clubs.service.page(reader, prefix="dice", after=first.next or "")
+    assert [c.name for c in first.clubs] == ["Dice A", "Dice B"]
+    assert ([c.name for c in second.clubs], second.next) == (["Dice C"], None)
+    everyone = clubs.service.page(reader)
+    rest = clubs.service.page(reader, after=everyone.next or "")
+    assert [c.name for c in everyone.clubs + rest.clubs] == ["Dice A", "Dice B", "Dice C", "Dino"]

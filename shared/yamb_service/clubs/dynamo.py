@@ -95,17 +95,23 @@ class DynamoClubStore:
         return {club.club_id: club for club in found}
 
     def page(self, *, prefix: str, after: str, limit: int) -> list[tuple[str, Club]]:
+        # One condition on a sort key is all a query takes: past the page before (the keys in
+        # order, the prefix's end is where a key stops holding it), else the prefix's keys.
         condition: Condition | None = None
-        if prefix:
-            condition = self._item.gsi1sk.startswith(prefix)
         if after:
-            later = self._item.gsi1sk > after
-            condition = later if condition is None else condition & later
+            condition = self._item.gsi1sk > after
+        elif prefix:
+            condition = self._item.gsi1sk.startswith(prefix)
+        found: list[tuple[str, Club]] = []
         try:
-            items = self._item.gsi1.query(LISTED, condition, limit=limit)
-            return [(item.gsi1sk or "", _club(item)) for item in items]
+            for item in self._item.gsi1.query(LISTED, condition, limit=limit):
+                key = item.gsi1sk or ""
+                if not key.startswith(prefix):
+                    break
+                found.append((key, _club(item)))
         except PynamoDBException as error:
             raise busy_or(error) from error
+        return found
 
     def name_owner(self, key: str) -> str | None:
         stored = self._get(_name_key(key), _NAME)

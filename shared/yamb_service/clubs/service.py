@@ -374,6 +374,8 @@ class ClubsService:
 
         def attempt() -> Club:
             club = self._club(club_id, consistent=True)
+            if request and self.store.request(club_id, player_id) is None:
+                raise _no_request()  # taken back (or decided) meanwhile
             held = self.store.player_clubs(player_id)
             now = self.now()
             joined = held.joining(
