@@ -80,6 +80,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
     protocol.ConversationFrame,
     protocol.GeneralChatFrame,
     protocol.ClubChatFrame,
+    protocol.ClubInvitationFrame,
     protocol.InvitationFrame,
     protocol.InvitationAnswerFrame,
     protocol.InvitationWithdrawnFrame,

@@ -1007,6 +1007,17 @@ class ClubChatFrame(Frame):
     line: MessageView
 
 
+class ClubInvitationFrame(Frame):
+    """A club's invitation, to the invitee when they are connected (it also waits in their list
+    of clubs: `GET /me/clubs`); answered over HTTP (`POST /me/clubs/invitations/{clubId}`)."""
+
+    type: Literal["club_invitation"] = "club_invitation"
+    club_id: str
+    name: str
+    tag: TagView
+    by: str = Field(description="the inviter's nickname")
+
+
 class InvitationView(Frame):
     invitation_id: str
     game_id: str
@@ -1101,6 +1112,7 @@ ServerFrame = Annotated[
     | ConversationFrame
     | GeneralChatFrame
     | ClubChatFrame
+    | ClubInvitationFrame
     | InvitationFrame
     | InvitationAnswerFrame
     | InvitationWithdrawnFrame

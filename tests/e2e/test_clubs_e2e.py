@@ -171,3 +171,23 @@ def club_of_three(stack: LocalStack, tokens: dict[str, str], nick: dict[str, str
 
 def _player_id(stack: LocalStack, token: str) -> str:
     return str(ok(stack, "GET", "/me", token)["playerId"])
+
+
+def test_clubs_an_invitation_reaches_a_connected_player_at_once(
+    stack: LocalStack, players: Any
+) -> None:
+    # given eve, connected, and fay's club
+    eve = players("clubs-live-eve")
+    fay = stack.player_token("clubs-live-fay")
+    club = ok(stack, "POST", "/clubs", fay, {"name": "Live Wires", "tag": "LW"})["club"]
+    # when fay invites her
+    ok(stack, "POST", f"/clubs/{club['clubId']}/invitations", fay,
+       {"nickname": local_nickname(eve.name)})  # fmt: skip
+    # then eve's page hears it at once, with the club and who invited her
+    told = eve.receive("club_invitation")
+    assert (told["clubId"], told["name"], told["tag"]["tag"], told["by"]) == (
+        club["clubId"],
+        "Live Wires",
+        "LW",
+        local_nickname("clubs-live-fay"),
+    )

@@ -2,7 +2,7 @@
 // the words for roles and entry, and a button that runs one change at a time with its refusal
 // beside it.
 
-import { h } from "./dom.js";
+import { compose, h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 
 export const STOCK_AVATARS = ["shield", "crown", "dice", "star", "anchor", "flame", "leaf", "wave"];
@@ -128,4 +128,14 @@ export function looksFields(prefix, { club = null, description = "", ownsAvatar 
       avatar: avatar.value, entry: entry.value, description: about.value,
     }),
   };
+}
+
+/** A club's invitation that arrives while the page is open (C2): said in the notice bar with a
+ * link to the clubs' page, and counted on the Clubs link. */
+export async function clubInvited(frame, banner, http) {
+  banner("info", compose(t("{nickname} invites you to the club {club}."), {
+    nickname: frame.by,
+    club: h("a", { href: "#/clubs", id: "club-invitation-link" }, frame.name),
+  }));
+  await restoreWaiting(http);
 }

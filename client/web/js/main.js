@@ -7,7 +7,7 @@ import * as api from "./api.js";
 import { Connection, ServerRefusal } from "./connection.js";
 import * as inbox from "./inbox.js";
 import * as invitations from "./invitations.js";
-import { restoreWaiting } from "./clubs.js";
+import { clubInvited, restoreWaiting } from "./clubs.js";
 import * as fairplay from "./fairplay.js";
 import { byId, fill, h } from "./dom.js";
 import * as gameScreen from "./game.js";
@@ -224,6 +224,8 @@ function onFrame(frame, meta) {
       return invitations.answered(frame);
     case "invitation_withdrawn":
       return invitations.withdrawn(frame);
+    case "club_invitation":
+      return clubInvited(frame, banner, screenContext.http);
     case "fairplay_check":
       return fairplay.checked(frame);
     case "fairplay_result":

@@ -45,6 +45,7 @@ from yamb.clubs.tag import TagView
 from yamb.economy.errors import EconomyError
 from yamb.economy.ledger import LedgerEntry, Reason, client_key
 from yamb.i18n import Text
+from yamb.protocol import ClubInvitationFrame, Frame
 
 from yamb_service.accounts.ports import Profiles
 from yamb_service.clubs.ports import ClubStore, StaleReadError
@@ -71,8 +72,11 @@ class ClubsService:
         now: Callable[[], datetime],
         new_id: Callable[[], str] = lambda: uuid.uuid4().hex[:12],
         rescore: Callable[[str], object] = lambda club_id: None,
+        tell: Callable[[str, Frame], object] = lambda player_id, frame: None,
     ) -> None:
         self.store = store
+        # A frame to a player's live connection, if they have one (an invitation that arrives).
+        self.tell = tell
         # The club's score of the month worked out again (yamb_service.clubs.board): after a
         # member's points leave it (a leaver, a dormant membership) or come back.
         self.rescore = rescore
@@ -350,12 +354,16 @@ class ClubsService:
                 field="nickname",
             ) from None
         logger.info("club invitation", club_id=club_id, player_id=player_id)
+        by = self._nickname(actor)
+        try:  # it waits in their list anyway: a failed live notice loses nothing
+            self.tell(
+                player_id,
+                ClubInvitationFrame(club_id=club_id, name=club.name, tag=tag_view(club), by=by),
+            )
+        except Exception:
+            logger.exception("club invitation not told live", club_id=club_id)
         return InvitationView(
-            club_id=club_id,
-            name=club.name,
-            tag=tag_view(club),
-            by=self._nickname(actor),
-            at=invitation.at,
+            club_id=club_id, name=club.name, tag=tag_view(club), by=by, at=invitation.at
         )
 
     def answer(self, player_id: str, club_id: str, *, accept: bool) -> MyClubsView:

@@ -5,6 +5,8 @@ from collections.abc import Callable
 from datetime import datetime
 from functools import cache, partial
 
+from yamb.protocol import Frame
+
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.clubs.board import ClubBoardService
 from yamb_service.clubs.dynamo import DynamoClubStore
@@ -12,8 +14,9 @@ from yamb_service.clubs.reward import ClubRewardService
 from yamb_service.clubs.service import ClubsService
 from yamb_service.common import clock
 from yamb_service.common.config import clubs_settings
-from yamb_service.common.dynamo import ItemModel, item_model
+from yamb_service.common.dynamo import ItemModel, botocore_session, item_model
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_service.edge.notifier import ApiGatewayNotifier
 from yamb_service.game.result_dynamo import game_result
 from yamb_service.progression.tasks.dynamo import DynamoTasksStore
 from yamb_service.results.dynamo import DynamoResultsStore
@@ -28,8 +31,13 @@ def board_on(item: ItemModel, now: Callable[[], datetime] = _now) -> ClubBoardSe
     return ClubBoardService(store=DynamoClubStore(item), rows=DynamoResultsStore(item), now=now)
 
 
-def clubs_on(item: ItemModel, now: Callable[[], datetime] = _now) -> ClubsService:
-    """The clubs' service on a table; `now` is the clock (a job run as of a chosen moment)."""
+def clubs_on(
+    item: ItemModel,
+    now: Callable[[], datetime] = _now,
+    tell: Callable[[str, Frame], object] = lambda player_id, frame: None,
+) -> ClubsService:
+    """The clubs' service on a table; `now` is the clock (a job run as of a chosen moment),
+    `tell` sends a frame to a player's live connection."""
     return ClubsService(
         store=DynamoClubStore(item),
         wallets=DynamoWalletStore(item),
@@ -37,7 +45,25 @@ def clubs_on(item: ItemModel, now: Callable[[], datetime] = _now) -> ClubsServic
         blocks=DynamoBlocks(item),
         now=now,
         rescore=board_on(item, now).recompute,
+        tell=tell,
     )
+
+
+def teller(item: ItemModel, endpoint: str, region: str) -> Callable[[str, Frame], bool]:
+    """Sends a frame to a player's live connection through API Gateway's management API (the
+    client made at the first frame); False when they have none."""
+    store = DynamoClubStore(item)
+    notifier = ApiGatewayNotifier(
+        lambda: botocore_session(item).create_client(
+            "apigatewaymanagementapi", region_name=region, endpoint_url=endpoint
+        )
+    )
+
+    def tell(player_id: str, frame: Frame) -> bool:
+        connection = store.connections([player_id]).get(player_id)
+        return connection is not None and notifier.send(connection, frame)
+
+    return tell
 
 
 def reward_on(item: ItemModel, now: Callable[[], datetime] = _now) -> ClubRewardService:
@@ -62,7 +88,11 @@ def _item() -> ItemModel:
 
 @cache
 def clubs_service() -> ClubsService:
-    return clubs_on(_item())
+    settings = clubs_settings()
+    endpoint = settings.connections_endpoint
+    if endpoint is None:
+        return clubs_on(_item())
+    return clubs_on(_item(), tell=teller(_item(), endpoint, settings.aws_region))
 
 
 @cache

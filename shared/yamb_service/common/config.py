@@ -223,7 +223,10 @@ def social_settings() -> SocialSettings:
 
 
 class ClubsSettings(EconomySettings):
-    """What the clubs' HTTP function needs (docs/clubs.md): the table, as the economy's."""
+    """What the clubs' functions need (docs/clubs.md): the table, as the economy's, and the
+    WebSocket API's management endpoint (an invitation told live)."""
+
+    connections_endpoint: str | None = None
 
 
 @cache

@@ -179,3 +179,23 @@ def test_web_client_club_chat_is_live_for_members_and_an_announcement_stays(
     ben_page.reload()
     expect(ben_page.locator("#club-announcements")).to_contain_text("Cup on Friday")
     assert page_errors(ana_page) == page_errors(ben_page) == []
+
+
+def test_web_client_an_invitation_arrives_live_in_the_notice_bar(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given ben in the lobby, and ana's club
+    ana_page, ben_page = new_page(), new_page()
+    ana, ben = unique("live-inviter"), unique("live-invitee")
+    sign_in(ana_page, web_stack, ana)
+    sign_in(ben_page, web_stack, ben)
+    found_club(ana_page, f"Sparks {ana.rsplit('-', 1)[1]}", "open")
+    # when ana invites him from the club's page
+    ana_page.fill("#club-invite-nickname", local_nickname(ben))
+    ana_page.click("#club-invite-send")
+    # then ben's page says so at once, links to his clubs and counts it
+    expect(ben_page.locator("#banner")).to_contain_text("invites you to the club Sparks")
+    expect(ben_page.locator("#clubs-waiting")).to_have_text("1")
+    ben_page.click("#club-invitation-link")
+    expect(ben_page.locator("#clubs-invitations")).to_be_visible()
+    assert page_errors(ana_page) == page_errors(ben_page) == []
