@@ -35,6 +35,7 @@ from yamb.clubs.model import (
     ClubRequest,
     Member,
     Membership,
+    PlayerClubs,
     Role,
     TagColours,
     can_kick,
@@ -156,8 +157,8 @@ class ClubsService:
     def mine(self, player_id: str) -> MyClubsView:
         """The player's clubs, settled first (C8: read at sign-in, so a membership turns
         dormant, or live again on renewal, as the player comes)."""
-        self.settle(player_id)
-        held = self.store.player_clubs(player_id)
+        premium = self._premium(player_id)
+        _, held = self._settle(player_id, premium)
         invitations = self.store.invitations(player_id)
         clubs = self.store.clubs([m.club_id for m in held.clubs] + [i.club_id for i in invitations])
         inviters = self._nicknames([i.by for i in invitations])
@@ -186,7 +187,7 @@ class ClubsService:
                 for i in invitations
                 if i.club_id in clubs and not clubs[i.club_id].closed
             ],
-            allowed=rules.clubs_allowed(self._premium(player_id)),
+            allowed=rules.clubs_allowed(premium),
         )
 
     def _unread(self, membership: Membership) -> int:
@@ -548,13 +549,16 @@ class ClubsService:
     def settle(self, player_id: str) -> list[str]:
         """The player's memberships made dormant or live as their premium says (C8), the list
         and each changed member item in one transaction; the changed clubs, scored again."""
-        premium = self._premium(player_id)
+        return self._settle(player_id, self._premium(player_id))[0]
 
-        def attempt() -> list[str]:
+    def _settle(self, player_id: str, premium: bool) -> tuple[list[str], PlayerClubs]:
+        """`settle`'s changed clubs, and the player's list as it is now."""
+
+        def attempt() -> tuple[list[str], PlayerClubs]:
             held = self.store.player_clubs(player_id)
             after = held.settled(premium)
             if after is held:
-                return []
+                return [], held
             flipped = [
                 new
                 for old, new in zip(held.clubs, after.clubs, strict=True)
@@ -572,15 +576,15 @@ class ClubsService:
                         )
                     )
             self.store.commit(parts)
-            return [membership.club_id for membership in flipped]
+            return [membership.club_id for membership in flipped], after
 
-        changed = self._retrying(attempt)
+        changed, held = self._retrying(attempt)
         for club_id in changed:
             self.rescore(club_id)
         if changed:
             logger.info("memberships settled", player_id=player_id, clubs=changed, premium=premium)
             metrics.add_metric(name="MembershipsSettled", unit=MetricUnit.Count, value=len(changed))
-        return changed
+        return changed, held
 
     def settle_all(self) -> int:
         """Every player in more than one club settled (the daily job: premium ended or

@@ -204,8 +204,9 @@ class ResultsService(_OnResults):
         club_mates: Callable[[str], list[str]] = lambda viewer: [],
     ) -> None:
         super().__init__(store, accounts, now)
-        # player id -> (until when, in time.monotonic(), the nickname read then)
-        self._names: dict[str, tuple[float, str]] = {}
+        # player id -> (until when, in time.monotonic(), the nickname and the main club's tag
+        # read then)
+        self._names: dict[str, tuple[float, str, TagView | None]] = {}
         # The clubs (yamb_service.clubs): the main club's tag beside each name (C1), and the
         # members of the viewer's live clubs (the clubs kind of a board, R1).
         self.tags = tags
@@ -253,19 +254,21 @@ class ResultsService(_OnResults):
 
     def _named(self, entries: list[Entry]) -> list[Entry]:
         """The rows with their players' nicknames now (a rename, a purged account's id name):
-        from the names this function read in the last minute, the others in one batch read."""
+        from the names this function read in the last minute, the others in one batch read,
+        with their main clubs' tags (`_tagged`) in two more."""
         now = time.monotonic()
         players = {p for e in entries for p in e.players}
-        missing = [p for p in players if self._names.get(p, (0.0, ""))[0] < now]
+        missing = [p for p in players if self._names.get(p, (0.0, "", None))[0] < now]
         if missing:
             if len(self._names) > MAX_NAMES:
                 self._names.clear()
             found = self.accounts.profiles(missing)
+            tags = self.tags(sorted(missing))
             for player_id in missing:
                 # No profile (gone for good: a never-verified account dropped): its id.
                 profile = found.get(player_id)
                 name = profile.nickname if profile else player_id
-                self._names[player_id] = (now + NAMES_SECONDS, name)
+                self._names[player_id] = (now + NAMES_SECONDS, name, tags.get(player_id))
         return [
             e.model_copy(update={"names": [self._names[p][1] for p in e.players]}) for e in entries
         ]
@@ -305,10 +308,10 @@ class ResultsService(_OnResults):
         return self._tagged(_rows(self._named(ordered), viewer), ordered)
 
     def _tagged(self, rows: list[RowView], entries: list[Entry]) -> list[RowView]:
-        """Each row with its players' main clubs' tags (C1), in one read for the page."""
-        tags = self.tags(sorted({p for e in entries for p in e.players}))
+        """Each row with its players' main clubs' tags (C1), as `_named` read them with the
+        names (the entries are named ones)."""
         return [
-            row.model_copy(update={"tags": [tags.get(p) for p in entry.players]})
+            row.model_copy(update={"tags": [self._names[p][2] for p in entry.players]})
             for row, entry in zip(rows, entries, strict=True)
         ]
 

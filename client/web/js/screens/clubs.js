@@ -56,8 +56,9 @@ function drawMine(section, held, ctx, refresh) {
     h("h3", { id: "clubs-mine-title" }, t("Your clubs")),
     rows.length ? h("ul", { class: "clubs-list", id: "clubs-mine-list" }, rows)
       : h("p", { class: "hint", id: "clubs-mine-empty" }, t("You are in no club yet: join one below, or found your own.")),
-    h("p", { class: "hint" }, t("You may be in {allowed} clubs at most; the first is your main club, its tag shows beside your nickname.",
-      { allowed: formatNumber(held.allowed) })),
+    h("p", { class: "hint" }, tn("You may be in {count} club at most; the first is your main club, its tag shows beside your nickname.",
+      "You may be in {count} clubs at most; the first is your main club, its tag shows beside your nickname.",
+      held.allowed, { count: formatNumber(held.allowed) })),
     error);
 }
 
