@@ -38,6 +38,11 @@ front of plain Lambda handlers, served on the gateway's aiohttp port beside the 
   headers and credentials flag); CORS headers a function returns are dropped, as AWS ignores them
   when the API has a CORS configuration.
 
+Route functions run one at a time: Powertools keeps the event being resolved on a class
+attribute shared by every resolver in a process (``BaseRouter.current_event``), and here every
+function lives in one process, so two requests at once would read each other's event (on AWS each
+invocation has an execution environment of its own; decision 193).
+
 Every response carries ``apigw-requestid``. Not emulated: JWT and IAM authorization, payload
 format 1.0, throttling, parameter mapping, stage variables, custom domains, mutual TLS.
 """
@@ -50,6 +55,7 @@ import json
 import logging
 import os
 import re
+import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -378,6 +384,7 @@ class HttpApiEmulator:
         self.api_id = api_id
         self.payload_limit = payload_limit
         self._invoke = invoke
+        self._one_route_at_a_time = threading.Lock()
         self._cache: dict[tuple[str, tuple[str, ...]], tuple[float, Any]] = {}
 
     # ---------------------------------------------------------------------------- request
@@ -418,7 +425,11 @@ class HttpApiEmulator:
             parts.request_context["authorizer"] = {"lambda": authorizer_context}
         event = self._event(parts, body, request.headers.get("Content-Type"))
         outcome = await self._invoke(
-            route.route_key, route.handler, event, route.new_context(), self._timeout(route)
+            route.route_key,
+            self._alone(route.handler),
+            event,
+            route.new_context(),
+            self._timeout(route),
         )
         if outcome.timed_out:
             return _error(UNAVAILABLE, request_id)
@@ -524,6 +535,15 @@ class HttpApiEmulator:
         if parts.path_parameters:
             event["pathParameters"] = dict(parts.path_parameters)
         return event
+
+    def _alone(self, handler: LambdaHandler) -> LambdaHandler:
+        """`handler` run while no other route function runs (see the module docstring)."""
+
+        def alone(event: dict[str, Any], context: Any) -> Any:
+            with self._one_route_at_a_time:
+                return handler(event, context)
+
+        return alone
 
     # ---------------------------------------------------------------------------- authorizer
 

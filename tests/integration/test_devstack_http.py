@@ -11,6 +11,7 @@ import textwrap
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -714,6 +715,39 @@ def test_http_function_outliving_the_route_timeout_answers_503() -> None:
 
     # then API Gateway gives up with 503
     assert (answer.status, answer.json()) == (503, {"message": "Service Unavailable"})
+
+
+def test_http_route_functions_each_read_their_own_event_when_called_at_once() -> None:
+    # given two functions built on Powertools resolvers (which keep the event being resolved on
+    # a class attribute shared by every resolver in a process), each reading the body, waiting,
+    # then a header, as the Stripe webhook reads its payload and its signature
+    from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
+
+    def function(path: str) -> Handler:
+        app = APIGatewayHttpResolver()
+
+        @app.post(path)
+        def echo() -> dict[str, Any]:
+            body = app.current_event.json_body["n"]
+            time.sleep(0.005)
+            return {"body": body, "header": int(app.current_event.headers["x-n"])}
+
+        return app.resolve
+
+    routes = [HttpRoute("POST /a", function("/a")), HttpRoute("POST /b", function("/b"))]
+    with http_gateway(routes) as gateway:
+
+        def ask(n: int) -> Answer:
+            path = "/a" if n % 2 else "/b"
+            body = json.dumps({"n": n}).encode()
+            return call(gateway, "POST", path, body=body, headers=[("X-N", str(n))])
+
+        # when 24 requests come from 8 threads at once
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(ask, range(24)))
+
+    # then every answer is its own request's body and header
+    assert [answer.json() for answer in answers] == [{"body": n, "header": n} for n in range(24)]
 
 
 CORS = CorsConfiguration(

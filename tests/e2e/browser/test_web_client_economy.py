@@ -127,6 +127,7 @@ def test_web_client_worn_skins_show_on_the_sheet_and_dice_of_a_started_game(
     create_game(page, players="2", preset="1")
     page.select_option("#bot-level", "easy")
     page.click("#add-bot")
+    expect(page.locator(".seat")).to_have_count(2)  # the bot seated before the start
     page.click("#start")
     expect(page.locator("#game-status")).to_have_attribute("data-status", "running")
 
