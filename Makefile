@@ -133,6 +133,7 @@ bench: $(STAMP)
 	$(PY) bench/game_types_bench.py
 	$(PY) bench/solver_bench.py --stored --grids classic yacht generala
 	$(PY) bench/bots_bench.py
+	$(PY) bench/ratings_bench.py
 	$(PY) bench/web_client_bench.py
 	$(PY) bench/load_test.py
 	$(PY) bench/general_chat_bench.py

@@ -1,7 +1,7 @@
-"""The results' HTTP API: leaderboards (R1, R3), a player's statistics (R4), head-to-head
-(S4), favorites (S1's one-way follow), and the public page (R5: HTML for people, JSON for
-machines; no sign-in). Each route parses its request, calls one method of the results service
-and maps the answer or the error to a reply."""
+"""The results' HTTP API: leaderboards (R1, R3), rating boards (issue 32), a player's
+statistics (R4), head-to-head (S4), favorites (S1's one-way follow), and the public page (R5:
+HTML for people, JSON for machines; no sign-in). Each route parses its request, calls one
+method of the results or ratings service and maps the answer or the error to a reply."""
 
 import gc
 
@@ -12,6 +12,8 @@ import hashlib
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
+from yamb.competition.messages import RatingBoardView
+from yamb.competition.ratings import pool
 from yamb.i18n import Language, Text, negotiate
 from yamb.results import periods
 from yamb.results.boards import board
@@ -26,6 +28,7 @@ from yamb.results.messages import (
 from yamb.results.page import missing_page, statistics_page
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
+from yamb_service.competition.wiring import ratings_service
 from yamb_service.edge.http_api import (
     NO_SUCH_ROUTE,
     HttpApi,
@@ -98,6 +101,32 @@ def leaderboard() -> Response[str]:
     )
     viewer = player_id(app.current_event)
     return json_reply(200, service.board(viewer, target, _query("kind", "all")))
+
+
+_RATING_PARAMETERS = (
+    Parameter("format", "individual (default) or pairs", enum=("individual", "pairs")),
+    Parameter(
+        "family",
+        "yamb-1 (default) to yamb-7 (Yamb by column preset), classic, scandinavian, yacht or "
+        "generala",
+    ),
+)
+
+
+@routes.get(
+    "/ratings",
+    "A rating board: skill ratings, best first",
+    RatingBoardView,
+    parameters=_RATING_PARAMETERS,
+)
+def rating_board() -> Response[str]:
+    known = {parameter.name for parameter in _RATING_PARAMETERS}
+    unknown = set(app.current_event.query_string_parameters or {}) - known
+    if unknown:
+        name = sorted(unknown)[0]
+        raise ResultsError(Text("unknown filter '{name}': format, family", name=name), field=name)
+    target = pool(_query("format", "individual"), _query("family", "yamb-1"))
+    return json_reply(200, ratings_service().board(player_id(app.current_event), target))
 
 
 @routes.get("/players/{nickname}/statistics", "A player's statistics", StatisticsView)

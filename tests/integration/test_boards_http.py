@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 
 import boto3
 import pytest
+from openskill.models import BradleyTerryFull
 from yamb.accounts.nicknames import purged_nickname
 from yamb.accounts.preferences import Preferences
 from yamb.accounts.profile import AccountStatus, Profile
@@ -31,6 +32,7 @@ from yamb_service.clubs import wiring as clubs_wiring
 from yamb_service.common import clock, config
 from yamb_service.common.dynamo import item_model
 from yamb_service.common.observability import metrics
+from yamb_service.competition import wiring as competition_wiring
 from yamb_service.economy.ports import Change
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.game.dynamo import DynamoGameRepository
@@ -78,6 +80,7 @@ STATISTICS_FIELDS = {
     "abandoned",
     "records",
     "kinds",
+    "ratings",
     "rates",
 }
 # Words no key of a results answer may contain (R5: never e-mail, tokens or personal data).
@@ -281,6 +284,9 @@ class Boards:
     def board(self, player: str = ANA, **query: str) -> Reply:
         return self.call("GET", "/boards", query, player=player)
 
+    def ratings(self, player: str = ANA, **query: str) -> Reply:
+        return self.call("GET", "/ratings", query, player=player)
+
 
 def create_table() -> str:
     """A game table of its own, without its stream: the tests hand the stream's records to the
@@ -312,6 +318,7 @@ def forget_wiring() -> None:
         getattr(results_wiring, built).cache_clear()
     progression_wiring.forget()  # the results function records progression too
     clubs_wiring.forget()  # and scores the players' clubs
+    competition_wiring.forget()  # and rates the players
 
 
 def seed(boards: "Boards") -> None:
@@ -734,6 +741,8 @@ def test_statistics_json_shape_counts_the_game_and_holds_nothing_private(played:
 
     # when ben reads ana's statistics
     reply = played.call("GET", "/players/ana/statistics", player=BEN)
+    model = BradleyTerryFull()
+    [[won], _] = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
 
     # then they count the sample game as hers: a win, her record, her place and her rates
     assert reply.status == 200, reply.body
@@ -766,6 +775,16 @@ def test_statistics_json_shape_counts_the_game_and_holds_nothing_private(played:
         # the sample sheet: 1 bonus of 2 columns, no Yamb of 2 cells, 2 pokers of 2, 4 of 26
         # cells crossed out
         "rates": {"bonus": 0.5, "yamb": 0.0, "poker": 1.0, "crossedOut": 0.1538},
+        # her preset-1 rating after one win over a newcomer, as OpenSkill rates it
+        "ratings": [
+            {
+                "pool": "individual/yamb-1",
+                "rating": round(60 * won.mu),
+                "deviation": round(60 * won.sigma),
+                "provisional": True,
+                "games": 1,
+            }
+        ],
     }
     # and nothing private: no e-mail, no token, no wallet
     assert_nothing_private(reply)
@@ -1206,3 +1225,71 @@ def test_past_games_name_a_deleted_player_by_nobody_and_refuse_a_forged_cursor(
     # then the game shows without his name, and the cursor is refused, naming the field
     assert [seat["nickname"] for seat in games[0]["others"]] == [None]
     assert forged.error == (400, "bad_request", "before")
+
+
+# ---------------------------------------------------------------------- ratings (issue 32)
+
+
+def test_ratings_a_ranked_game_rates_its_players_once_and_shows_on_the_board(
+    seeded: Boards,
+) -> None:
+    # given the seeded games (ana beat ben, cleo beat dan, preset 1), delivered once more as a
+    # stream does at least once
+    seeded.record(sample_result())
+
+    # when ana reads the preset-1 rating board
+    reply = seeded.ratings(family="yamb-1")
+
+    # then the two winners lead, each rated once, provisional, and ana's row is hers
+    assert reply.status == 200, reply.body
+    page = reply.json
+    assert page["pool"] == "individual/yamb-1"
+    rows = page["rows"]
+    assert sorted(r["name"] for r in rows[:2]) == ["ana", "cleo"]
+    assert sorted(r["name"] for r in rows[2:]) == ["ben", "dan"]
+    assert [r["place"] for r in rows] == [1, 2, 3, 4]
+    assert all(r["games"] == 1 and r["provisional"] for r in rows)
+    assert rows[0]["rating"] > 1500 > rows[-1]["rating"]
+    assert [r["me"] for r in rows if r["name"] == "ana"] == [True]
+    assert page["mine"] is None
+    assert "pairs/yamb-1" in page["families"]
+
+
+def test_ratings_on_the_statistics_and_a_viewer_outside_the_board(
+    seeded: Boards, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a board of one row
+    monkeypatch.setattr("yamb_service.competition.service.TOP", 1)
+
+    # when ben (not in the top) reads it, and anyone reads ana's statistics
+    page = seeded.ratings(player=BEN, family="yamb-1").json
+    stats = seeded.call("GET", "/players/ana/statistics").json
+
+    # then ben's own rating is beside the board, and ana's is on her statistics
+    assert len(page["rows"]) == 1
+    assert page["mine"]["rating"] < 1500 and page["mine"]["games"] == 1
+    (rating,) = stats["ratings"]
+    assert rating["pool"] == "individual/yamb-1" and rating["rating"] > 1500
+
+
+def test_ratings_a_board_no_one_is_rated_on_is_empty(seeded: Boards) -> None:
+    page = seeded.ratings(format="pairs", family="yamb-3").json
+    assert (page["rows"], page["mine"]) == ([], None)
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ({"family": "yamb-8"}, "family"),
+        ({"format": "team"}, "format"),
+        ({"format": "pairs", "family": "yacht"}, "family"),
+        ({"season": "1"}, "season"),
+    ],
+)
+def test_ratings_bad_filter_is_refused_with_its_field(
+    boards: Boards, query: dict[str, str], field: str
+) -> None:
+    reply = boards.ratings(**query)
+    assert reply.status == 400, reply.body
+    assert reply.error[2] == field
+    assert reply.json["error"]["message"]

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from yamb.clubs.tag import TagView
+from yamb.competition.messages import RatingView
 from yamb.results.facts import SheetFacts
 from yamb.results.head_to_head import Meeting
 from yamb.results.stats import Record
@@ -87,6 +88,8 @@ class StatisticsView(_View):
     records: dict[str, Record]
     kinds: dict[str, int]
     rates: RatesView
+    # The skill ratings (issue 32), one per format and rule family played ranked.
+    ratings: list[RatingView] = Field(default_factory=list)
 
 
 class HeadToHeadView(_View):

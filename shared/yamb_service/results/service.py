@@ -19,6 +19,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from yamb.accounts.nicknames import MAX_NICKNAME_CHARS
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb.clubs.tag import TagView
+from yamb.competition.messages import RatingView
 from yamb.i18n import Text
 from yamb.push.messages import PushKind, PushRequest
 from yamb.results import periods
@@ -202,8 +203,11 @@ class ResultsService(_OnResults):
         *,
         tags: Callable[[list[str]], Mapping[str, TagView]] = lambda players: {},
         club_mates: Callable[[str], list[str]] = lambda viewer: [],
+        ratings: Callable[[str], list[RatingView]] = lambda player: [],
     ) -> None:
         super().__init__(store, accounts, now)
+        # The player's skill ratings (yamb_service.competition), on their statistics.
+        self.ratings = ratings
         # player id -> (until when, in time.monotonic(), the nickname and the main club's tag
         # read then)
         self._names: dict[str, tuple[float, str, TagView | None]] = {}
@@ -390,6 +394,7 @@ class ResultsService(_OnResults):
             records=stats.records,
             kinds=stats.kinds,
             rates=RatesView.of(stats.sheets),
+            ratings=self.ratings(player),
         )
 
     def head_to_head(self, viewer: str, nickname: str, before: str | None) -> HeadToHeadView:

@@ -13,6 +13,7 @@ from yamb_service.clubs.tags import ClubMates, MainTags
 from yamb_service.common import clock
 from yamb_service.common.config import PrizeSettings, prize_settings, results_settings
 from yamb_service.common.dynamo import ItemModel, botocore_session, item_model
+from yamb_service.competition.wiring import ratings_service
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.game.result_dynamo import game_result
 from yamb_service.push.invoke import pusher
@@ -49,6 +50,7 @@ def results_service() -> ResultsService:
         now=_now,
         tags=MainTags(clubs),
         club_mates=ClubMates(clubs),
+        ratings=lambda player: ratings_service().of_player(player),
     )
 
 

@@ -89,6 +89,7 @@ def test_web_client_every_screen_says_only_words_of_the_catalogue(
         "#/games",
         "#/slow",
         "#/boards",
+        "#/ratings",
         "#/shop",
         "#/wallet",
         "#/tasks",

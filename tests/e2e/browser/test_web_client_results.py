@@ -210,3 +210,48 @@ def page_settings(stack: LocalStack, token: str, changes: dict[str, Any]) -> Any
     )
     with urllib.request.urlopen(request, timeout=30) as answer:
         return json.loads(answer.read())
+
+
+def test_web_client_ratings_board_and_the_players_rating_after_a_ranked_game(
+    web_stack: LocalStack, players: Any, new_page: NewPage
+) -> None:
+    # given a ranked preset-1 game ana won against ben, rated from the stream
+    ana, ben, _ = ranked_game_on_the_board(web_stack, players, "wr")
+    ana_name, ben_name = local_nickname(ana.name), local_nickname(ben.name)
+    token = web_stack.player_token(ana.name)
+
+    def rated() -> bool:
+        rows = get(web_stack, "/ratings?family=yamb-1", token)["rows"]
+        return {ana_name, ben_name} <= {row["name"] for row in rows}
+
+    assert wait_until(rated, timeout=10)
+    page = new_page()
+    sign_in(page, web_stack, ana.name)
+
+    # when she opens the leaderboards, then its skill ratings beside the best scores
+    page.click('#nav a[data-screen="boards"]')
+    page.click("#boards-tab-ratings")
+
+    # then the preset-1 board lists both, her provisional rating above his and marked as hers
+    expect(page).to_have_url(re.compile(r"#/ratings$"))
+    expect(page.locator("#ratings-tab-ratings")).to_have_attribute("aria-current", "page")
+    mine = page.locator("#rating-board tbody tr.me")
+    expect(mine).to_contain_text(ana_name)
+    expect(mine.locator(".rating")).to_have_class(re.compile(r"\bprovisional\b"))
+    expect(mine.locator(".rating")).to_have_text(re.compile(r"^1[5-9]\d\d\?$"))
+    his = page.locator("#rating-board tbody tr", has_text=ben_name)
+    expect(his.locator(".rating")).to_have_text(re.compile(r"^1[0-4]\d\d\?$"))
+
+    # when she picks 2 vs 2 on preset 1, nobody is rated there
+    page.select_option("#rating-format", "pairs")
+    expect(page).to_have_url(re.compile(r"#/ratings\?format=pairs$"))
+    expect(page.locator("#rating-empty")).to_be_visible()
+
+    # when she opens her own page, then her rating is there, leading to its board
+    page.goto(f"{web_stack.web_url}#/players/{ana_name}")
+    rating = page.locator('#player-ratings li[data-pool="individual/yamb-1"]')
+    expect(rating).to_contain_text("Yamb, preset 1")
+    rating.locator("a").click()
+    expect(page).to_have_url(re.compile(r"#/ratings\?family=yamb-1$"))
+    expect(page.locator("#rating-board tbody tr.me")).to_contain_text(ana_name)
+    assert not page.errors

@@ -39,7 +39,7 @@ export const screen = {
       h("span", { class: "label" }, filter.label),
       h("select", { name: filter.name, id: `board-${filter.name}` },
         filter.options.map(([value, label]) => h("option", { value, selected: value === chosen[filter.name] }, label))))));
-    fill(root, h("h2", {}, t("Leaderboards")), form, error, table);
+    fill(root, h("h2", {}, t("Leaderboards")), boardTabs("boards"), form, error, table);
     const query = new URLSearchParams(Object.entries(chosen).filter(([name, value]) =>
       value !== FILTERS.find((f) => f.name === name).options[0][0]));
     try {
@@ -53,6 +53,14 @@ export const screen = {
     }
   },
 };
+
+/** The two kinds of board side by side: best scores and skill ratings (issue 32). */
+export function boardTabs(current) {
+  const tab = (id, href, label) => h("a", { href, id: `${current}-tab-${id}`, class: current === id ? "tab current" : "tab",
+    "aria-current": current === id ? "page" : null }, label);
+  return h("nav", { class: "board-tabs", "aria-label": t("Boards") },
+    tab("boards", "#/boards", t("Best scores")), " · ", tab("ratings", "#/ratings", t("Skill ratings")));
+}
 
 function board(view) {
   const ends = view.periodEndsAt

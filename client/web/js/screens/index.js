@@ -12,6 +12,7 @@ import { screen as games } from "./games.js";
 import { screen as moderation } from "./moderation.js";
 import { screen as player } from "./player.js";
 import { screen as players } from "./players.js";
+import { screen as ratings } from "./ratings.js";
 import { screen as replay } from "./replay.js";
 import { screen as reset } from "./reset.js";
 import { screen as settings } from "./settings.js";
@@ -27,6 +28,7 @@ export const screens = [
   clubs,
   chats,
   boards,
+  ratings,
   shop,
   wallet,
   tasks,

@@ -7,6 +7,7 @@ import { apiUrl } from "../api.js";
 import { tagBadge } from "../clubs.js";
 import { countryName, flagOf } from "../countries.js";
 import { recordKindLabel } from "../labels.js";
+import { poolLabel, ratingBadge } from "../ratings.js";
 import { reportButton } from "../report.js";
 import { fill, h } from "../dom.js";
 import { formatDate, formatNumber, t } from "../i18n.js";
@@ -59,6 +60,7 @@ export const screen = {
         publicPage ? [" · ", h("a", { id: "player-public-page", href: publicPage, target: "_blank", rel: "noopener" },
           t("Public page (a link to share)"))] : null),
       statistics(stats),
+      ratingList(stats),
       records(stats),
       badges ? badgeList(badges) : null,
       meetings ? headToHead(meetings, nickname, ctx) : null);
@@ -147,6 +149,18 @@ function records(stats) {
     h("ul", {}, entries.map(([kind, record]) => h("li", {},
       h("strong", {}, formatNumber(record.score)), ` · ${recordKindLabel(kind)} · `,
       h("a", { href: `#/replay/${record.gameId}` }, formatDate(record.at))))));
+}
+
+function ratingList(stats) {
+  if (!stats.ratings?.length) return null;
+  return h("section", { class: "panel", id: "player-ratings" }, h("h3", {}, t("Skill ratings")),
+    h("ul", {}, stats.ratings.map((rating) => h("li", { dataset: { pool: rating.pool } },
+      h("a", { href: `#/ratings?${ratingQuery(rating.pool)}` }, poolLabel(rating.pool)), " · ", ratingBadge(rating)))));
+}
+
+function ratingQuery(pool) {
+  const [format, family] = pool.split("/");
+  return new URLSearchParams(format === "pairs" ? { family, format } : { family }).toString();
 }
 
 function badgeList(view) {

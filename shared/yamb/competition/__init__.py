@@ -1,0 +1,1 @@
+"""Competition (issue 32): skill ratings from ranked games."""

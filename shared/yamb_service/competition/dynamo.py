@@ -1,0 +1,111 @@
+"""Ratings on the game table (docs/data-model.md, "Ratings"): one item per player and pool,
+`RATING#<pool>` / `P#<player>` (the `Rating` as JSON in `summary`, on `version`), listed in
+`gsi1` under the pool by the rating less three uncertainties, inverted: a rating board is one
+index query. A game's ratings change in one transaction with its `GAME#<id>` / `RATED` marker,
+so a redelivered result rates once."""
+
+import random
+import time
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
+
+from pynamodb.exceptions import PynamoDBException, TransactWriteError
+from pynamodb.transactions import TransactWrite
+from yamb.competition.ratings import Rating, RatingPool
+
+from yamb_service.common.dynamo import ItemModel, busy_or
+from yamb_service.competition.ports import Rated
+
+_PLAYER, _RATED = "P#", "RATED"
+# The marker outlives the stream's 24 hours of redelivery by far.
+RATED_TTL = timedelta(days=30)
+_BATCH = 100
+# The index's order: an ordinal of -800..800 (far beyond OpenSkill's range) in thousandths,
+# inverted so that the best comes first.
+_ORDER_CEILING = 800_000
+
+
+def _pool_key(pool: RatingPool | str) -> str:
+    return f"RATING#{pool if isinstance(pool, str) else pool.key}"
+
+
+def _order(rating: Rating) -> str:
+    return f"{_ORDER_CEILING - round(rating.ordinal * 1000):07d}#{rating.player_id}"
+
+
+class DynamoRatingStore:
+    def __init__(self, item: ItemModel, *, sleep: Callable[[float], None] = time.sleep) -> None:
+        self._item = item
+        self._sleep = sleep
+
+    def _read(self, keys: list[tuple[str, str]]) -> list[Rating]:
+        found = []
+        try:
+            for start in range(0, len(keys), _BATCH):
+                for item in self._item.batch_get(
+                    keys[start : start + _BATCH], consistent_read=True
+                ):
+                    rating = Rating.model_validate_json(item.summary or "{}")
+                    found.append(rating.model_copy(update={"version": int(item.version or 0)}))
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+        return found
+
+    def ratings(self, pool: RatingPool, player_ids: Iterable[str]) -> dict[str, Rating]:
+        keys = [(_pool_key(pool), f"{_PLAYER}{p}") for p in dict.fromkeys(player_ids)]
+        return {rating.player_id: rating for rating in self._read(keys)}
+
+    def player_ratings(self, player_id: str, pools: Iterable[RatingPool]) -> list[Rating]:
+        keys = [(_pool_key(pool), f"{_PLAYER}{player_id}") for pool in pools]
+        order = {key[0]: n for n, key in enumerate(keys)}
+        return sorted(self._read(keys), key=lambda r: order[_pool_key(r.pool)])
+
+    def rate_game(
+        self, game_id: str, now: datetime, before: dict[str, Rating], after: dict[str, Rating]
+    ) -> Rated:
+        item = self._item
+        try:
+            with TransactWrite(connection=item._get_connection().connection) as write:
+                write.save(
+                    item(
+                        f"GAME#{game_id}",
+                        _RATED,
+                        expires_at=int((now + RATED_TTL).timestamp()),
+                    ),
+                    condition=item.pk.does_not_exist(),
+                )
+                for player_id, rating in after.items():
+                    old = before.get(player_id)
+                    write.save(
+                        item(
+                            _pool_key(rating.pool),
+                            f"{_PLAYER}{player_id}",
+                            summary=rating.model_dump_json(by_alias=True),
+                            version=(0 if old is None else old.version) + 1,
+                            gsi1pk=_pool_key(rating.pool),
+                            gsi1sk=_order(rating),
+                        ),
+                        condition=item.pk.does_not_exist()
+                        if old is None
+                        else item.version == old.version,
+                    )
+        except TransactWriteError as error:
+            reasons = [None if r is None else r.code for r in (error.cancellation_reasons or [])]
+            if reasons and reasons[0] == "ConditionalCheckFailed":
+                return "rated_before"
+            if "ConditionalCheckFailed" in reasons or "TransactionConflict" in reasons:
+                return "moved"
+            raise busy_or(error) from error
+        return "rated"
+
+    def top(self, pool: RatingPool, limit: int) -> list[Rating]:
+        try:
+            return [
+                Rating.model_validate_json(item.summary or "{}")
+                for item in self._item.gsi1.query(_pool_key(pool), limit=limit)
+            ]
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+
+    def pause(self, attempt: int) -> None:
+        self._sleep(random.uniform(0, 0.02 * 2**attempt))
