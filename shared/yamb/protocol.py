@@ -859,6 +859,15 @@ class ReplayFrame(Frame):
         default=None,
         description="Yahtzee-family grids: each player's regret over the whole game",
     )
+    expected: float | None = Field(
+        default=None,
+        description="Yahtzee-family grids: the optimal player's average score from an empty sheet",
+    )
+    luck: dict[str, float] | None = Field(
+        default=None,
+        description="Yahtzee-family grids: the points the dice gave (below 0: took) each player "
+        "who finished, against an average game; a total is expected - regret + luck",
+    )
 
 
 class ChatFrame(Frame):

@@ -162,7 +162,10 @@ function head(game) {
     } }, t("Resign")));
   }
   if (game.status === "finished" || game.status === "cancelled") {
-    buttons.push(h("a", { id: "replay", class: "button", href: `#/replay/${game.gameId}` }, t("Replay")));
+    // On a family grid the replay tells each player's skill from their luck (issue 32).
+    const family = game.settings?.grid && game.settings.grid !== "yamb" && game.status === "finished";
+    buttons.push(h("a", { id: "replay", class: "button", href: `#/replay/${game.gameId}` },
+      family ? t("Replay, skill and luck") : t("Replay")));
   }
   buttons.push(h("button", { id: "to-lobby", onclick: () => app.showLobby() }, t("Games")));
   buttons.push(motionSwitch());

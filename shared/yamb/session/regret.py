@@ -121,6 +121,68 @@ def _choices(
     return turns
 
 
+@dataclass(frozen=True, slots=True)
+class Luck:
+    """Luck told apart from skill (issue 32): `expected` is what the optimal player scores on
+    average from an empty sheet; each finished player's `luck` is what the dice gave (or, below
+    0, took) against an average game. A total is `expected - regret + luck` exactly: each roll's
+    luck is the optimal value after it less the value expected before it, each choice's regret
+    the best value less the chosen one, and the two sum along the game to the total less
+    `expected`. Luck averages 0 whoever plays; regret is the player's own."""
+
+    expected: float
+    luck: Mapping[str, float]
+
+
+def luck(
+    settings: GameSettings,
+    players: Sequence[str],
+    lines: Sequence[str],
+    regret_totals: Mapping[str, float],
+) -> Luck | None:
+    """Each player's luck over a finished game whose sheet is full (a player who left has
+    none); None where the grid has no optimal player here."""
+    if settings.grid not in FAMILY_GRIDS:
+        return None
+    from yamb.solver import Solver, TableError, state_of  # noqa: PLC0415 - numpy, a table
+
+    try:
+        solver = Solver.load(settings.grid)
+    except TableError:
+        return None
+    layout = layout_for(settings.grid, settings.column_ids, settings.dice)
+    expected = solver.expected(state_of(Game(layout, ["empty"]), 0))
+    sheets = _final_sheets(settings, players, lines)
+    return Luck(
+        expected=round(expected, 2),
+        luck={
+            player: round(game.sheets[0].total() - expected + regret_totals.get(player, 0.0), 2)
+            for player, game in zip(players, sheets, strict=True)
+            if game.sheets[0].is_full()
+        },
+    )
+
+
+def _final_sheets(
+    settings: GameSettings, players: Sequence[str], lines: Sequence[str]
+) -> list[Game]:
+    """Each player's sheet at the end, rebuilt from the record on its own."""
+    layout = layout_for(settings.grid, settings.column_ids, settings.dice)
+    sheets = [Game(layout, [player]) for player in players]
+    for line in lines:
+        written = _written_row(line)
+        if written is None:
+            continue
+        recorded = fair_dice.parse_turn(line)
+        game = sheets[recorded.seat]
+        rolls = [roll.dice for roll in recorded.rolls]
+        game.start_turn(rolls[0])
+        for dice in rolls[1:]:
+            game.reroll(dice)
+        game.write(0, written)
+    return sheets
+
+
 def totals(
     players: Sequence[str], lines: Sequence[str], regrets: Sequence[float | None]
 ) -> Mapping[str, float]:

@@ -39,6 +39,12 @@ def replay_frames(
     except (KeyError, ValueError):  # the solver and the record disagree: the replay stands
         regrets = None
     totals = None if regrets is None else dict(regret.totals(header.players, lines, regrets))
+    luck = None
+    if totals is not None:
+        try:
+            luck = regret.luck(header.settings, header.players, lines, totals)
+        except (KeyError, ValueError):  # the record does not rebuild: the replay stands
+            luck = None
     parts: list[list[ReplayTurnView]] = [[]]
     size = 0
     for turn in replay_turns(header, lines, regrets):
@@ -66,6 +72,8 @@ def replay_frames(
                 outcome=header.outcome,
                 turns=turns,
                 regret=totals,
+                expected=None if luck is None else luck.expected,
+                luck=None if luck is None else dict(luck.luck),
             )
         )
         first += len(turns)

@@ -183,7 +183,8 @@ def test_web_client_replay_shows_each_turns_regret(
         expect(ana.locator("td.written")).to_have_count(played)
     expect(ana.locator("#game-status")).to_have_attribute("data-status", "finished")
 
-    # when she opens the replay
+    # when she opens the replay, which the game's end offers with skill and luck
+    expect(ana.locator("#replay")).to_have_text("Replay, skill and luck")
     ana.click("#replay")
 
     # then each turn shows its regret, and the total is given for her
@@ -197,4 +198,18 @@ def test_web_client_replay_shows_each_turns_regret(
     total = ana.locator("#replay-regret")
     expect(total).to_contain_text(ana.locator("#me").inner_text())
     expect(total).to_contain_text(re.compile(r"\d+\.\d\d"))
+
+    # and skill is told from luck: her total is the optimal player's average, less what her
+    # choices lost, plus what the dice gave or took (issue 32)
+    luck = ana.locator("#replay-luck")
+    expect(luck).to_contain_text("The optimal player scores")
+    row = luck.locator("tbody tr")
+    expect(row).to_have_count(1)
+    lost, dice = (
+        float(text.replace("\u2212", "-").replace(",", ""))
+        for text in row.locator("td").all_inner_texts()
+    )
+    expected = float(re.search(r"scores ([\d,.]+)", luck.inner_text())[1].replace(",", ""))  # type: ignore[index]
+    sheet_total = int(ana.locator("#replay-view .sheet-total").inner_text())  # Yacht: no bonus
+    assert abs(expected + lost + dice - sheet_total) < 0.05
     assert ana.errors == []  # type: ignore[attr-defined]

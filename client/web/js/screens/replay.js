@@ -47,8 +47,9 @@ function whole(parts, ctx) {
   const written = [...new Set(turns.filter((turn) => turn.write).map((turn) => turn.write.column))];
   const columns = settings.columns || ctx.state.catalog.presets[settings.preset] || written;
   const regret = parts.map((part) => part.regret).find((r) => r && typeof r === "object") || null;
+  const luck = parts.map((part) => part.luck).find((l) => l && typeof l === "object") || null;
   return { gameId: first.gameId, players: first.players, names, settings, grid, turns, columns,
-    regret, winners: first.winners, outcome: first.outcome };
+    regret, luck, expected: first.expected, winners: first.winners, outcome: first.outcome };
 }
 
 /** The sheets as they stood after `upTo` turns: the cells written so far. */
@@ -92,6 +93,7 @@ function draw(root, replay, at, ctx) {
       [...replay.names.values()].join(", "),
       winners ? [" · ", t("Won by {names}", { names: winners })] : ""),
     regretSummary(replay),
+    luckSummary(replay),
     h("div", { class: "replay-steps", role: "group", "aria-label": t("Turns") },
       step("⏮", 0, "replay-first"), step(t("Previous"), at - 1, "replay-previous"),
       h("span", { id: "replay-at", "aria-live": "polite" },
@@ -124,6 +126,23 @@ function regretSummary(replay) {
     `${replay.names.get(id)} ${isNumber(value) ? points(value) : "?"}`);
   return h("p", { id: "replay-regret" },
     t("Regret (expected points lost against the optimal player; 0 is perfect): {list}", { list: parts.join(" · ") }));
+}
+
+/** Luck told apart from skill (issue 32): per player who finished, the points their own
+ * choices lost and the points the dice gave or took, against the optimal player's average. */
+function luckSummary(replay) {
+  if (!replay.luck || !isNumber(replay.expected)) return null;
+  const signed = (value) => `${value > 0 ? "+" : ""}${points(value)}`;
+  const rows = Object.entries(replay.luck).map(([id, luck]) => h("tr", { dataset: { player: id } },
+    h("th", { scope: "row" }, replay.names.get(id)),
+    h("td", {}, isNumber(replay.regret?.[id]) ? `−${points(replay.regret[id])}` : ""),
+    h("td", {}, signed(luck))));
+  return h("section", { class: "panel", id: "replay-luck" },
+    h("h3", {}, t("Skill and luck")),
+    h("p", { class: "hint" }, t("The optimal player scores {expected} on average here. Each total is that, less the points the player’s own choices lost, plus what the dice gave or took.", { expected: points(replay.expected) })),
+    h("table", { class: "board-table" },
+      h("thead", {}, h("tr", {}, [t("Player"), t("Lost to choices"), t("Dice luck")].map((head) => h("th", { scope: "col" }, head)))),
+      h("tbody", {}, rows)));
 }
 
 function turnTable(replay, go) {
