@@ -9,6 +9,7 @@ gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 
 import base64
 import hashlib
+import re
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -26,6 +27,7 @@ from yamb.results.messages import (
     StatisticsView,
 )
 from yamb.results.page import missing_page, statistics_page
+from yamb.session.fairness_page import PublicFairnessView
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
 from yamb_service.competition.wiring import ratings_service
@@ -42,6 +44,7 @@ from yamb_service.edge.http_api import (
     player_id,
     resolve,
 )
+from yamb_service.game.fairness_page import public_fairness_reader
 from yamb_service.results.wiring import results_service
 
 app = HttpApi()
@@ -50,6 +53,7 @@ routes = Routes(
     app,
     statuses={
         "unknown_player": 404,
+        "unknown_game": 404,
         "favorite_self": 400,
         "too_many_favorites": 409,
         "busy": 503,
@@ -195,6 +199,29 @@ def public_page(nickname: str) -> Response[str]:
     reply = json_reply(200, view)
     reply.headers.update(PAGE_HEADERS)
     return reply
+
+
+@routes.get(
+    "/games/{gameId}/fairness",
+    "A game's dice commitment, the same for everyone (cached 5 s, a day once ended)",
+    PublicFairnessView,
+    public=True,
+)
+def game_fairness(game_id: str) -> Response[str]:
+    if not _GAME_ID.fullmatch(game_id):
+        raise ResultsError(
+            Text("a game id is 1 to 40 letters, digits, - or _"),
+            code="unknown_game",
+            field="gameId",
+        )
+    view = public_fairness_reader().page(game_id)
+    reply = json_reply(200, view)
+    ended = view.status in ("finished", "cancelled")
+    reply.headers["Cache-Control"] = f"public, max-age={86_400 if ended else 5}"
+    return reply
+
+
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
 def _wants_page() -> bool:

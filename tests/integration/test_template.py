@@ -1443,7 +1443,7 @@ def test_every_functions_table_grants_are_limited_by_leading_keys(template: Temp
             [_item_call("UpdateItem", "BOARD#b"), _item_call("GetItem", "WEEK#2026-W49")],
             ["NICK#a", "IDEM#k"],
         ),
-        ("BoardsFunction", [_index_query("BOARD#b")], ["GAME#g", "IDEM#k", "LINK#x"]),
+        ("BoardsFunction", [_index_query("BOARD#b")], ["IDEM#k", "LINK#x", "PERIOD#p"]),
         ("PrizesFunction", [_item_call("PutItem", "PERIOD#p")], ["GAME#g", "NICK#a"]),
         ("ProgressionFunction", [_item_call("PutItem", "REFCODE#c")], ["GAME#g", "BOARD#b"]),
         (
@@ -1507,3 +1507,21 @@ def test_functions_reach_only_their_own_partitions(
     # then its own are allowed, and every call on another partition is refused
     assert refusals(template, function, own) == []
     assert len(refusals(template, function, foreign)) == len(foreign), function
+
+
+def test_boards_function_reads_a_game_partition_and_writes_none(template: Template) -> None:
+    # given the boards function, which reads a game's item for its public fairness page
+    game_query = (
+        "Query",
+        {
+            "TableName": "t",
+            "KeyConditionExpression": "#0 = :0",
+            "ExpressionAttributeNames": {"#0": "pk"},
+            "ExpressionAttributeValues": {":0": {"S": "GAME#g"}},
+        },
+    )
+    writes = [_item_call(action, "GAME#g") for action in ("PutItem", "DeleteItem", "GetItem")]
+
+    # then it may query the game's partition, and may not write (nor get) an item there
+    assert refusals(template, "BoardsFunction", [game_query]) == []
+    assert len(refusals(template, "BoardsFunction", writes)) == len(writes)

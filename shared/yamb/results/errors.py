@@ -12,6 +12,8 @@ type ResultsErrorCode = Literal[
     "board_not_available",
     "period_not_ended",
     "unknown_player",
+    # A game's public fairness page (issue 32): no such game, or one of real dice.
+    "unknown_game",
     "favorite_self",
     "too_many_favorites",
     "busy",

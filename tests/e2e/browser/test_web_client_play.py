@@ -42,6 +42,10 @@ def test_web_client_checks_a_finished_games_dice_in_the_page(
     game_id = create_game(ana, grid="yacht", players="1")
     commitment = ana.locator("#dice-commitment").inner_text()
     assert len(commitment) == 64, commitment
+    # and compares it with the game's public page, the one every reader sees (issue 32)
+    expect(ana.locator("#public-commitment")).to_have_attribute("data-ok", "true")
+    link = ana.locator("#public-commitment-link")
+    expect(link).to_have_attribute("href", re.compile(rf"/games/{game_id}/fairness$"))
 
     # when she adds a seed with a space in it, the server's refusal is said beside the field
     ana.fill("#seed-input", "two words")
@@ -61,7 +65,9 @@ def test_web_client_checks_a_finished_games_dice_in_the_page(
     seed = ana.locator("#dice-seed").inner_text()
     ana.click("#check-dice")
 
-    # then every turn matches, and so does the commitment shown at the start
+    # then every turn matches, and so does the commitment shown at the start (and the public
+    # page's, read again now that the seed shows there)
+    expect(ana.locator("#public-commitment")).to_have_attribute("data-ok", "true")
     verdict = ana.locator("#dice-verdict")
     expect(verdict).to_have_attribute("data-ok", "true")
     expect(verdict).to_contain_text("All 12 turns match")

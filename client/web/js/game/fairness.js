@@ -3,6 +3,7 @@
 // has ended "Check the dice", which asks the server for the dice record (`verify`) and checks
 // every roll in this browser (./dicecheck.js), trusting none of the record's own verdicts.
 
+import { apiUrl, request } from "../api.js";
 import { h } from "../dom.js";
 import { formatNumber, t, tn } from "../i18n.js";
 import { checkRecord } from "./dicecheck.js";
@@ -10,6 +11,9 @@ import { checkRecord } from "./dicecheck.js";
 const ENDED = new Set(["finished", "cancelled"]);
 // gameId -> {record, result} | {error}: the check survives the redraws of later frames.
 const checks = new Map();
+// gameId -> {status, url, page} | {status, error}: the game's public fairness page as read for
+// that status (read again when the status changes: the seed shows once the game has ended).
+const publicPages = new Map();
 // The seed form's element, kept across redraws so that a half-typed seed stays.
 let seedForm = null;
 let context = null; // the page's {state, act}, as the game screen gave it
@@ -40,6 +44,7 @@ export function fairnessPanel(game, app) {
     h("h3", {}, t("Fair dice")),
     h("p", { class: "hint" }, t("Every die of this game was fixed before its first roll. The server's seed is sealed by this commitment, and is shown when the game ends so that anyone can check the dice.")),
     h("p", { class: "commitment" }, t("Commitment:"), " ", h("code", { id: "dice-commitment" }, fairness.commitment)),
+    publicPart(game),
   ];
   if (seeds.length) {
     parts.push(h("ul", { class: "client-seeds", id: "client-seeds" }, seeds.map(([player, seed]) =>
@@ -54,6 +59,44 @@ export function fairnessPanel(game, app) {
   }
   parts[0].id = "fairness-title";
   return h("section", { class: "panel fairness", id: "fairness", "aria-labelledby": "fairness-title" }, parts);
+}
+
+/** The game's public fairness page (GET /games/<id>/fairness, the same for every reader)
+ * compared with the commitment this page was shown: two players can never be shown two. */
+function publicPart(game) {
+  const known = publicPages.get(game.gameId);
+  if (!known || known.status !== game.status) {
+    publicPages.set(game.gameId, { status: game.status });
+    readPublic(game);
+  }
+  const read = publicPages.get(game.gameId);
+  let said = t("Comparing with the game's public page…");
+  let ok = null;
+  if (read.error) said = t("The game's public page could not be read: {reason}", { reason: read.error });
+  else if (read.page) {
+    ok = read.page.commitment === game.fairness.commitment;
+    said = ok
+      ? t("✓ The game's public page shows the same commitment to everyone.")
+      : t("✗ The game's public page shows another commitment: {commitment}", { commitment: read.page.commitment });
+  }
+  return h("p", { id: "public-commitment", class: ok === null ? "hint" : ok ? "good" : "bad",
+    dataset: { ok: ok === null ? "" : String(ok) } }, said,
+    read.url ? [" ", h("a", { href: read.url, target: "_blank", rel: "noopener", id: "public-commitment-link" }, t("Public page"))] : null);
+}
+
+async function readPublic(game) {
+  const path = `/games/${encodeURIComponent(game.gameId)}/fairness`;
+  const entry = { status: game.status };
+  try {
+    entry.url = await apiUrl(path);
+    entry.page = await request("GET", path);
+  } catch (error) {
+    entry.error = error.message;
+  }
+  if (publicPages.get(game.gameId)?.status !== game.status) return; // a newer status asked again
+  publicPages.set(game.gameId, entry);
+  const shown = document.getElementById("public-commitment");
+  if (shown) shown.replaceWith(publicPart(game));
 }
 
 function seedFormFor(game, app) {

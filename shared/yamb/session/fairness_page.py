@@ -1,0 +1,39 @@
+"""A game's fairness on its public page (issue 32): the one commitment everyone compares. Every
+`game` frame carries the commitment too, but each connection gets its own frame, so two players
+could be shown different ones; the public page is one address that players, spectators and
+anyone else read alike (and may pass around), and each client compares it with its frames."""
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+from yamb import fair_dice
+from yamb.session.model import GameSession
+
+
+class PublicFairnessView(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
+
+    game_id: str
+    status: Literal["waiting", "running", "finished", "cancelled", "deleted"]
+    scheme: str
+    commitment: str = Field(description="SHA-256 of the server seed, hex; fixed at creation")
+    client_seeds: dict[str, str] = Field(default_factory=dict)
+    seed: str | None = Field(default=None, description="the server seed, hex, once ended")
+
+
+def public_fairness(session: GameSession) -> PublicFairnessView | None:
+    """The game's fairness as anyone may read it; None for real dice (nothing to verify)."""
+    fair = session.fair
+    if fair is None:
+        return None
+    return PublicFairnessView(
+        game_id=session.game_id,
+        status=session.status,
+        scheme=fair_dice.SCHEME,
+        commitment=fair.commitment,
+        client_seeds=dict(fair.client_seeds),
+        # The seed decides every die still to come: shown only when none is.
+        seed=fair.server_seed if not session.in_play else None,
+    )
