@@ -17,7 +17,11 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-SCHEME = "yamb-dice/1"
+# The scheme of new games: /2 binds each turn's seat into its dice (except at same-dice tables,
+# whose point is the same dice for every seat); /1 games, stored before it, verify as they were.
+SCHEME = "yamb-dice/2"
+SCHEME_1 = "yamb-dice/1"
+SCHEMES = (SCHEME_1, SCHEME)
 SEED_BYTES = 32
 # A die's face is one byte below 252 (6 x 42): those 252 values split evenly into 6 faces.
 _ACCEPT_BELOW = 252
@@ -30,23 +34,28 @@ def commitment(server_seed: str) -> str:
     return hashlib.sha256(bytes.fromhex(server_seed)).hexdigest()
 
 
-def game_key(server_seed: str, game_id: str, client_seeds: Mapping[str, str]) -> bytes:
+def game_key(
+    server_seed: str, game_id: str, client_seeds: Mapping[str, str], scheme: str = SCHEME
+) -> bytes:
     """HMAC-SHA256 keyed with the seed over the scheme, the game id and every client seed
     (`player=seed` lines, by player id), one line each."""
     lines = [
-        SCHEME,
+        scheme,
         game_id,
         *(f"{player}={client_seeds[player]}" for player in sorted(client_seeds)),
     ]
     return hmac.new(bytes.fromhex(server_seed), "\n".join(lines).encode(), hashlib.sha256).digest()
 
 
-def face(key: bytes, turn: int, roll: int, die: int) -> int:
+def face(key: bytes, turn: int, roll: int, die: int, seat: int | None = None) -> int:
     """The face at (turn label, roll, die): the first byte below 252 of HMAC-SHA256(key,
-    "turn/roll/die/block") for block 0, 1, ... gives byte % 6 + 1."""
+    "turn/roll/die/block") for block 0, 1, ... gives byte % 6 + 1. With a seat (`yamb-dice/2`
+    away from same-dice tables) the text is "seat/turn/roll/die/block": the turn's dice are
+    its seat's, so a record whose seat digit was changed no longer matches."""
+    where = f"{turn}/{roll}/{die}" if seat is None else f"{seat}/{turn}/{roll}/{die}"
     block = 0
     while True:
-        digest = hmac.new(key, f"{turn}/{roll}/{die}/{block}".encode(), hashlib.sha256).digest()
+        digest = hmac.new(key, f"{where}/{block}".encode(), hashlib.sha256).digest()
         for byte in digest:
             if byte < _ACCEPT_BELOW:
                 return byte % 6 + 1
@@ -54,14 +63,26 @@ def face(key: bytes, turn: int, roll: int, die: int) -> int:
 
 
 def roll_dice(  # noqa: PLR0917 - a die's position, spelled out
-    key: bytes, turn: int, roll: int, previous: Sequence[int], kept: Iterable[int], count: int
+    key: bytes,
+    turn: int,
+    roll: int,
+    previous: Sequence[int],
+    kept: Iterable[int],
+    count: int,
+    seat: int | None = None,
 ) -> tuple[int, ...]:
-    """The dice after roll `roll` (1 for the first) of turn label `turn`: kept positions keep
-    their faces from `previous`, the others take their derived faces."""
+    """The dice after roll `roll` (1 for the first) of turn label `turn` (of `seat` where the
+    scheme binds seats): kept positions keep their faces from `previous`, the others take
+    their derived faces."""
     held = set(kept)
     return tuple(
-        previous[die] if die in held else face(key, turn, roll, die) for die in range(count)
+        previous[die] if die in held else face(key, turn, roll, die, seat) for die in range(count)
     )
+
+
+def binds_seats(scheme: str, same_dice: bool) -> bool:
+    """Whether a turn's seat goes into its dice: `yamb-dice/2`, away from same-dice tables."""
+    return scheme != SCHEME_1 and not same_dice
 
 
 # ------------------------------------------------------------------------------ checking
@@ -121,13 +142,17 @@ def _faces(digits: str) -> tuple[int, ...]:
     return tuple(map(int, digits))
 
 
-def first_mismatch(key: bytes, turns: Sequence[RecordedTurn], count: int) -> Mismatch | None:
-    """The first die of the record that the key does not give, or None when all match."""
+def first_mismatch(
+    key: bytes, turns: Sequence[RecordedTurn], count: int, *, seats: bool = False
+) -> Mismatch | None:
+    """The first die of the record that the key does not give, or None when all match;
+    `seats`: the scheme binds each turn's seat into its dice (`binds_seats`)."""
     for index, turn in enumerate(turns, start=1):
         previous: tuple[int, ...] = ()
         for number, recorded in enumerate(turn.rolls, start=1):
             kept = () if number == 1 else recorded.kept
-            expected = roll_dice(key, turn.label, number, previous, kept, count)
+            seat = turn.seat if seats else None
+            expected = roll_dice(key, turn.label, number, previous, kept, count, seat)
             for die, value in enumerate(expected):
                 shown = recorded.dice[die] if die < len(recorded.dice) else None
                 if shown != value:

@@ -111,7 +111,7 @@ def test_fair_dice_one_public_commitment_a_spectator_and_a_player_compare(
     assert page["commitment"] == game["fairness"]["commitment"]
     assert page["commitment"] == watched["fairness"]["commitment"]
     assert page["clientSeeds"] == {game["creator"]: "ana-public-seed"}
-    assert (page["status"], page["seed"], page["scheme"]) == ("waiting", None, "yamb-dice/1")
+    assert (page["status"], page["seed"], page["scheme"]) == ("waiting", None, "yamb-dice/2")
     assert cache == "public, max-age=5"
 
     # when the game is played to its end

@@ -53,9 +53,21 @@ def load_event(name: str) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def aws() -> Iterator[None]:
-    """One moto mock per test module."""
-    with mock_aws():
-        yield
+    """One moto mock per test module, whose DynamoDB handles one request at a time as the local
+    stack's does (devstack.moto_dynamodb): DynamoDB applies each request atomically, moto does
+    not make a condition check and its write one step, so two threads racing for the last
+    Pioneer places could both pass `tally = 98` (a flaky CI failure)."""
+    from moto.dynamodb.responses import DynamoHandler
+
+    from devstack import moto_dynamodb
+
+    saved = DynamoHandler.__dict__["call_action"]
+    DynamoHandler.call_action = moto_dynamodb.call_action  # type: ignore[method-assign]
+    try:
+        with mock_aws():
+            yield
+    finally:
+        DynamoHandler.call_action = saved  # type: ignore[method-assign]
 
 
 @pytest.fixture(scope="module")

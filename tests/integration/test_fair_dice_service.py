@@ -36,7 +36,7 @@ def test_game_frames_carry_the_commitment_and_the_client_seeds(harness: Any) -> 
     # then the game frame answering it shows the commitment and his seed, not the server seed
     fairness = harness.game_answer(BEN, request_id)["fairness"]
     session = harness.session(game_id)
-    assert fairness["scheme"] == "yamb-dice/1"
+    assert fairness["scheme"] == "yamb-dice/2"
     assert fairness["commitment"] == session.fair.commitment
     assert fairness["clientSeeds"] == {"ben": "bens-seed-7"}
     assert fairness["seed"] is None

@@ -313,3 +313,57 @@ def test_dice_record_that_lost_stored_turns_is_refused() -> None:
     # when its record is asked for without them / then it is refused, not answered in part
     with pytest.raises(GameActionError, match="no longer whole"):
         dice_record(session, "r", archived=[])
+
+
+# ------------------------------------------------------------------------------ seats (issue 32)
+
+
+def _with_seat(record: dict[str, Any], index: int, seat: int) -> dict[str, Any]:
+    turns = list(record["turns"])
+    _, rest = turns[index].split(":", 1)
+    turns[index] = f"{seat}:{rest}"
+    return record | {"turns": turns}
+
+
+def test_a_record_whose_seat_was_changed_no_longer_matches() -> None:
+    # given a finished 2-player game of the current scheme, which binds seats into the dice
+    session = _table(2, preset=1)
+    _play_to_end(session, random.Random(8))
+    record = _record(session)
+    assert record["scheme"] == "yamb-dice/2" and verify_record(record)["ok"] is True
+
+    # when its first turn is told as the other seat's / then its dice give it away
+    verdict = verify_record(_with_seat(record, 0, 1))
+    assert verdict["ok"] is False
+    assert verdict["mismatch"]["turn"] == 1
+
+
+def test_a_game_stored_before_seats_were_bound_verifies_as_it_was() -> None:
+    # given a game whose dice follow yamb-dice/1 (stored before /2: no scheme in its item)
+    session = _table(2, preset=1)
+    assert session.fair is not None
+    stored = session.fair.model_dump(exclude={"scheme"})
+    session.fair = type(session.fair).model_validate(stored)
+    assert session.fair.scheme == "yamb-dice/1"
+    _play_to_end(session, random.Random(9))
+
+    # when its record is checked / then it verifies under /1 (whose seat digits are not bound)
+    record = _record(session)
+    assert record["scheme"] == "yamb-dice/1"
+    assert verify_record(record) == {"ok": True, "turns": session.turn}
+
+
+def test_same_dice_tables_keep_one_face_for_every_seat_under_the_new_scheme() -> None:
+    # given a same-dice table of two played to the end
+    session = _table(2, preset=1, same_dice=True)
+    _play_to_end(session, random.Random(10))
+    record = _record(session)
+
+    # then it verifies, and both seats' first turns rolled the same first dice (no seat in them)
+    assert verify_record(record)["ok"] is True
+    firsts = {}
+    for text in record["turns"]:
+        seat, label, rolls = text.split(":", 2)
+        if label == "1":
+            firsts[seat] = rolls.split(";")[0]
+    assert len(firsts) == 2 and len(set(firsts.values())) == 1

@@ -73,8 +73,9 @@ def _verify_arguments(parser: argparse.ArgumentParser) -> None:
 
 def verify_record(record: dict[str, object]) -> dict[str, object]:
     """What `yamb verify` says of a dice record: ok, or the first thing that does not match."""
-    if record.get("scheme") != fair_dice.SCHEME:
-        raise ValueError(f"scheme {record.get('scheme')!r}, not {fair_dice.SCHEME}")
+    scheme = record.get("scheme")
+    if scheme not in fair_dice.SCHEMES:
+        raise ValueError(f"scheme {scheme!r}, not one of {', '.join(fair_dice.SCHEMES)}")
     seed, published = str(record["seed"]), str(record["commitment"])
     if not fair_dice.seed_matches(seed, published):
         return {"ok": False, "error": "the seed does not match its commitment"}
@@ -82,7 +83,7 @@ def verify_record(record: dict[str, object]) -> dict[str, object]:
     if not isinstance(seeds, dict):
         raise TypeError("clientSeeds is not an object")
     key = fair_dice.game_key(
-        seed, str(record["gameId"]), {str(k): str(v) for k, v in seeds.items()}
+        seed, str(record["gameId"]), {str(k): str(v) for k, v in seeds.items()}, str(scheme)
     )
     turns = record["turns"]
     if not isinstance(turns, list):
@@ -91,10 +92,12 @@ def verify_record(record: dict[str, object]) -> dict[str, object]:
     if count not in (5, 6):
         raise ValueError(f"diceCount {count!r}")
     recorded = [fair_dice.parse_turn(str(t)) for t in turns]
-    problem = fair_dice.label_problem(recorded, bool(record.get("sameDice", False)))
+    same_dice = bool(record.get("sameDice", False))
+    problem = fair_dice.label_problem(recorded, same_dice)
     if problem is not None:
         return {"ok": False, "error": problem}
-    mismatch = fair_dice.first_mismatch(key, recorded, count)
+    seats = fair_dice.binds_seats(str(scheme), same_dice)
+    mismatch = fair_dice.first_mismatch(key, recorded, count, seats=seats)
     if mismatch is None:
         return {"ok": True, "turns": len(turns)}
     return {"ok": False, "mismatch": asdict(mismatch)}

@@ -8,7 +8,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from yamb import fair_dice
 from yamb.session.model import GameSession
 
 
@@ -31,7 +30,7 @@ def public_fairness(session: GameSession) -> PublicFairnessView | None:
     return PublicFairnessView(
         game_id=session.game_id,
         status=session.status,
-        scheme=fair_dice.SCHEME,
+        scheme=fair.scheme,
         commitment=fair.commitment,
         client_seeds=dict(fair.client_seeds),
         # The seed decides every die still to come: shown only when none is.

@@ -42,7 +42,11 @@ def create(
         seats=[
             Seat(player_id=creator, connection_id=connection_id, nickname=nickname, looks=looks)
         ],
-        fair=FairPlay(server_seed=server_seed, commitment=fair_dice.commitment(server_seed)),
+        fair=FairPlay(
+            server_seed=server_seed,
+            commitment=fair_dice.commitment(server_seed),
+            scheme=fair_dice.SCHEME,
+        ),
     )
 
 

@@ -165,13 +165,19 @@ class FairPlay(BaseModel):
 
     server_seed: str
     commitment: str
+    # The scheme the game's dice follow (docs/dice.md): games stored before /2 are /1.
+    scheme: str = fair_dice.SCHEME_1
     client_seeds: dict[str, str] = Field(default_factory=dict)
     # The latest turns; the earlier ones are stored apart, in `archived_chunks` chunks.
     turns: list[str] = Field(default_factory=list)
     archived_chunks: int = 0
 
     def key(self, game_id: str) -> bytes:
-        return fair_dice.game_key(self.server_seed, game_id, self.client_seeds)
+        return fair_dice.game_key(self.server_seed, game_id, self.client_seeds, self.scheme)
+
+    def seat_of_dice(self, seat: int, same_dice: bool) -> int | None:
+        """The seat that goes into a turn's dice, or None where the scheme binds none."""
+        return seat if fair_dice.binds_seats(self.scheme, same_dice) else None
 
     @staticmethod
     def first_roll(seat: int, label: int, dice: tuple[int, ...]) -> str:

@@ -38,7 +38,8 @@ def begin_turn(
     else:
         # Same dice: a player's own k-th turn; else the table's turn number.
         label = game.turns_played[seat] + 1 if session.settings.same_dice else session.turn + 1
-        rolled = fair_dice.roll_dice(fair.key(session.game_id), label, 1, (), (), count)
+        bound = fair.seat_of_dice(seat, session.settings.same_dice)
+        rolled = fair_dice.roll_dice(fair.key(session.game_id), label, 1, (), (), count, bound)
         game.start_turn(rolled)
         _record(session, seat, fair.first_roll(seat, label, rolled), first=True)
     session.turn += 1
@@ -320,8 +321,10 @@ def roll(
         key = fair.key(session.game_id)
         count = game.layout.dice_count
         line = _line_under_way(session, game.seat)
+        # The seat the turn's line records (the checker reads that one for every roll).
+        bound = fair.seat_of_dice(fair_dice.parse_turn(line).seat, session.settings.same_dice)
         rolled = fair_dice.roll_dice(
-            key, fair.label_of(line), game.roll + 1, game.dice, locks, count
+            key, fair.label_of(line), game.roll + 1, game.dice, locks, count, bound
         )
         game.reroll(rolled)  # refused before any change when no roll is left
         _record(session, game.seat, fair.next_roll(line, locks, rolled))

@@ -221,7 +221,7 @@ def _fairness(session: GameSession) -> FairnessView | None:
     if fair is None:
         return None
     return FairnessView(
-        scheme=fair_dice.SCHEME,
+        scheme=fair.scheme,
         commitment=fair.commitment,
         client_seeds=dict(fair.client_seeds),
         # The seed decides every die still to come: it is shown only when none is.
@@ -255,11 +255,12 @@ def dice_record(
             code="not_allowed",
         )
     turns = [fair_dice.parse_turn(text) for text in lines]
-    mismatch = fair_dice.first_mismatch(fair.key(session.game_id), turns, count)
+    seats = fair_dice.binds_seats(fair.scheme, session.settings.same_dice)
+    mismatch = fair_dice.first_mismatch(fair.key(session.game_id), turns, count, seats=seats)
     return DiceRecordFrame(
         request_id=request_id,
         game_id=session.game_id,
-        scheme=fair_dice.SCHEME,
+        scheme=fair.scheme,
         dice_count=count,
         same_dice=session.settings.same_dice,
         seed=fair.server_seed,

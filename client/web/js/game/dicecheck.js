@@ -1,11 +1,15 @@
-// The verifiable dice's checker (docs/dice.md, `yamb-dice/1`), in the browser with WebCrypto:
+// The verifiable dice's checker (docs/dice.md, `yamb-dice/2` and `/1`), in the browser with WebCrypto:
 // from a `dice_record` frame it recomputes the seed's commitment and every roll, and says for
 // each turn whether its dice are those the seed gives. It trusts nothing of the record's own
 // verdicts (`seedMatchesCommitment`, `mismatch`): it computes them again.
 
 import { t } from "../i18n.js";
 
-export const SCHEME = "yamb-dice/1";
+export const SCHEME = "yamb-dice/2";
+// Games stored before /2 bound the seat into the dice.
+export const SCHEMES = ["yamb-dice/1", SCHEME];
+/** Whether a turn's seat goes into its dice: `yamb-dice/2`, away from same-dice tables. */
+export const bindsSeats = (scheme, sameDice) => scheme !== "yamb-dice/1" && !sameDice;
 // A die's face is one byte below 252 (6 x 42): those 252 values split evenly into 6 faces.
 const ACCEPT_BELOW = 252;
 const encoder = new TextEncoder();
@@ -30,17 +34,19 @@ export async function commitmentOf(seedHex) {
 
 /** The game key: HMAC-SHA256 keyed with the seed over the scheme, the game id and one
  * `playerId=clientSeed` line per client seed, sorted by player id (joined by \n). */
-export async function gameKey(seedHex, gameId, clientSeeds) {
+export async function gameKey(seedHex, gameId, clientSeeds, scheme = SCHEME) {
   const players = Object.keys(clientSeeds || {}).sort();
-  const lines = [SCHEME, gameId, ...players.map((player) => `${player}=${clientSeeds[player]}`)];
+  const lines = [scheme, gameId, ...players.map((player) => `${player}=${clientSeeds[player]}`)];
   const raw = await sign(await hmacKey(fromHex(seedHex)), lines.join("\n"));
   return hmacKey(raw);
 }
 
-/** The face at (turn label, roll, die): the first byte below 252 of HMAC(key, "T/R/D/B"). */
-export async function face(key, label, roll, die) {
+/** The face at (turn label, roll, die): the first byte below 252 of HMAC(key, "T/R/D/B"), or
+ * of HMAC(key, "S/T/R/D/B") with the turn's seat S where the scheme binds seats. */
+export async function face(key, label, roll, die, seat = null) {
+  const where = seat === null ? `${label}/${roll}/${die}` : `${seat}/${label}/${roll}/${die}`;
   for (let block = 0; ; block += 1) {
-    for (const byte of await sign(key, `${label}/${roll}/${die}/${block}`)) {
+    for (const byte of await sign(key, `${where}/${block}`)) {
       if (byte < ACCEPT_BELOW) return (byte % 6) + 1;
     }
   }
@@ -105,7 +111,8 @@ export async function checkRecord(record, { published = null } = {}) {
     computed, recorded: record.commitment, published,
     matches: computed === record.commitment && (published === null || published === record.commitment),
   };
-  const key = await gameKey(record.seed, record.gameId, record.clientSeeds);
+  const key = await gameKey(record.seed, record.gameId, record.clientSeeds, record.scheme);
+  const seats = bindsSeats(record.scheme, Boolean(record.sameDice));
   const count = record.diceCount;
   const turns = [];
   for (const [position, text] of record.turns.entries()) {
@@ -116,7 +123,7 @@ export async function checkRecord(record, { published = null } = {}) {
       const kept = number === 0 ? new Set() : new Set(recorded.kept);
       const expected = [];
       for (let die = 0; die < count; die += 1) {
-        expected.push(kept.has(die) ? previous[die] : await face(key, turn.label, number + 1, die));
+        expected.push(kept.has(die) ? previous[die] : await face(key, turn.label, number + 1, die, seats ? turn.seat : null));
       }
       const ok = recorded.dice.length === count && expected.every((value, die) => recorded.dice[die] === value);
       rolls.push({ dice: recorded.dice, kept: [...kept], expected, ok });
@@ -127,7 +134,7 @@ export async function checkRecord(record, { published = null } = {}) {
   const labels = labelProblem(turns, Boolean(record.sameDice));
   return {
     commitment, turns, whole: labels === null, labelProblem: labels,
-    ok: record.scheme === SCHEME && commitment.matches && labels === null && turns.every((turn) => turn.ok),
+    ok: SCHEMES.includes(record.scheme) && commitment.matches && labels === null && turns.every((turn) => turn.ok),
     scheme: record.scheme,
   };
 }
