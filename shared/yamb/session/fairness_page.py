@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from yamb.session.model import GameSession
+from yamb.session.views import fairness_of
 
 
 class PublicFairnessView(BaseModel):
@@ -23,16 +24,9 @@ class PublicFairnessView(BaseModel):
 
 
 def public_fairness(session: GameSession) -> PublicFairnessView | None:
-    """The game's fairness as anyone may read it; None for real dice (nothing to verify)."""
-    fair = session.fair
-    if fair is None:
+    """The game's fairness as anyone may read it, as its frames show it; None for real dice
+    (nothing to verify)."""
+    shown = fairness_of(session)
+    if shown is None:
         return None
-    return PublicFairnessView(
-        game_id=session.game_id,
-        status=session.status,
-        scheme=fair.scheme,
-        commitment=fair.commitment,
-        client_seeds=dict(fair.client_seeds),
-        # The seed decides every die still to come: shown only when none is.
-        seed=fair.server_seed if not session.in_play else None,
-    )
+    return PublicFairnessView(game_id=session.game_id, status=session.status, **shown.model_dump())

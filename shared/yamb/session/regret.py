@@ -11,11 +11,15 @@ only when a replay asks, never at import.
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from yamb import fair_dice
 from yamb.game import Game
 from yamb.layout import MAX_ROLLS, layout_for
 from yamb.settings import GameSettings
+
+if TYPE_CHECKING:  # a type only: the solver loads numpy and a table when first asked
+    from yamb.solver import Solver
 
 FAMILY_GRIDS = frozenset({"classic", "scandinavian", "yacht", "generala"})
 
@@ -74,19 +78,29 @@ class _Turn:
     auto: bool
 
 
+def _solver(settings: GameSettings) -> "Solver | None":
+    """The grid's optimal player, or None where it has none here (not a family grid, or its
+    table is not built where this runs)."""
+    if settings.grid not in FAMILY_GRIDS:
+        return None
+    from yamb.solver import Solver, TableError  # noqa: PLC0415 - numpy, a table
+
+    try:
+        return Solver.load(settings.grid)
+    except TableError:
+        return None
+
+
 def _choices(
     settings: GameSettings, players: Sequence[str], lines: Sequence[str]
 ) -> list[_Turn | None] | None:
     """Each turn's choices against the optimal player's, from the sheet as it stood before the
     turn; None for a turn without a write."""
-    if settings.grid not in FAMILY_GRIDS:
+    solver = _solver(settings)
+    if solver is None:
         return None
-    from yamb.solver import Solver, TableError, state_of  # noqa: PLC0415 - numpy, a table
+    from yamb.solver import state_of  # noqa: PLC0415 - loaded with the solver
 
-    try:
-        solver = Solver.load(settings.grid)
-    except TableError:
-        return None
     layout = layout_for(settings.grid, settings.column_ids, settings.dice)
     sheets = [Game(layout, [player]) for player in players]
     turns: list[_Turn | None] = []
@@ -142,14 +156,11 @@ def luck(
 ) -> Luck | None:
     """Each player's luck over a finished game whose sheet is full (a player who left has
     none); None where the grid has no optimal player here."""
-    if settings.grid not in FAMILY_GRIDS:
+    solver = _solver(settings)
+    if solver is None:
         return None
-    from yamb.solver import Solver, TableError, state_of  # noqa: PLC0415 - numpy, a table
+    from yamb.solver import state_of  # noqa: PLC0415 - loaded with the solver
 
-    try:
-        solver = Solver.load(settings.grid)
-    except TableError:
-        return None
     layout = layout_for(settings.grid, settings.column_ids, settings.dice)
     expected = solver.expected(state_of(Game(layout, ["empty"]), 0))
     sheets = _final_sheets(settings, players, lines)

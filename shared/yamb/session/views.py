@@ -199,7 +199,7 @@ def game_view(session: GameSession, shows: str | None = None) -> GameView:
         outcome=session.outcome,
         finish_offer=session.finish_offer,
         finish_counts=_finish_counts(session, game),
-        fairness=_fairness(session),
+        fairness=fairness_of(session),
     )
 
 
@@ -216,7 +216,8 @@ def _own_deadline(session: GameSession, seat: int) -> datetime | None:
     return None if own is None else own.clock.deadline
 
 
-def _fairness(session: GameSession) -> FairnessView | None:
+def fairness_of(session: GameSession) -> FairnessView | None:
+    """What makes the game's dice verifiable, as every frame and the public page show it."""
     fair = session.fair
     if fair is None:
         return None
