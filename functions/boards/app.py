@@ -30,7 +30,7 @@ from yamb.results.page import missing_page, statistics_page
 from yamb.session.fairness_page import PublicFairnessView
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
-from yamb_service.competition.wiring import ratings_service
+from yamb_service.competition.wiring import public_fairness_reader, ratings_service
 from yamb_service.edge.http_api import (
     NO_SUCH_ROUTE,
     HttpApi,
@@ -44,7 +44,6 @@ from yamb_service.edge.http_api import (
     player_id,
     resolve,
 )
-from yamb_service.game.fairness_page import public_fairness_reader
 from yamb_service.results.wiring import results_service
 
 app = HttpApi()

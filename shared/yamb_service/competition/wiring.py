@@ -12,6 +12,8 @@ from yamb_service.common.config import results_settings
 from yamb_service.common.dynamo import ItemModel, item_model
 from yamb_service.competition.dynamo import DynamoRatingStore
 from yamb_service.competition.service import RatingsRecorder, RatingsService
+from yamb_service.game.dynamo import DynamoGameRepository
+from yamb_service.game.fairness_page import PublicFairness
 from yamb_service.game.result_dynamo import game_result
 
 
@@ -40,7 +42,14 @@ def ratings_service() -> RatingsService:
     )
 
 
+@cache
+def public_fairness_reader() -> PublicFairness:
+    """A game's public fairness page (issue 32's trusted dice), read by the boards function."""
+    games = DynamoGameRepository(_item())
+    return PublicFairness(lambda game_id: games.load(game_id).session)
+
+
 def forget() -> None:
     """Every service built here made again at its next use (tests point it at another table)."""
-    for built in (_item, ratings_recorder, ratings_service):
+    for built in (_item, ratings_recorder, ratings_service, public_fairness_reader):
         built.cache_clear()

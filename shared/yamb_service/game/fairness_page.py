@@ -1,17 +1,13 @@
 """The public fairness page of a game (GET /games/{gameId}/fairness, no sign-in): read from the
-game item, nothing written."""
+game item, nothing written (built in yamb_service.competition.wiring)."""
 
 from collections.abc import Callable
-from functools import cache
 
 from yamb.i18n import Text
 from yamb.results.errors import ResultsError
 from yamb.session.fairness_page import PublicFairnessView, public_fairness
 from yamb.session.model import GameSession
 
-from yamb_service.common.config import results_settings
-from yamb_service.common.dynamo import item_model
-from yamb_service.game.dynamo import DynamoGameRepository
 from yamb_service.game.ports import GameNotFoundError
 
 
@@ -32,12 +28,3 @@ class PublicFairness:
         if view is None:
             raise unknown
         return view
-
-
-@cache
-def public_fairness_reader() -> PublicFairness:
-    settings = results_settings()
-    games = DynamoGameRepository(
-        item_model(settings.table_name, settings.aws_region, settings.aws_endpoint_url)
-    )
-    return PublicFairness(lambda game_id: games.load(game_id).session)
