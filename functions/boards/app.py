@@ -10,6 +10,7 @@ gc.disable()  # until the first invocation is over: yamb_service.common.warmup
 import base64
 import hashlib
 import re
+from collections.abc import Callable
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -81,6 +82,14 @@ PAGE_HEADERS = {
 }
 
 
+def _only(parameters: tuple[Parameter, ...], refusal: Callable[[str], Text]) -> None:
+    """Refuses a query parameter the route does not know, naming the first one."""
+    unknown = set(app.current_event.query_string_parameters or {}) - {p.name for p in parameters}
+    if unknown:
+        name = sorted(unknown)[0]
+        raise ResultsError(refusal(name), field=name)
+
+
 def _query(name: str, default: str) -> str:
     """The parameter, or `default` when absent; an empty value is a value (and refused)."""
     value = app.current_event.get_query_string_value(name)
@@ -89,14 +98,12 @@ def _query(name: str, default: str) -> str:
 
 @routes.get("/boards", "A leaderboard", BoardView, parameters=_BOARD_PARAMETERS)
 def leaderboard() -> Response[str]:
-    known = {parameter.name for parameter in _BOARD_PARAMETERS}
-    unknown = set(app.current_event.query_string_parameters or {}) - known
-    if unknown:
-        name = sorted(unknown)[0]
-        raise ResultsError(
-            Text("unknown filter '{name}': format, columns, side, period, kind", name=name),
-            field=name,
-        )
+    _only(
+        _BOARD_PARAMETERS,
+        lambda name: Text(
+            "unknown filter '{name}': format, columns, side, period, kind", name=name
+        ),
+    )
     service = results_service()
     period = periods.parse(_query("period", "all"), service.now())
     target = board(
@@ -123,11 +130,9 @@ _RATING_PARAMETERS = (
     parameters=_RATING_PARAMETERS,
 )
 def rating_board() -> Response[str]:
-    known = {parameter.name for parameter in _RATING_PARAMETERS}
-    unknown = set(app.current_event.query_string_parameters or {}) - known
-    if unknown:
-        name = sorted(unknown)[0]
-        raise ResultsError(Text("unknown filter '{name}': format, family", name=name), field=name)
+    _only(
+        _RATING_PARAMETERS, lambda name: Text("unknown filter '{name}': format, family", name=name)
+    )
     target = pool(_query("format", "individual"), _query("family", "yamb-1"))
     return json_reply(200, ratings_service().board(player_id(app.current_event), target))
 

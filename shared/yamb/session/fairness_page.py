@@ -8,9 +8,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from yamb.session.model import GameSession
-from yamb.session.views import fairness_of
-
 
 class PublicFairnessView(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, frozen=True)
@@ -21,12 +18,3 @@ class PublicFairnessView(BaseModel):
     commitment: str = Field(description="SHA-256 of the server seed, hex; fixed at creation")
     client_seeds: dict[str, str] = Field(default_factory=dict)
     seed: str | None = Field(default=None, description="the server seed, hex, once ended")
-
-
-def public_fairness(session: GameSession) -> PublicFairnessView | None:
-    """The game's fairness as anyone may read it, as its frames show it; None for real dice
-    (nothing to verify)."""
-    shown = fairness_of(session)
-    if shown is None:
-        return None
-    return PublicFairnessView(game_id=session.game_id, status=session.status, **shown.model_dump())

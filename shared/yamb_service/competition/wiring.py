@@ -3,6 +3,7 @@ made at import."""
 
 from datetime import datetime
 from functools import cache, partial
+from typing import TYPE_CHECKING
 
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.clubs.dynamo import DynamoClubStore
@@ -12,9 +13,10 @@ from yamb_service.common.config import results_settings
 from yamb_service.common.dynamo import ItemModel, item_model
 from yamb_service.competition.dynamo import DynamoRatingStore
 from yamb_service.competition.service import RatingsRecorder, RatingsService
-from yamb_service.game.dynamo import DynamoGameRepository
-from yamb_service.game.fairness_page import PublicFairness
 from yamb_service.game.result_dynamo import game_result
+
+if TYPE_CHECKING:
+    from yamb_service.game.fairness_page import PublicFairness
 
 
 def _now() -> datetime:
@@ -43,8 +45,12 @@ def ratings_service() -> RatingsService:
 
 
 @cache
-def public_fairness_reader() -> PublicFairness:
-    """A game's public fairness page (issue 32's trusted dice), read by the boards function."""
+def public_fairness_reader() -> "PublicFairness":
+    """A game's public fairness page (issue 32's trusted dice), read by the boards function.
+    Its game model and views load with its first request, off the boards' cold start."""
+    from yamb_service.game.dynamo import DynamoGameRepository  # noqa: PLC0415
+    from yamb_service.game.fairness_page import PublicFairness  # noqa: PLC0415
+
     games = DynamoGameRepository(_item())
     return PublicFairness(lambda game_id: games.load(game_id).session)
 

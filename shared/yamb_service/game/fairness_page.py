@@ -5,10 +5,20 @@ from collections.abc import Callable
 
 from yamb.i18n import Text
 from yamb.results.errors import ResultsError
-from yamb.session.fairness_page import PublicFairnessView, public_fairness
+from yamb.session.fairness_page import PublicFairnessView
 from yamb.session.model import GameSession
+from yamb.session.views import fairness_of
 
 from yamb_service.game.ports import GameNotFoundError
+
+
+def public_fairness(session: GameSession) -> PublicFairnessView | None:
+    """The game's fairness as anyone may read it, as its frames show it; None for real dice
+    (nothing to verify)."""
+    shown = fairness_of(session)
+    if shown is None:
+        return None
+    return PublicFairnessView(game_id=session.game_id, status=session.status, **shown.model_dump())
 
 
 class PublicFairness:
