@@ -162,6 +162,21 @@ SETTINGS: dict[str, Settings] = {
         "are owed; fix the fault, then run the job again with its period (each prize is paid "
         "once).",
     ),
+    "Tournaments": Settings(
+        "tournaments",
+        "Tournament requests refused for want of concurrency.",
+        "The tournaments function crashed, timed out or failed to start: tournaments cannot be "
+        "read or entered.",
+    ),
+    "TournamentsJobs": Settings(
+        "tournaments-jobs",
+        "A tournaments job was refused concurrency (the next minute's run takes over).",
+        "A tournaments job failed: tournaments do not start, pair or pay until a run succeeds.",
+        errors_threshold=3,
+        dead_letters="A tournaments job failed Lambda's retries (or was never delivered): fix "
+        "the fault; the next run takes up every tournament where it stands (prizes are paid "
+        "once).",
+    ),
     "Progression": Settings(
         "progression",
         "Progression requests refused for want of concurrency.",

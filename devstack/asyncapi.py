@@ -85,6 +85,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
     protocol.InvitationAnswerFrame,
     protocol.InvitationWithdrawnFrame,
     protocol.InvitationsFrame,
+    protocol.TournamentGameFrame,
     protocol.FairplayCheckFrame,
     protocol.FairplayResultFrame,
 ]

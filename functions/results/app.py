@@ -1,6 +1,6 @@
 """The table's stream, filtered to the `ENDED` items that game endings write: each finished game
 is recorded into statistics, head-to-heads and leaderboards (yamb_service.results.service), the
-players' skill ratings (yamb_service.competition.service), then
+players' skill ratings (yamb_service.competition.service), a tournament's standings, then
 into the scores of its players' clubs (yamb_service.clubs.board), then into progression:
 tasks, referrals, badges (yamb_service.progression.events). A failed record is
 retried alone (yamb_service.edge.game_ends); recording is idempotent, so a retried or repeated
@@ -17,7 +17,7 @@ from yamb.session.results import GameResult
 from yamb_service.clubs.wiring import club_board
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
-from yamb_service.competition.wiring import ratings_recorder
+from yamb_service.competition.wiring import ratings_recorder, tournament_service
 from yamb_service.edge.game_ends import handle_game_ends
 from yamb_service.progression.events import record_game
 from yamb_service.results.wiring import results_recorder
@@ -30,6 +30,7 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     def recorded(ended: GameResult) -> None:
         results_recorder().record(ended)
         ratings_recorder().record(ended)
+        tournament_service().record(ended)  # a tournament's game: its standings
         # After the boards: the clubs of its players score again from their rows (C7).
         club_board().after_result(ended)
         record_game(ended)

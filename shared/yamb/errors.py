@@ -102,6 +102,7 @@ type ErrorCode = Literal[
     # Fair play (yamb.session.fairplay)
     "fairplay_check",
     "fairplay_check_not_found",
+    "tournament_table",
 ]
 
 

@@ -1064,6 +1064,14 @@ class InvitationWithdrawnFrame(Frame):
     invitation_id: str
 
 
+class TournamentGameFrame(Frame):
+    """To a tournament's entrant: their next game is made and started (docs/competition.md)."""
+
+    type: Literal["tournament_game"] = "tournament_game"
+    tournament_id: str
+    game_id: str
+
+
 class InvitationsFrame(Frame):
     """The answer to `invitations` and to a No: the caller's pending invitation (null: none)."""
 
@@ -1126,6 +1134,7 @@ ServerFrame = Annotated[
     | InvitationAnswerFrame
     | InvitationWithdrawnFrame
     | InvitationsFrame
+    | TournamentGameFrame
     | FairplayCheckFrame
     | FairplayResultFrame,
     Field(discriminator="type"),

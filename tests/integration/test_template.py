@@ -256,6 +256,7 @@ def test_alarms_cover_functions_api_timers_table_and_the_services_counts(
         "PrizesDeadLetterQueue",
         "ProgressionJobsDeadLetterQueue",
         "ClubsJobsDeadLetterQueue",
+        "TournamentsJobsDeadLetterQueue",
     )
     assert sorted(
         (d["QueueName"]["Fn::GetAtt"][0], d["QueueName"]["Fn::GetAtt"][1])
@@ -302,6 +303,7 @@ SCHEDULED_JOBS = (
     "PrizesFunction",
     "ProgressionJobsFunction",
     "ClubsJobsFunction",
+    "TournamentsJobsFunction",
 )
 
 
@@ -796,7 +798,7 @@ def test_invoke_permissions_name_one_function_and_its_caller(template: Template)
     http = f"arn:aws:execute-api:us-east-1:123456789012:{template.context.ref('HttpApi')}"
     pairs = sorted((p["SourceArn"], p["FunctionName"]) for p in permissions.values())
     http_functions = sorted({route.function for route in template.http_routes()})
-    assert len(http_functions) == 7
+    assert len(http_functions) == 8
     assert pairs == sorted(
         [
             (
@@ -1256,7 +1258,7 @@ def _watching(body: dict[str, Any], namespace: str, metric: str) -> dict[str, li
 @pytest.mark.parametrize("metric", ["Errors", "Throttles"])
 def test_every_function_has_errors_and_throttles_alarms(body: dict[str, Any], metric: str) -> None:
     # given every function of the root and nested templates
-    assert len(FUNCTIONS) == 20
+    assert len(FUNCTIONS) == 22
     # when the alarms on Lambda's metric are read
     watching = _watching(body, "AWS/Lambda", metric)
     # then each function has one, and no alarm watches something that is not a function

@@ -1,7 +1,8 @@
 """Only the DynamoDB adapters speak pynamodb (docs/decisions.md 89): services, ports, routes,
 jobs, stream handlers and every other module of yamb_service import neither pynamodb nor an
 adapter module, so they work on their Protocols (and on fakes in tests). The adapters
-(`dynamo.py`, `*_dynamo.py`) and the wiring that builds them (`wiring.py`) are the exceptions."""
+(`dynamo.py`, `*_dynamo.py`) and the wiring that builds them (`wiring.py`, `*_wiring.py`) are the
+exceptions."""
 
 import ast
 from pathlib import Path
@@ -16,7 +17,7 @@ def _checked_modules() -> list[Path]:
     return sorted(
         p
         for p in SERVICE.rglob("*.py")
-        if p.name not in ("dynamo.py", "wiring.py") and not p.stem.endswith("_dynamo")
+        if p.name not in ("dynamo.py", "wiring.py") and not p.stem.endswith(("_dynamo", "_wiring"))
     )
 
 

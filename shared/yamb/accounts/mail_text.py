@@ -151,13 +151,21 @@ def _shape(kind: MailKind, values: Mapping[str, object]) -> _Shape:
                 Text("Come back to Yamb"),
                 [_SWITCH_OFF],
             )
-        # Their e-mail groups exist (A8), their features not yet: a short mail leading to them.
         case MailKind.TOURNAMENT:
             return _Shape(
                 Text("Yamb: a tournament for you"),
-                [Text("A Yamb tournament is open for you to join.")],
+                [
+                    Text(
+                        "{name} starts on {start} at {hour}. Entries are open.",
+                        name=str(values.get("name", "")),
+                        start=str(values.get("start", "")),
+                        hour=str(values.get("hour", "")),
+                    )
+                ],
                 Text("See the tournament"),
+                [Text("Tournament announcements can be switched off in your settings.")],
             )
+        # Its e-mail group exists (A8), its feature not yet: a short mail leading to it.
         case MailKind.OFFER:
             return _Shape(
                 Text("Yamb: an offer for you"),

@@ -38,6 +38,8 @@ type Reason = Literal[
     "club_rename",  # a club's rename paid from its treasury (C5)
     "club_avatar",  # a club's own avatar paid from its treasury (C1)
     "club_reward",  # a club's members solved half, then four fifths, of their week's tasks (E6)
+    "tournament_entry",  # a tournament's entry fee (issue 32)
+    "tournament_refund",  # an entry fee given back: the tournament was cancelled
 ]
 
 

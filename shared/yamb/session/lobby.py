@@ -55,8 +55,9 @@ def add_seed(session: GameSession, player_id: str, seed: str) -> None:
     require_status(session, "waiting")
     if session.seat_of(player_id) is None:
         raise GameActionError(Text("you do not sit at this table"), code="not_seated")
-    if session.fair is None or session.settings.physical_dice:
-        # Stored before verifiable dice existed, or real dice rolled at the table.
+    if session.fair is None or session.settings.physical_dice or session.fair.deal is not None:
+        # Stored before verifiable dice existed, real dice rolled at the table, or a
+        # duplicate tournament's deal (every game of it has the same dice).
         raise GameActionError(Text("this table's dice take no seeds"), code="not_allowed")
     session.fair.client_seeds[player_id] = seed
 
@@ -69,6 +70,11 @@ def join(
     looks: Looks | None = None,
 ) -> Effects:
     require_status(session, "waiting")
+    if session.tournament is not None:
+        raise GameActionError(
+            Text("this table is a tournament's: its seats are the pairing's"),
+            code="tournament_table",
+        )
     if session.seat_of(player_id) is not None:
         raise GameActionError(Text("you already sit at this table"), code="already_seated")
     if len(session.seats) >= session.settings.players:

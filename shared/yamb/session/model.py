@@ -168,12 +168,16 @@ class FairPlay(BaseModel):
     # The scheme the game's dice follow (docs/dice.md): games stored before /2 are /1.
     scheme: str = fair_dice.SCHEME_1
     client_seeds: dict[str, str] = Field(default_factory=dict)
+    # What the key mixes in place of the game's id: a duplicate tournament's deal, the same
+    # for all its games, so that they share their dice (docs/dice.md); None: the game's id.
+    deal: str | None = None
     # The latest turns; the earlier ones are stored apart, in `archived_chunks` chunks.
     turns: list[str] = Field(default_factory=list)
     archived_chunks: int = 0
 
     def key(self, game_id: str) -> bytes:
-        return fair_dice.game_key(self.server_seed, game_id, self.client_seeds, self.scheme)
+        dealt = game_id if self.deal is None else self.deal
+        return fair_dice.game_key(self.server_seed, dealt, self.client_seeds, self.scheme)
 
     def seat_of_dice(self, seat: int, same_dice: bool) -> int | None:
         """The seat that goes into a turn's dice, or None where the scheme binds none."""
@@ -240,6 +244,8 @@ class GameSession(BaseModel):
     slow_deadline: datetime | None = None
     # A 2 vs 2 game's team turn under way.
     pairs: PairsTurn | None = None
+    # The tournament the table was made for (its seats are the pairing's, no one else's).
+    tournament: str | None = None
 
     @property
     def own_turns(self) -> bool:

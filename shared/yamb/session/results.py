@@ -38,6 +38,8 @@ class GameResult(_Stored):
     outcome: Outcome | None = None
     # Its full sheets enter results (leaderboards, records): rules.md 8.
     recorded: bool = False
+    # The tournament the game was played in (its standings take the result).
+    tournament: str | None = None
 
 
 def result_of(session: GameSession) -> GameResult:
@@ -50,6 +52,7 @@ def result_of(session: GameSession) -> GameResult:
         winners=session.winners,
         outcome=session.outcome,
         recorded=records_result(session),
+        tournament=session.tournament,
         players=[
             PlayerResult(
                 player_id=seat.player_id,

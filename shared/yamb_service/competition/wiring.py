@@ -16,6 +16,9 @@ from yamb_service.competition.service import RatingsRecorder, RatingsService
 from yamb_service.game.result_dynamo import game_result
 
 if TYPE_CHECKING:
+    from yamb_service.competition.announcements import TournamentAnnouncer
+    from yamb_service.competition.tournament_ports import TournamentTables
+    from yamb_service.competition.tournaments import TournamentService
     from yamb_service.game.fairness_page import PublicFairness
 
 
@@ -24,19 +27,19 @@ def _now() -> datetime:
 
 
 @cache
-def _item() -> ItemModel:
+def table_item() -> ItemModel:
     settings = results_settings()
     return item_model(settings.table_name, settings.aws_region, settings.aws_endpoint_url)
 
 
 @cache
 def ratings_recorder() -> RatingsRecorder:
-    return RatingsRecorder(DynamoRatingStore(_item()), now=_now)
+    return RatingsRecorder(DynamoRatingStore(table_item()), now=_now)
 
 
 @cache
 def ratings_service() -> RatingsService:
-    item = _item()
+    item = table_item()
     return RatingsService(
         DynamoRatingStore(item),
         DynamoAccountStore(item, partial(game_result, item)),
@@ -51,11 +54,67 @@ def public_fairness_reader() -> "PublicFairness":
     from yamb_service.game.dynamo import DynamoGameRepository  # noqa: PLC0415
     from yamb_service.game.fairness_page import PublicFairness  # noqa: PLC0415
 
-    games = DynamoGameRepository(_item())
+    games = DynamoGameRepository(table_item())
     return PublicFairness(lambda game_id: games.load(game_id).session)
+
+
+def _no_tables() -> "TournamentTables":
+    raise RuntimeError("only the tournaments job makes tables (competition.jobs_wiring)")
+
+
+@cache
+def tournament_service() -> "TournamentService":
+    from yamb_service.competition.tournament_dynamo import DynamoTournamentStore  # noqa: PLC0415
+    from yamb_service.competition.tournaments import TournamentService  # noqa: PLC0415
+    from yamb_service.economy.wallet_dynamo import DynamoWalletStore  # noqa: PLC0415
+
+    item = table_item()
+    return TournamentService(DynamoTournamentStore(item), DynamoWalletStore(item), _no_tables)
+
+
+class Operators:
+    def __init__(self, profiles: DynamoAccountStore) -> None:
+        self._profiles = profiles
+
+    def is_operator(self, player_id: str) -> bool:
+        profile = self._profiles.get(player_id)
+        return profile is not None and profile.operator
+
+
+@cache
+def operators() -> Operators:
+    item = table_item()
+    return Operators(DynamoAccountStore(item, partial(game_result, item)))
+
+
+@cache
+def tournament_announcer() -> "TournamentAnnouncer":
+    """The planning job's mail (its function has the game service's settings: SES, the web
+    client's address)."""
+    from yamb_service.accounts.mailer import SesMailer  # noqa: PLC0415
+    from yamb_service.common.config import service_settings  # noqa: PLC0415
+    from yamb_service.common.dynamo import botocore_session  # noqa: PLC0415
+    from yamb_service.competition.announcements import TournamentAnnouncer  # noqa: PLC0415
+
+    settings = service_settings()
+    item = table_item()
+    profiles = DynamoAccountStore(item, partial(game_result, item))
+    mailer = SesMailer(
+        lambda: botocore_session(item).create_client(
+            "ses", region_name=settings.aws_region, endpoint_url=settings.aws_endpoint_url
+        ),
+        sender=settings.mail_from or "",
+    )
+    return TournamentAnnouncer(
+        DynamoRatingStore(item),
+        lambda: profiles,
+        lambda: mailer,
+        settings.web_base_url,
+    )
 
 
 def forget() -> None:
     """Every service built here made again at its next use (tests point it at another table)."""
-    for built in (_item, ratings_recorder, ratings_service, public_fairness_reader):
+    for built in (table_item, ratings_recorder, ratings_service, public_fairness_reader,
+                  tournament_service, operators, tournament_announcer):  # fmt: skip
         built.cache_clear()

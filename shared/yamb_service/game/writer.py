@@ -202,12 +202,17 @@ class GameWriter:
     ) -> None:
         ending = effects.ended or effects.result_changed
         result = result_of(session) if ending and records_result(session) else None
-        # Every finished game, recorded or not (a declined finish still pays, rules.md 8), and
-        # a cancelled one that someone abandoned: it counts in their statistics (rules.md 8).
+        # Every finished game, recorded or not (a declined finish still pays, rules.md 8), a
+        # cancelled one that someone abandoned: it counts in their statistics (rules.md 8), and
+        # every tournament game however it ended: its standings wait for it.
         ended = (
             result_of(session)
             if effects.ended
-            and (session.status == "finished" or any(s.abandoned for s in session.seats))
+            and (
+                session.status == "finished"
+                or any(s.abandoned for s in session.seats)
+                or session.tournament is not None
+            )
             else None
         )
         dice_chunk = _dice_chunk(session)

@@ -44,7 +44,10 @@ export function describe(entry, items) {
       return t("Bought: {item}", { item: items?.get(item) || item });
     }
     case "grant": return t("Granted by the operator");
-    case "prize": return t("A prize for a place on a board");
+    case "prize": return detail && !detail.includes("/")
+      ? t("A tournament's prize") : t("A prize for a place on a board");
+    case "tournament_entry": return t("A tournament's entry fee");
+    case "tournament_refund": return t("A tournament's entry fee given back");
     case "task": return detail.endsWith(":all") ? t("All the week's tasks done") : t("A weekly task done");
     case "referral": return t("A referral's reward");
     case "badge": return t("A badge's new level");

@@ -1,0 +1,439 @@
+"""Tournaments (issue 32, docs/competition.md): created by an operator or the schedule, entered
+for free or for tokens, run by a job that each minute starts what is due, pairs who is free and
+finishes what is over, recorded from each game's end, and paid once.
+
+Every change of a tournament is one transaction on the versions read (its item, the entries it
+moves, the games it adds), so two runs at once, or a run and a game's end, never both apply: the
+loser reads again. Money moves only through the wallet, each under a key of its own
+(`tournament-entry:`, `tournament-refund:`, `tournament-prize:` with the tournament and the
+player), so an entry fee, a refund or a prize is taken or paid once whatever runs twice."""
+
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from yamb.competition import pairing
+from yamb.competition.schedule import upcoming
+from yamb.competition.standings import Entry, Played, Seat, scored, standings, with_bye
+from yamb.competition.tournaments import (
+    DEAL,
+    MIN_ENTRANTS,
+    Tournament,
+    TournamentError,
+    TournamentGame,
+    TournamentPlan,
+    due_to_start,
+    game_seed,
+    new_tournament,
+    require_entry_open,
+    tournament_game_id,
+    tournament_id_for,
+    window_open,
+)
+from yamb.economy.errors import EconomyError
+from yamb.i18n import Text
+from yamb.results.prizes import share_of
+from yamb.session.results import GameResult
+
+from yamb_service.common.observability import MetricUnit, logger, metrics
+from yamb_service.competition.tournament_ports import (
+    TableSeat,
+    TournamentState,
+    TournamentStore,
+    TournamentTables,
+)
+from yamb_service.economy.ports import Change, WalletStore
+
+ATTEMPTS = 6
+# Steps of one tournament in one run: start, a few pairings, finish (more: lost races).
+STEPS = 12
+# Pairings written per transaction (3 items each, with the tournament's: under DynamoDB's 100).
+PAIRINGS_PER_WRITE = 30
+LISTED = 40
+
+
+@dataclass
+class Run:
+    """What one run of the tournaments job did."""
+
+    created: list[str] = field(default_factory=list)
+    started: list[str] = field(default_factory=list)
+    cancelled: list[str] = field(default_factory=list)
+    paired: int = 0
+    # Players of pairings whose table could not be made (at another game): not paired again
+    # in this run.
+    unseated: set[str] = field(default_factory=set)
+    finished: list[str] = field(default_factory=list)
+    paid: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Payout:
+    tournament_id: str
+    paid: list[str] = field(default_factory=list)
+    repeated: int = 0
+
+
+class TournamentService:
+    def __init__(
+        self,
+        store: TournamentStore,
+        wallets: WalletStore,
+        tables: Callable[[], TournamentTables],
+        *,
+        new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
+    ) -> None:
+        self.store = store
+        self.wallets = wallets
+        # The game service is built only by the functions that make tables (the job).
+        self._tables = tables
+        self.new_seed = new_seed
+
+    # ---------------------------------------------------------------- creating and entering
+
+    def create(self, plan: TournamentPlan, now: datetime) -> Tournament:
+        """A tournament of an operator's (or the schedule's, with its series' id)."""
+        tournament_id = (
+            tournament_id_for(plan.series, plan.starts_at)
+            if plan.series is not None
+            else f"op-{secrets.token_hex(6)}"
+        )
+        tournament = new_tournament(tournament_id, plan, self.new_seed(), now)
+        if not self.store.create(tournament):
+            if plan.series is None:  # pragma: no cover - 48 random bits collided
+                raise TournamentError(Text("try again"), code="busy", status=503)
+            return self.store.state(tournament_id).tournament
+        metrics.add_metric(name="TournamentCreated", unit=MetricUnit.Count, value=1)
+        logger.info("tournament created", tournament_id=tournament_id, kind=plan.kind)
+        return tournament
+
+    def plan_schedule(self, now: datetime) -> list[Tournament]:
+        """The schedule's tournaments of the coming week, each created once: the new ones."""
+        made = []
+        for series, starts_at in upcoming(now):
+            tournament_id = tournament_id_for(series.series, starts_at)
+            plan = series.plan(starts_at)
+            tournament = new_tournament(tournament_id, plan, self.new_seed(), now)
+            if self.store.create(tournament):
+                made.append(tournament)
+        return made
+
+    def enter(self, tournament_id: str, player_id: str, nickname: str, now: datetime) -> Entry:
+        """The player's entry, its fee taken from their wallet in the same transaction."""
+        state = self.store.state(tournament_id)
+        require_entry_open(state.tournament, now)
+        if player_id in state.entries:
+            raise TournamentError(
+                Text("you have entered this tournament already"), code="already_entered"
+            )
+        fee = state.tournament.plan.entry_fee
+        entry = Entry(player_id=player_id, nickname=nickname, joined_at=now, paid=fee)
+        if fee == 0:
+            if not self.store.enter(tournament_id, entry):
+                raise TournamentError(
+                    Text("you have entered this tournament already"), code="already_entered"
+                )
+        else:
+            try:
+                applied = self.wallets.change(
+                    f"tournament-entry:{tournament_id}:{player_id}",
+                    [Change(player_id, -fee, "tournament_entry", detail=tournament_id)],
+                    now,
+                    also=[self.store.entry_part(tournament_id, entry)],
+                )
+            except EconomyError as error:
+                raise TournamentError(error.text, code=error.code, status=402) from error
+            if not applied.written:
+                raise TournamentError(
+                    Text("you have entered this tournament already"), code="already_entered"
+                )
+        metrics.add_metric(name="TournamentEntered", unit=MetricUnit.Count, value=1)
+        return entry
+
+    def state(self, tournament_id: str) -> TournamentState:
+        return self.store.state(tournament_id)
+
+    def listed(self) -> list[Tournament]:
+        return self.store.listed(LISTED)
+
+    # ---------------------------------------------------------------- the job
+
+    def run(self, now: datetime, only: str | None = None) -> Run:
+        """Each tournament not yet paid moved on as of `now` (or only the one named)."""
+        done = Run()
+        ids = [only] if only else [t.tournament_id for t in self.listed()]
+        for tournament_id in ids:
+            self._step(tournament_id, now, done)
+        return done
+
+    def _step(self, tournament_id: str, now: datetime, done: Run) -> None:
+        """One tournament moved on as far as `now` allows: each step writes (or loses a race)
+        and the tournament is read again, until nothing is due."""
+        for attempt in range(STEPS):
+            state = self.store.state(tournament_id)
+            tournament = state.tournament
+            if tournament.status in {"open", "running"} and self._repair(state, now, done):
+                continue
+            if due_to_start(tournament, now):
+                moved = self._start(state, now, done)
+            elif tournament.status == "running":
+                moved = self._play(state, now, done)
+            else:
+                if tournament.status == "finished":
+                    self.pay(tournament_id, now)
+                    done.paid.append(tournament_id)
+                return
+            if not moved:
+                return
+            self.store.pause(attempt // 4)  # a few steps are normal; many mean lost races
+        logger.warning("tournament run stopped after many steps", tournament_id=tournament_id)
+
+    def _write(
+        self,
+        state: TournamentState,
+        after: Tournament,
+        entries: Sequence[Entry] = (),
+        games: Sequence[TournamentGame] = (),
+    ) -> bool:
+        written = self.store.advance(state.tournament, after, entries=entries, games=games)
+        return written == "written"
+
+    def _start(self, state: TournamentState, now: datetime, done: Run) -> bool:
+        tournament = state.tournament
+        if len(state.entries) < MIN_ENTRANTS[tournament.kind]:
+            return self._cancel(state, now, done)
+        started = tournament.model_copy(
+            update={"status": "running", "entrants": len(state.entries)}
+        )
+        if not self._write(state, started):
+            return True
+        done.started.append(tournament.tournament_id)
+        logger.info("tournament started", tournament_id=tournament.tournament_id)
+        return True
+
+    def _cancel(self, state: TournamentState, now: datetime, done: Run) -> bool:
+        tournament = state.tournament
+        cancelled = tournament.model_copy(update={"status": "cancelled", "finished_at": now})
+        if not self._write(state, cancelled):
+            return True
+        self._refund(state, now)
+        done.cancelled.append(tournament.tournament_id)
+        logger.info("tournament cancelled", tournament_id=tournament.tournament_id)
+        return False
+
+    def _refund(self, state: TournamentState, now: datetime) -> None:
+        tournament = state.tournament
+        for entry in state.entries.values():
+            if entry.paid:
+                self.wallets.change(
+                    f"tournament-refund:{tournament.tournament_id}:{entry.player_id}",
+                    [Change(entry.player_id, entry.paid, "tournament_refund",
+                            detail=tournament.tournament_id)],
+                    now,
+                )  # fmt: skip
+
+    def _play(self, state: TournamentState, now: datetime, done: Run) -> bool:
+        """Pairs what is due; the tournament finished once no game is under way and none can
+        start. True when something was written (read again)."""
+        tournament = state.tournament
+        under_way = any(not game.ended for game in state.games.values())
+        match tournament.kind:
+            case "arena":
+                if window_open(tournament, now):
+                    return self._pair_arena(state, now, done)
+            case "duplicate":
+                if window_open(tournament, now):
+                    return self._deal_duplicate(state, now, done)
+            case "swiss":
+                if not under_way and tournament.round < (tournament.plan.rounds or 0):
+                    return self._pair_swiss(state, now, done)
+        if under_way:
+            return False
+        finished = tournament.model_copy(update={"status": "finished", "finished_at": now})
+        if self._write(state, finished):
+            done.finished.append(tournament.tournament_id)
+            metrics.add_metric(name="TournamentFinished", unit=MetricUnit.Count, value=1)
+        return True
+
+    def _free(self, state: TournamentState) -> list[str]:
+        return [p for p, e in state.entries.items() if e.game_id is None]
+
+    def _pair_arena(self, state: TournamentState, now: datetime, done: Run) -> bool:
+        there = self._tables().present(set(self._free(state)) - done.unseated)
+        rows = [row for row in standings("arena", state.entries.values())
+                if row.entry.player_id in there]  # fmt: skip
+        return self._pair(state, pairing.arena_pairs(rows), now, done)
+
+    def _pair_swiss(self, state: TournamentState, now: datetime, done: Run) -> bool:
+        tournament = state.tournament
+        rows = standings("swiss", state.entries.values())
+        pairs, bye = pairing.swiss_round(rows)
+        next_round = tournament.round + 1
+        entries = [with_bye(state.entries[bye])] if bye is not None else []
+        after = tournament.model_copy(update={"round": next_round})
+        return self._pair(state, pairs, now, done, round=next_round, after=after, also=entries)
+
+    def _deal_duplicate(self, state: TournamentState, now: datetime, done: Run) -> bool:
+        waiting = [
+            (p,) for p, e in state.entries.items()
+            if e.game_id is None and e.games == 0 and p not in done.unseated
+        ]  # fmt: skip
+        return self._pair(state, waiting, now, done)
+
+    def _pair(
+        self,
+        state: TournamentState,
+        pairs: Sequence[tuple[str, ...]],
+        now: datetime,
+        done: Run,
+        *,
+        round: int = 0,
+        after: Tournament | None = None,
+        also: Sequence[Entry] = (),
+    ) -> bool:
+        """The pairings written (their tables made next, `_repair`), in chunks."""
+        tournament = state.tournament
+        if not pairs and after is None:
+            return False
+        chunks = [
+            pairs[i : i + PAIRINGS_PER_WRITE] for i in range(0, len(pairs), PAIRINGS_PER_WRITE)
+        ]
+        for index, chunk in enumerate(chunks or [()]):
+            serial = len(state.games)
+            games = [
+                TournamentGame(
+                    game_id=tournament_game_id(tournament.tournament_id, serial + n),
+                    round=round,
+                    players=list(players),
+                    created_at=now,
+                )
+                for n, players in enumerate(chunk)
+            ]
+            moved = [
+                state.entries[p].model_copy(update={"game_id": game.game_id})
+                for game in games
+                for p in game.players
+            ]
+            head = (after or tournament) if index == 0 else tournament
+            extra = list(also) if index == 0 else []
+            if not self._write(state, head, [*moved, *extra], games):
+                return True
+            done.paired += len(games)
+            state = self.store.state(tournament.tournament_id)
+            tournament = state.tournament
+        self._repair(state, now, done)
+        return True
+
+    def _repair(self, state: TournamentState, now: datetime, done: Run) -> bool:
+        """Makes the table of each pairing that has none yet; a pairing whose table cannot be
+        made (a player sits at another game) is dropped, its players free again."""
+        tournament = state.tournament
+        pending = [game for game in state.games.values() if not game.started and not game.ended]
+        if not pending:
+            return False
+        tables = self._tables()
+        settings = tournament.plan.settings()
+        duplicate = tournament.kind == "duplicate"
+        for game in pending:
+            seats = [TableSeat(p, state.entries[p].nickname) for p in game.players]
+            label = DEAL if duplicate else game.game_id
+            made = tables.open_table(
+                tournament.tournament_id,
+                game.game_id,
+                seats,
+                settings,
+                game_seed(tournament.seed, label),
+                tournament.tournament_id if duplicate else None,
+                now,
+            )
+            state = self.store.state(tournament.tournament_id)
+            current = state.games[game.game_id]
+            update = {"started": True} if made else {"started": True, "ended": True, "void": True}
+            freed = [] if made else [
+                state.entries[p].model_copy(update={"game_id": None}) for p in game.players
+            ]  # fmt: skip
+            self._write(state, state.tournament, freed, [current.model_copy(update=update)])
+            if not made:
+                done.unseated.update(game.players)
+            else:
+                logger.info("tournament table made", tournament_id=tournament.tournament_id,
+                            game_id=game.game_id)  # fmt: skip
+        return True
+
+    # ---------------------------------------------------------------- a game's end
+
+    def record(self, ended: GameResult) -> bool:
+        """A tournament game's end into its standings, once (False: not a tournament's, or
+        recorded before)."""
+        if ended.tournament is None:
+            return False
+        for attempt in range(ATTEMPTS):
+            state = self.store.state(ended.tournament)
+            game = state.games.get(ended.game_id)
+            if game is None or game.ended:
+                return False
+            played = Played(
+                game_id=ended.game_id,
+                seats=tuple(
+                    Seat(p.player_id, p.total, p.left or p.abandoned)
+                    for p in ended.players
+                    if p.player_id in state.entries
+                ),
+                winners=frozenset(ended.winners),
+                ended_at=ended.ended_at,
+            )
+            after = scored(state.tournament.kind, state.entries, played)
+            closed = game.model_copy(
+                update={
+                    "ended": True,
+                    "started": True,
+                    "totals": {s.player_id: s.total for s in played.seats},
+                    "winners": sorted(ended.winners),
+                }
+            )
+            if self._write(state, state.tournament, list(after.values()), [closed]):
+                metrics.add_metric(name="TournamentGameRecorded", unit=MetricUnit.Count, value=1)
+                return True
+            self.store.pause(attempt)
+        raise TournamentError(Text("the tournament is busy: try again"), code="busy", status=503)
+
+    # ---------------------------------------------------------------- prizes
+
+    def pay(self, tournament_id: str, now: datetime) -> Payout:
+        """A finished tournament's prizes, each paid once (a rerun pays what is left)."""
+        state = self.store.state(tournament_id)
+        tournament = state.tournament
+        if tournament.status in {"open", "running"}:
+            raise TournamentError(
+                Text("this tournament is not over: its prizes are paid after it"),
+                code="tournament_running",
+            )
+        if tournament.status == "cancelled":
+            raise TournamentError(
+                Text("this tournament was cancelled: there is nothing to pay"),
+                code="tournament_cancelled",
+            )
+        payout = Payout(tournament_id)
+        prizes = tuple(tournament.plan.prizes)
+        rows = standings(tournament.kind, state.entries.values())
+        if tournament.kind == "duplicate":
+            rows = [row for row in rows if row.entry.score is not None]
+        for row in rows:
+            tied = sum(1 for other in rows if other.place == row.place)
+            tokens = share_of(row.place, tied, prizes) if row.place <= len(prizes) else 0
+            if tokens <= 0:
+                continue
+            applied = self.wallets.change(
+                f"tournament-prize:{tournament_id}:{row.entry.player_id}",
+                [Change(row.entry.player_id, tokens, "prize", detail=tournament_id)],
+                now,
+            )
+            if applied.written:
+                payout.paid.append(f"{row.entry.player_id} {tokens}")
+                metrics.add_metric(name="TournamentPrizePaid", unit=MetricUnit.Count, value=1)
+            else:
+                payout.repeated += 1
+        if tournament.status == "finished":
+            self._write(state, tournament.model_copy(update={"status": "paid"}))
+        return payout
