@@ -41,6 +41,7 @@ from devstack.stack import (
     write_state,
 )
 from devstack.template import Template
+from devstack.ticker import Ticker
 
 DEMO_PLAYERS = ("ana", "ben")
 
@@ -88,11 +89,14 @@ def serve(port: int, web_port: int | None = None) -> int:
                 print(f"  {name} holds premium until {iso8601_utc(stack.grant_premium(name))}")
             print("  More players: python -m devstack token NAME   (Ctrl-C stops the stack)")
             sys.stdout.flush()
+            # The rate jobs (the tournaments' minute) run by themselves, as EventBridge's would.
+            ticker = Ticker(stack.schedules(), stack.run_job).start()
             # Not one blocking wait: a signal the kernel hands to another thread runs its
             # handler only once the main thread runs Python again.
             while not stop.wait(0.2):
                 pass
             print("Stopping the local stack.", flush=True)
+            ticker.stop()
     finally:
         _forget_state()
         for number, handler in previous.items():

@@ -226,6 +226,8 @@ function onFrame(frame, meta) {
       return invitations.withdrawn(frame);
     case "club_invitation":
       return clubInvited(frame, banner, screenContext.http);
+    case "tournament_game":
+      return tournamentGame(frame);
     case "fairplay_check":
       return fairplay.checked(frame);
     case "fairplay_result":
@@ -237,6 +239,18 @@ function onFrame(frame, meta) {
     default:
       return undefined; // game_list, replay, ack...: answers, taken by their senders
   }
+}
+
+/** A tournament paired the player: their game is made and started; it opens at once unless a
+ * game is on screen, else a banner offers it. */
+function tournamentGame(frame) {
+  const open = () => {
+    banner("ok");
+    location.hash = `#/game/${encodeURIComponent(frame.gameId)}`;
+  };
+  if (!state.view) return open();
+  banner("info", t("Your tournament game is ready."), " ", h("button", { id: "tournament-game-open", onclick: open }, t("Open")));
+  return undefined;
 }
 
 function onGame(frame, meta) {

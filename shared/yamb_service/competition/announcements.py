@@ -50,7 +50,7 @@ class TournamentAnnouncer:
                     "name": tournament.plan.name,
                     "start": starts_at.date(),
                     "hour": f"{starts_at:%H:%M} UTC",
-                    "link": f"{self._web}/#/tournament/{tournament.tournament_id}",
+                    "link": f"{self._web}/#/tournaments/{tournament.tournament_id}",
                 }
                 if send_gated(self._mailer(), profile, MailKind.TOURNAMENT, values):
                     sent += 1

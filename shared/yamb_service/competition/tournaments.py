@@ -369,7 +369,12 @@ class TournamentService:
         if ended.tournament is None:
             return False
         for attempt in range(ATTEMPTS):
-            state = self.store.state(ended.tournament)
+            try:
+                state = self.store.state(ended.tournament)
+            except TournamentError:
+                # Gone (or never there): retrying the stream's record would not bring it back.
+                logger.warning("a game's tournament is unknown", tournament_id=ended.tournament)
+                return False
             game = state.games.get(ended.game_id)
             if game is None or game.ended:
                 return False

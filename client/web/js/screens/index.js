@@ -19,6 +19,7 @@ import { screen as settings } from "./settings.js";
 import { screen as shop } from "./shop.js";
 import { screen as slow } from "./slow.js";
 import { screen as tasks } from "./tasks.js";
+import { pageScreen as tournament, screen as tournaments } from "./tournaments.js";
 import { screen as wallet } from "./wallet.js";
 
 export const screens = [
@@ -29,6 +30,7 @@ export const screens = [
   chats,
   boards,
   ratings,
+  tournaments,
   shop,
   wallet,
   tasks,
@@ -36,6 +38,7 @@ export const screens = [
   contact,
   player,
   club,
+  tournament,
   conversationScreen,
   replay,
   moderation,

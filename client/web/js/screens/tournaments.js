@@ -1,0 +1,215 @@
+// #/tournaments (issue 32): the tournaments coming, running and over; #/tournaments/<id>: one
+// tournament's page: what it is, its entry (free or for tokens), its live standings (drawn again
+// every few seconds while it runs), its games (each watchable, then replayable) and its dice (the
+// commitment from the start, the seed once it is over). Everything comes from the HTTP API; the
+// nicknames reach the page as text only.
+
+import { fill, h } from "../dom.js";
+import { formatDate, formatNumber, t, tn } from "../i18n.js";
+
+const REFRESH_MS = 5_000;
+let refresh = null;
+
+function stopRefresh() {
+  clearTimeout(refresh);
+  refresh = null;
+}
+
+export const kindLabel = (kind) => ({ arena: t("Arena"), swiss: t("Swiss"), duplicate: t("Duplicate") })[kind] || kind;
+
+function statusLabel(status) {
+  return {
+    open: t("Entries open"),
+    running: t("Running"),
+    finished: t("Over, prizes being paid"),
+    paid: t("Over"),
+    cancelled: t("Cancelled: too few players, fees given back"),
+  }[status] || status;
+}
+
+function explanation(view) {
+  switch (view.kind) {
+    case "arena":
+      return t("Play as many games as you can until the end: you are paired again as soon as a game ends. A win is 2 points, a draw 1; after two wins in a row each win counts double until you do not win.");
+    case "swiss":
+      return tn("{count} round: each round you play someone with about your score whom you have not met. An odd player out gets a bye, worth a win.",
+        "{count} rounds: each round you play someone with about your score whom you have not met. An odd player out gets a bye, worth a win.", view.rounds || 0);
+    default:
+      return t("Everyone plays one game alone, on the same dice: the best score wins. Everyone had the same luck, so skill alone decides.");
+  }
+}
+
+function when(view) {
+  const start = formatDate(view.startsAt, "short");
+  if (view.endsAt) return t("{start} to {end}", { start, end: formatDate(view.endsAt, "short") });
+  return t("From {start}", { start });
+}
+
+function rules(view) {
+  const settings = view.settings || {};
+  if (settings.preset) return t("Yamb, columns preset {preset}", { preset: settings.preset });
+  return t("Yamb, columns: {columns}", { columns: (settings.columns || []).join(", ") });
+}
+
+function fee(view) {
+  return view.entryFee ? tn("Entry: {count} token", "Entry: {count} tokens", view.entryFee) : t("Entry: free");
+}
+
+function prizes(view) {
+  if (!view.prizes.length) return t("No prizes");
+  return t("Prizes: {prizes}", { prizes: view.prizes.map((tokens) => formatNumber(tokens)).join(" · ") });
+}
+
+export const screen = {
+  id: "tournaments",
+  path: "/tournaments",
+  get title() { return t("Tournaments"); },
+  nav: true,
+  async show(root, _params, ctx) {
+    stopRefresh();
+    fill(root, h("h2", {}, t("Tournaments")), h("p", { class: "hint" }, t("Loading…")));
+    let view;
+    try {
+      view = await ctx.http("GET", "/tournaments");
+    } catch (problem) {
+      fill(root, h("h2", {}, t("Tournaments")), h("p", { class: "error", id: "tournaments-error", role: "alert" }, problem.message));
+      return;
+    }
+    const groups = [
+      ["tournaments-running", t("Running"), view.tournaments.filter((x) => x.status === "running")],
+      ["tournaments-coming", t("Coming"), view.tournaments.filter((x) => x.status === "open").reverse()],
+      ["tournaments-over", t("Over"), view.tournaments.filter((x) => !["open", "running"].includes(x.status))],
+    ];
+    fill(root, h("h2", {}, t("Tournaments")),
+      h("p", { class: "hint" }, t("Arenas, Swiss tournaments and duplicates: enter one, play your games, win tokens. Every tournament's dice are committed before it opens.")),
+      groups.map(([id, title, found]) => h("section", { class: "panel", id },
+        h("h3", {}, title),
+        found.length
+          ? h("ul", { class: "tournament-list" }, found.map((item) => h("li", { dataset: { tournament: item.tournamentId, status: item.status } },
+            h("a", { href: `#/tournaments/${encodeURIComponent(item.tournamentId)}` }, item.name), " ",
+            h("span", { class: "badge" }, kindLabel(item.kind)), " ",
+            h("span", { class: "hint" }, when(item), " · ", fee(item), " · ", prizes(item)))))
+          : h("p", { class: "hint" }, t("None.")))));
+  },
+  hide: stopRefresh,
+};
+
+export const pageScreen = {
+  id: "tournament",
+  path: "/tournaments/:tournamentId",
+  get title() { return t("Tournament"); },
+  nav: false,
+  async show(root, { tournamentId }, ctx) {
+    stopRefresh();
+    const path = `/tournaments/${encodeURIComponent(tournamentId)}`;
+    const note = h("p", { class: "error", id: "tournament-error", role: "alert" });
+    fill(root, h("h2", {}, t("Tournament")), h("p", { class: "hint" }, t("Loading…")));
+    const draw = async () => {
+      let view;
+      try {
+        view = await ctx.http("GET", path);
+      } catch (problem) {
+        fill(root, h("h2", {}, t("Tournament")), h("p", { class: "error", id: "tournament-error", role: "alert" }, problem.message));
+        return;
+      }
+      document.title = `${view.name} · Yamb`;
+      fill(root, head(view), entry(view, path, ctx, note, draw), note, standings(view), games(view), dice(view));
+      stopRefresh();
+      if (["open", "running", "finished"].includes(view.status)) refresh = setTimeout(draw, REFRESH_MS);
+    };
+    await draw();
+  },
+  hide: stopRefresh,
+};
+
+function head(view) {
+  return h("header", { class: "panel", id: "tournament-head", dataset: { status: view.status, kind: view.kind } },
+    h("h2", {}, view.name, " ", h("span", { class: "badge" }, kindLabel(view.kind))),
+    h("p", { id: "tournament-status" }, h("strong", {}, statusLabel(view.status)),
+      view.kind === "swiss" && view.round ? [" · ", t("Round {round} of {rounds}", { round: view.round, rounds: view.rounds })] : null),
+    h("p", {}, explanation(view)),
+    h("p", { class: "hint" }, when(view), " · ", rules(view), " · ", fee(view), " · ", prizes(view), " · ",
+      tn("{count} player", "{count} players", view.entrants)));
+}
+
+function entry(view, path, ctx, note, redraw) {
+  const mine = view.standings.find((row) => row.me);
+  if (mine?.playing) {
+    return h("p", { class: "panel", id: "tournament-my-game" }, t("Your game is under way."), " ",
+      h("a", { href: `#/game/${encodeURIComponent(mine.playing)}`, id: "tournament-open-game" }, t("Open it")));
+  }
+  if (view.entered) {
+    const waiting = view.status === "open" ? t("You have entered: your first game starts with the tournament.")
+      : view.status === "running" ? t("You have entered: your next game is made as soon as there is an opponent. Keep this page open.")
+        : t("You took part.");
+    return h("p", { class: "note", id: "tournament-entered" }, waiting);
+  }
+  const closed = view.status !== "open" && !(view.status === "running" && view.kind !== "swiss");
+  if (closed) return null;
+  const button = h("button", { type: "button", id: "tournament-enter", onclick: async () => {
+    button.disabled = true;
+    note.textContent = "";
+    try {
+      await ctx.http("POST", `${path}/entry`, {});
+      await redraw();
+    } catch (problem) {
+      button.disabled = false;
+      note.textContent = problem.message;
+    }
+  } }, view.entryFee ? tn("Enter for {count} token", "Enter for {count} tokens", view.entryFee) : t("Enter"));
+  return h("p", {}, button);
+}
+
+function points(view, row) {
+  if (view.kind === "duplicate") return row.score == null ? "–" : formatNumber(row.score);
+  if (view.kind === "swiss") return formatNumber(row.points / 2);
+  return formatNumber(row.points);
+}
+
+function standings(view) {
+  const heads = view.kind === "duplicate"
+    ? [t("Place"), t("Player"), t("Score")]
+    : [t("Place"), t("Player"), t("Points"), t("Games"), t("Results"), ...(view.kind === "swiss" ? [t("Tiebreak")] : [])];
+  return h("section", { class: "panel", id: "tournament-standings" },
+    h("h3", {}, t("Standings")),
+    view.standings.length
+      ? h("div", { class: "sheet-scroll" }, h("table", { class: "board-table" },
+        h("thead", {}, h("tr", {}, heads.map((text) => h("th", { scope: "col" }, text)))),
+        h("tbody", {}, view.standings.map((row) => h("tr", { class: row.me ? "me" : "", dataset: { place: row.place, player: row.nickname } },
+          h("td", {}, formatNumber(row.place)),
+          h("td", {}, h("a", { href: `#/players/${encodeURIComponent(row.nickname)}` }, row.nickname),
+            row.onFire ? [" ", h("span", { class: "badge", title: t("On a streak: wins count double") }, "🔥")] : null),
+          h("td", { class: "score" }, points(view, row)),
+          view.kind === "duplicate" ? null : [
+            h("td", {}, formatNumber(row.games)),
+            h("td", { class: "results" }, row.results),
+            view.kind === "swiss" ? h("td", {}, formatNumber(row.tiebreak / 2)) : null,
+          ])))))
+      : h("p", { class: "hint" }, t("Nobody has entered yet.")));
+}
+
+function games(view) {
+  return h("section", { class: "panel", id: "tournament-games" },
+    h("h3", {}, t("Games")),
+    view.games.length
+      ? h("ul", {}, view.games.map((game) => h("li", { dataset: { game: game.gameId, ended: String(game.ended) } },
+        view.kind === "swiss" ? [t("Round {round}", { round: game.round }), ": "] : null,
+        game.players.map((name, index) => [index ? " – " : "", name,
+          game.ended && name in game.totals ? ` (${formatNumber(game.totals[name])})` : ""]),
+        " ",
+        game.ended
+          ? h("a", { href: `#/replay/${encodeURIComponent(game.gameId)}` }, t("Replay"))
+          : h("a", { href: `#/game/${encodeURIComponent(game.gameId)}` }, t("Watch")))))
+      : h("p", { class: "hint" }, t("No game yet.")));
+}
+
+function dice(view) {
+  return h("section", { class: "panel", id: "tournament-dice" },
+    h("h3", {}, t("Dice")),
+    h("p", {}, t("Every game's dice follow from one seed, fixed before the tournament opened. Its SHA-256 commitment:")),
+    h("p", {}, h("code", { id: "tournament-commitment" }, view.commitment)),
+    view.seed
+      ? [h("p", {}, t("The seed, revealed now that the tournament is over: each game's seed is its HMAC-SHA256 with the game's id (\"deal\" in a duplicate).")),
+        h("p", {}, h("code", { id: "tournament-seed" }, view.seed))]
+      : h("p", { class: "hint" }, t("The seed is revealed when the tournament is over.")));
+}

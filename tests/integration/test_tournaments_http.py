@@ -1,0 +1,162 @@
+"""The tournaments function in-process on moto, called as the HTTP API calls it (issue 32): an
+operator's new tournament (anyone else refused), the list and a tournament's page for anyone
+(its seed kept back until it is over), an entry for free or for tokens, each refusal with its
+status and code; and the results function taking a tournament game whose tournament is gone
+without failing its record."""
+
+import copy
+import json
+import uuid
+from collections.abc import Iterator
+from datetime import timedelta
+from types import ModuleType
+from typing import Any
+
+import pytest
+from yamb.session.results import GameResult
+from yamb_service.common.dynamo import item_model
+from yamb_service.economy.ports import Change
+
+from tests.integration.test_boards_http import (
+    ANA,
+    BEN,
+    NICKNAMES,
+    NOW,
+    REGION,
+    Boards,
+    Reply,
+    create_table,
+    delete_table,
+    forget_wiring,
+    load_event,
+    load_quietly,
+    sample_result,
+    use_table,
+)
+
+# A refusal answers before any metric is added.
+pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
+
+PLAN = {
+    "kind": "swiss",
+    "name": "Friday Swiss",
+    "startsAt": (NOW + timedelta(hours=2)).isoformat(),
+    "rounds": 3,
+    "rules": {"preset": 2},
+    "entryFee": 25,
+    "prizes": [100, 50],
+}
+
+
+class Tournaments(Boards):
+    def __init__(self, item: Any, functions: tuple[ModuleType, ModuleType]) -> None:
+        super().__init__(item, functions)
+        for player in NICKNAMES:
+            self.player(player)
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: dict[str, Any] | None = None,
+        *,
+        player: str | None = ANA,
+    ) -> Reply:
+        event = load_event("board.json" if player is not None else "public_page.json")
+        parts = path.strip("/").split("/")
+        route = "/tournaments" + ("/{tournamentId}" if len(parts) > 1 else "")
+        route += "/entry" if len(parts) > 2 else ""
+        event["routeKey"] = event["requestContext"]["routeKey"] = f"{method} {route}"
+        event["rawPath"] = event["requestContext"]["http"]["path"] = path
+        event["requestContext"]["http"]["method"] = method
+        event["requestContext"]["requestId"] = uuid.uuid4().hex
+        event["rawQueryString"] = ""
+        event.pop("queryStringParameters", None)
+        event["pathParameters"] = {"tournamentId": parts[1]} if len(parts) > 1 else None
+        if event["pathParameters"] is None:
+            event.pop("pathParameters")
+        event["body"] = None if body is None else json.dumps(body)
+        event["isBase64Encoded"] = False
+        event["headers"] = {**event["headers"], "content-type": "application/json"}
+        if player is not None:
+            event["requestContext"]["authorizer"]["lambda"].update(
+                playerId=player, nickname=NICKNAMES[player]
+            )
+        return self.send(copy.deepcopy(event))
+
+
+@pytest.fixture(scope="module")
+def functions() -> tuple[ModuleType, ModuleType]:
+    return load_quietly("tournaments"), load_quietly("results")
+
+
+@pytest.fixture
+def tournaments(
+    aws: None, functions: tuple[ModuleType, ModuleType], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Tournaments]:
+    table = create_table()
+    use_table(table, monkeypatch)
+    yield Tournaments(item_model(table, REGION), functions)
+    forget_wiring()
+    delete_table(table)
+
+
+def test_an_operator_creates_a_tournament_anyone_reads_and_players_enter(
+    tournaments: Tournaments,
+) -> None:
+    # given ana, an operator, and ben, a player with 30 tokens
+    tournaments.update(ANA, operator=True)
+    tournaments.wallets.change("grant:ben", [Change(BEN, 30, "grant")], NOW)
+
+    # when ben tries to create a tournament: refused; ana creates one
+    refused = tournaments.request("POST", "/tournaments", PLAN, player=BEN)
+    assert refused.error == (403, "not_an_operator", None)
+    created = tournaments.request("POST", "/tournaments", PLAN)
+    assert created.status == 201, created.body
+    tournament_id = created.json["tournamentId"]
+    assert created.json["commitment"] and "seed" not in created.json
+
+    # then anyone lists it and reads its page, cached a few seconds, its seed kept back
+    listed = tournaments.request("GET", "/tournaments", player=None)
+    assert [t["tournamentId"] for t in listed.json["tournaments"]] == [tournament_id]
+    assert listed.headers["Cache-Control"] == "public, max-age=3"
+    page = tournaments.request("GET", f"/tournaments/{tournament_id}", player=None)
+    assert page.json["seed"] is None and page.json["entrants"] == 0
+    assert page.json["settings"]["players"] == 2 and page.json["settings"]["ranked"] is True
+
+    # and ben enters for 25 tokens, once; ana, with none, is refused
+    entered = tournaments.request("POST", f"/tournaments/{tournament_id}/entry", player=BEN)
+    assert entered.status == 201 and entered.json["paid"] == 25
+    again = tournaments.request("POST", f"/tournaments/{tournament_id}/entry", player=BEN)
+    assert again.error == (409, "already_entered", None)
+    assert tournaments.wallets.wallet(BEN).balance == 5
+    broke = tournaments.request("POST", f"/tournaments/{tournament_id}/entry", player=ANA)
+    assert broke.error == (402, "not_enough_tokens", None)
+    mine = tournaments.request("GET", f"/tournaments/{tournament_id}", player=BEN)
+    assert mine.json["entered"] is True and mine.json["standings"][0]["me"] is True
+
+
+def test_bad_tournament_requests_are_refused_with_their_codes(tournaments: Tournaments) -> None:
+    tournaments.update(ANA, operator=True)
+    # a plan that mixes kinds, or starts in the past
+    mixed = tournaments.request("POST", "/tournaments", {**PLAN, "minutes": 30})
+    assert mixed.status == 400
+    past = {**PLAN, "startsAt": (NOW - timedelta(hours=1)).isoformat()}
+    assert tournaments.request("POST", "/tournaments", past).error[1] == "starts_in_the_past"
+    # an unknown or malformed tournament
+    for path in ("/tournaments/nope", "/tournaments/bad%20id"):
+        assert tournaments.request("GET", path, player=None).status == 404
+    assert tournaments.request("POST", "/tournaments/nope/entry").error == (
+        404,
+        "unknown_tournament",
+        None,
+    )
+
+
+def test_a_game_of_a_gone_tournament_does_not_fail_its_stream_record(
+    tournaments: Tournaments,
+) -> None:
+    ended = GameResult.model_validate(
+        {**sample_result().model_dump(), "tournament": "gone", "game_id": "g-gone"}
+    )
+    tournaments.record(ended)  # answered without a failed record
