@@ -17,7 +17,11 @@ from yamb.session.results import GameResult
 from yamb_service.clubs.wiring import club_board
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
-from yamb_service.competition.wiring import ratings_recorder, tournament_service
+from yamb_service.competition.wiring import (
+    ratings_recorder,
+    season_service,
+    tournament_service,
+)
 from yamb_service.edge.game_ends import handle_game_ends
 from yamb_service.progression.events import record_game
 from yamb_service.results.wiring import results_recorder
@@ -30,6 +34,7 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     def recorded(ended: GameResult) -> None:
         results_recorder().record(ended)
         ratings_recorder().record(ended)
+        season_service().record(ended)  # its season points (after the ratings: a first league)
         tournament_service().record(ended)  # a tournament's game: its standings
         # After the boards: the clubs of its players score again from their rows (C7).
         club_board().after_result(ended)

@@ -1,7 +1,8 @@
 """The tournaments' HTTP API (issue 32, docs/competition.md): the list and a tournament's page
 with its live standings (public, cached a few seconds), an entry (signed in: its fee taken from
-the wallet), and a tournament created by an operator. Each route parses its request, calls one
-method of the tournament service and maps the answer or the error to a reply."""
+the wallet), a tournament created by an operator, and the current season's league table. Each
+route parses its request, calls one method of its service and maps the answer or the error to a
+reply."""
 
 import gc
 
@@ -11,8 +12,10 @@ import re
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
+from yamb.competition.seasons import LEAGUES
 from yamb.competition.tournament_views import (
     NewTournament,
+    SeasonView,
     TournamentEntryView,
     TournamentListView,
     TournamentPageView,
@@ -24,10 +27,12 @@ from yamb.i18n import Text
 from yamb_service.common import clock
 from yamb_service.common.observability import logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
-from yamb_service.competition.wiring import operators, tournament_service
+from yamb_service.competition.season_views import season_view
+from yamb_service.competition.wiring import operators, season_service, tournament_service
 from yamb_service.edge.http_api import (
     NO_SUCH_ROUTE,
     HttpApi,
+    Parameter,
     Response,
     Routes,
     add_common_handlers,
@@ -99,6 +104,26 @@ def create() -> Response[str]:
         )
     tournament = tournament_service().create(plan, clock.now())
     return json_reply(201, TournamentSummaryView.of(tournament))
+
+
+_SEASON_PARAMETERS = (
+    Parameter("league", "bronze, silver, gold, platinum or diamond (default: the caller's)"),
+)
+
+
+@routes.get("/seasons/current", "The current season: a league's table and the caller's badges",
+            SeasonView, parameters=_SEASON_PARAMETERS)  # fmt: skip
+def current_season() -> Response[str]:
+    event = app.current_event
+    asked = event.get_query_string_value("league")
+    if asked is not None and asked not in LEAGUES:
+        raise TournamentError(
+            Text("unknown league '{league}': bronze, silver, gold, platinum or diamond",
+                 league=asked),
+            code="unknown_league", status=400,
+        )  # fmt: skip
+    view = season_view(season_service(), player_id(event), clock.now(), asked)
+    return json_reply(200, view)
 
 
 @on_error(app, TournamentError)

@@ -6,7 +6,9 @@ Scheduler:
   refunded, with too few entrants), its free entrants paired and their tables made, finished
   when over, its prizes paid;
 - {"job": "pay", "tournament": id}: a finished tournament's prizes paid (each once; a running
-  one is refused).
+  one is refused);
+- {"job": "season"} (weekly): the last ended season closed: each league's promotions and
+  relegations and each player's badge, written once ("season": its first day, one by hand).
 By hand (the local stack's `job` command, or an operator) an event may carry "now" (ISO 8601)
 and "tournament" (one tournament only)."""
 
@@ -24,15 +26,16 @@ from yamb_service.common import clock
 from yamb_service.common.observability import counts_job_failure, logger, metrics
 from yamb_service.common.warmup import collector_after_first_call
 from yamb_service.competition.jobs_wiring import tournament_runner
-from yamb_service.competition.wiring import tournament_announcer
+from yamb_service.competition.wiring import season_service, tournament_announcer
 
 
 class TournamentJob(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    job: Literal["plan", "run", "pay"]
+    job: Literal["plan", "run", "pay", "season"]
     now: AwareDatetime | None = None
     tournament: str | None = Field(default=None, min_length=1, max_length=64)
+    season: str | None = Field(default=None, min_length=10, max_length=10)
 
 
 @collector_after_first_call
@@ -56,6 +59,9 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
                 **asdict(done := service.run(now, job.tournament)),
                 "unseated": sorted(done.unseated),
             }
+        case "season":
+            closed = season_service().close(now, job.season)
+            return {"job": "season", "now": now.isoformat(), **asdict(closed)}
         case "pay":
             if job.tournament is None:
                 raise ValueError("the pay job names its tournament")

@@ -13,13 +13,18 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from yamb.competition.seasons import season_of
+from yamb.competition.tournaments import TournamentError
 from yamb.session.results import GameResult
 from yamb_service.common.dynamo import item_model
+from yamb_service.competition import wiring as competition_wiring
 from yamb_service.economy.ports import Change
 
 from tests.integration.test_boards_http import (
     ANA,
     BEN,
+    CLEO,
+    DAN,
     NICKNAMES,
     NOW,
     REGION,
@@ -28,6 +33,7 @@ from tests.integration.test_boards_http import (
     create_table,
     delete_table,
     forget_wiring,
+    game,
     load_event,
     load_quietly,
     sample_result,
@@ -64,14 +70,21 @@ class Tournaments(Boards):
     ) -> Reply:
         event = load_event("board.json" if player is not None else "public_page.json")
         parts = path.strip("/").split("/")
-        route = "/tournaments" + ("/{tournamentId}" if len(parts) > 1 else "")
-        route += "/entry" if len(parts) > 2 else ""
+        if parts[0] == "seasons":
+            route, parts = path.split("?", maxsplit=1)[0], parts[:1]
+        else:
+            route = "/tournaments" + ("/{tournamentId}" if len(parts) > 1 else "")
+            route += "/entry" if len(parts) > 2 else ""  # /tournaments/<id>/entry
         event["routeKey"] = event["requestContext"]["routeKey"] = f"{method} {route}"
         event["rawPath"] = event["requestContext"]["http"]["path"] = path
         event["requestContext"]["http"]["method"] = method
         event["requestContext"]["requestId"] = uuid.uuid4().hex
-        event["rawQueryString"] = ""
+        query = path.split("?")[1] if "?" in path else ""
+        event["rawQueryString"] = query
         event.pop("queryStringParameters", None)
+        if query:
+            event["queryStringParameters"] = dict(q.split("=") for q in query.split("&"))
+        event["rawPath"] = event["requestContext"]["http"]["path"] = path.split("?", maxsplit=1)[0]
         event["pathParameters"] = {"tournamentId": parts[1]} if len(parts) > 1 else None
         if event["pathParameters"] is None:
             event.pop("pathParameters")
@@ -160,3 +173,51 @@ def test_a_game_of_a_gone_tournament_does_not_fail_its_stream_record(
         {**sample_result().model_dump(), "tournament": "gone", "game_id": "g-gone"}
     )
     tournaments.record(ended)  # answered without a failed record
+
+
+def test_rated_games_count_in_the_season_and_its_end_moves_leagues_once(
+    tournaments: Tournaments,
+) -> None:
+    # given four bronze newcomers: ana beats ben three times, cleo and dan draw three times,
+    # each game's end delivered twice (the stream's redelivery)
+    season = season_of(NOW)
+    for _ in range(3):
+        for result in (game({ANA: 300, BEN: 200}), game({CLEO: 250, DAN: 250})):
+            tournaments.record(result)
+            tournaments.record(result)
+
+    # when ana reads the season
+    view = tournaments.request("GET", "/seasons/current").json
+    # then she is in bronze with 6 points from 3 games, first, in the zone going up
+    assert (view["seasonId"], view["mine"], view["points"], view["games"]) == (
+        season.season_id, "bronze", 6, 3,
+    )  # fmt: skip
+    first = view["rows"][0]
+    assert (first["nickname"], first["points"], first["zone"], first["me"]) == (
+        "ana",
+        6,
+        "up",
+        True,
+    )
+    assert {r["nickname"]: r["points"] for r in view["rows"]} == {
+        "ana": 6, "cleo": 3, "dan": 3, "ben": 0,
+    }  # fmt: skip
+    bad = tournaments.request("GET", "/seasons/current?league=wood")
+    assert bad.error == (400, "unknown_league", None)
+
+    # when the season's end runs too early it is refused; once over, it moves ana up, twice
+    service = competition_wiring.season_service()
+    with pytest.raises(TournamentError) as early:
+        service.close(NOW, season.season_id)
+    assert early.value.code == "season_not_ended"
+    after = season.ends_at + timedelta(minutes=20)
+    closed = service.close(after)
+    assert closed.season_id == season.season_id and closed.badges == 4
+    assert closed.moved == [f"{ANA} bronze -> silver"]
+    assert service.close(after).repeated == 4
+    # then ana's badge says so, and her next season starts in silver
+    view = tournaments.request("GET", "/seasons/current").json
+    assert view["badges"][0] == {
+        "seasonId": season.season_id, "league": "bronze", "place": 1, "points": 6, "move": "up",
+    }  # fmt: skip
+    assert service.viewer(ANA, season_of(after).season_id)[0] == "silver"

@@ -145,3 +145,35 @@ class TournamentEntryView(CamelModel):
 
 class NewTournament(TournamentPlan):
     """An operator's request: a tournament's plan."""
+
+
+class LeagueRowView(CamelModel):
+    place: int
+    nickname: str
+    points: int
+    games: int
+    # Where the season's end would move them as it stands: "up", "down" or "stay".
+    zone: str
+    me: bool = False
+
+
+class BadgeView(CamelModel):
+    season_id: str
+    league: str
+    place: int
+    points: int
+    move: str
+
+
+class SeasonView(CamelModel):
+    season_id: str
+    starts_at: datetime
+    ends_at: datetime
+    leagues: list[str]
+    league: str = Field(description="the league shown: the viewer's unless another was asked")
+    mine: str = Field(description="the viewer's league this season")
+    points: int = 0
+    games: int = 0
+    rows: list[LeagueRowView]
+    badges: list[BadgeView] = Field(default_factory=list)
+    min_games: int

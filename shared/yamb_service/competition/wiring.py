@@ -17,6 +17,7 @@ from yamb_service.game.result_dynamo import game_result
 
 if TYPE_CHECKING:
     from yamb_service.competition.announcements import TournamentAnnouncer
+    from yamb_service.competition.seasons import SeasonService
     from yamb_service.competition.tournament_ports import TournamentTables
     from yamb_service.competition.tournaments import TournamentService
     from yamb_service.game.fairness_page import PublicFairness
@@ -113,8 +114,18 @@ def tournament_announcer() -> "TournamentAnnouncer":
     )
 
 
+@cache
+def season_service() -> "SeasonService":
+    from yamb_service.competition.season_dynamo import DynamoSeasonStore  # noqa: PLC0415
+    from yamb_service.competition.seasons import SeasonService  # noqa: PLC0415
+
+    item = table_item()
+    profiles = DynamoAccountStore(item, partial(game_result, item))
+    return SeasonService(DynamoSeasonStore(item), DynamoRatingStore(item), lambda: profiles, _now)
+
+
 def forget() -> None:
     """Every service built here made again at its next use (tests point it at another table)."""
     for built in (table_item, ratings_recorder, ratings_service, public_fairness_reader,
-                  tournament_service, operators, tournament_announcer):  # fmt: skip
+                  tournament_service, operators, tournament_announcer, season_service):  # fmt: skip
         built.cache_clear()

@@ -1,0 +1,160 @@
+"""Seasons on the game table (docs/data-model.md, "Seasons"): a league's members in
+`SEASON#<season>#<league>` / `P#<player>` (a `Member` as JSON on its version, listed in `gsi1`
+by points, best first), each player's league in `PLAYER#<id>` / `LEAGUE`, each season badge in
+`PLAYER#<id>` / `BADGE#<season>`, and a game's `GAME#<id>` / `SEASON` marker written with its
+points, so a redelivered game counts once."""
+
+import json
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime, timedelta
+
+from pynamodb.exceptions import PynamoDBException, TransactWriteError
+from pynamodb.transactions import TransactWrite
+from yamb.competition.seasons import LEAGUES, League, LeagueEnd, Member
+
+from yamb_service.common.dynamo import ItemModel, busy_or, player_key
+from yamb_service.competition.ports import Rated
+
+_PLAYER, _LEAGUE, _BADGE, _MARKER = "P#", "LEAGUE", "BADGE#", "SEASON"
+MARKER_TTL = timedelta(days=30)
+_BATCH = 100
+_ORDER_CEILING = 99_999_999
+
+
+def _league_key(season_id: str, league: str) -> str:
+    return f"SEASON#{season_id}#{league}"
+
+
+class DynamoSeasonStore:
+    def __init__(self, item: ItemModel, *, sleep: Callable[[float], None] = time.sleep) -> None:
+        self._item = item
+        self._sleep = sleep
+
+    def _batch(self, keys: list[tuple[str, str]]) -> list[object]:
+        found: list[object] = []
+        try:
+            for start in range(0, len(keys), _BATCH):
+                found.extend(
+                    self._item.batch_get(keys[start : start + _BATCH], consistent_read=True)
+                )
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+        return found
+
+    def leagues_of(self, player_ids: Iterable[str]) -> dict[str, League]:
+        keys = [(player_key(p), _LEAGUE) for p in dict.fromkeys(player_ids)]
+        found: dict[str, League] = {}
+        for item in self._batch(keys):
+            stored = json.loads(item.summary or "{}")  # type: ignore[attr-defined]
+            if stored.get("league") in LEAGUES:
+                found[stored["player_id"]] = stored["league"]
+        return found
+
+    def members(self, season_id: str, player_ids: Iterable[str]) -> dict[str, Member]:
+        keys = [
+            (_league_key(season_id, league), f"{_PLAYER}{p}")
+            for p in dict.fromkeys(player_ids)
+            for league in LEAGUES
+        ]
+        found: dict[str, Member] = {}
+        for item in self._batch(keys):
+            member = Member.model_validate_json(item.summary or "{}")  # type: ignore[attr-defined]
+            found[member.player_id] = member.model_copy(update={"version": int(item.version or 0)})  # type: ignore[attr-defined]
+        return found
+
+    def record_game(
+        self,
+        game_id: str,
+        season_id: str,
+        now: datetime,
+        before: dict[str, Member],
+        after: Sequence[Member],
+    ) -> Rated:
+        item = self._item
+        try:
+            with TransactWrite(connection=item._get_connection().connection) as write:
+                write.save(
+                    item(f"GAME#{game_id}", _MARKER,
+                         expires_at=int((now + MARKER_TTL).timestamp())),
+                    condition=item.pk.does_not_exist(),
+                )  # fmt: skip
+                for member in after:
+                    old = before.get(member.player_id)
+                    key = _league_key(season_id, member.league)
+                    write.save(
+                        item(
+                            key,
+                            f"{_PLAYER}{member.player_id}",
+                            summary=member.model_dump_json(by_alias=True, exclude={"version"}),
+                            version=(0 if old is None else old.version) + 1,
+                            gsi1pk=key,
+                            gsi1sk=f"{_ORDER_CEILING - member.points:08d}#{member.player_id}",
+                        ),
+                        condition=item.pk.does_not_exist()
+                        if old is None
+                        else item.version == old.version,
+                    )
+        except TransactWriteError as error:
+            reasons = [None if r is None else r.code for r in (error.cancellation_reasons or [])]
+            if reasons and reasons[0] == "ConditionalCheckFailed":
+                return "rated_before"
+            if "ConditionalCheckFailed" in reasons or "TransactionConflict" in reasons:
+                return "moved"
+            raise busy_or(error) from error
+        return "rated"
+
+    def league(self, season_id: str, league: League, limit: int | None = None) -> list[Member]:
+        try:
+            return [
+                Member.model_validate_json(item.summary or "{}")
+                for item in self._item.gsi1.query(_league_key(season_id, league), limit=limit)
+            ]
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+
+    def close(self, season_id: str, end: LeagueEnd, now: datetime) -> bool:
+        item = self._item
+        try:
+            with TransactWrite(connection=item._get_connection().connection) as write:
+                write.save(
+                    item(player_key(end.player_id), f"{_BADGE}{season_id}",
+                         summary=end.model_dump_json(by_alias=True)),
+                    condition=item.pk.does_not_exist(),
+                )  # fmt: skip
+                write.save(
+                    item(
+                        player_key(end.player_id),
+                        _LEAGUE,
+                        summary=json.dumps(
+                            {
+                                "player_id": end.player_id,
+                                "league": end.next_league,
+                                "since": season_id,
+                            }
+                        ),
+                    )
+                )
+        except TransactWriteError as error:
+            reasons = [None if r is None else r.code for r in (error.cancellation_reasons or [])]
+            if reasons and reasons[0] == "ConditionalCheckFailed":
+                return False
+            raise busy_or(error) from error
+        return True
+
+    def badges(self, player_id: str) -> list[LeagueEnd]:
+        try:
+            return [
+                LeagueEnd.model_validate_json(item.summary or "{}")
+                for item in self._item.query(
+                    player_key(player_id),
+                    self._item.sk.startswith(_BADGE),
+                    scan_index_forward=False,
+                )
+            ]
+        except PynamoDBException as error:
+            raise busy_or(error) from error
+
+    def pause(self, attempt: int) -> None:
+        self._sleep(random.uniform(0, 0.02 * 2**attempt))
