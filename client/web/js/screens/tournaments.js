@@ -69,8 +69,9 @@ export const screen = {
     stopRefresh();
     fill(root, h("h2", {}, t("Tournaments")), h("p", { class: "hint" }, t("Loading…")));
     let view;
+    let season;
     try {
-      view = await ctx.http("GET", "/tournaments");
+      [view, season] = await Promise.all([ctx.http("GET", "/tournaments"), ctx.http("GET", "/seasons/current")]);
     } catch (problem) {
       fill(root, h("h2", {}, t("Tournaments")), h("p", { class: "error", id: "tournaments-error", role: "alert" }, problem.message));
       return;
@@ -80,8 +81,18 @@ export const screen = {
       ["tournaments-coming", t("Coming"), view.tournaments.filter((x) => x.status === "open").reverse()],
       ["tournaments-over", t("Over"), view.tournaments.filter((x) => !["open", "running"].includes(x.status))],
     ];
+    const seasonPanel = h("section", { class: "panel", id: "season" });
+    const drawSeason = (shown) => fill(seasonPanel, seasonView(shown, async (league) => {
+      try {
+        drawSeason(await ctx.http("GET", `/seasons/current?league=${encodeURIComponent(league)}`));
+      } catch (problem) {
+        fill(seasonPanel, h("p", { class: "error", role: "alert" }, problem.message));
+      }
+    }));
+    drawSeason(season);
     fill(root, h("h2", {}, t("Tournaments")),
       h("p", { class: "hint" }, t("Arenas, Swiss tournaments and duplicates: enter one, play your games, win tokens. Every tournament's dice are committed before it opens.")),
+      seasonPanel,
       groups.map(([id, title, found]) => h("section", { class: "panel", id },
         h("h3", {}, title),
         found.length
@@ -93,6 +104,48 @@ export const screen = {
   },
   hide: stopRefresh,
 };
+
+export const leagueLabel = (league) => ({
+  bronze: t("Bronze"), silver: t("Silver"), gold: t("Gold"), platinum: t("Platinum"), diamond: t("Diamond"),
+})[league] || league;
+
+function moveLabel(move) {
+  return { up: t("Goes up"), down: t("Goes down"), stay: t("Stays") }[move] || move;
+}
+
+/** The season: its dates, the player's league and points, a league's table with the zones its
+ * end would move as it stands, and the player's season badges. */
+function seasonView(season, choose) {
+  const select = h("select", { id: "season-league", onchange: () => choose(select.value) },
+    season.leagues.map((league) => h("option", { value: league, selected: league === season.league }, leagueLabel(league))));
+  return [
+    h("h3", {}, t("Season {start} to {end}", { start: formatDate(season.startsAt, "medium"), end: formatDate(season.endsAt, "medium") })),
+    h("p", { id: "season-mine" }, t("Your league: {league}", { league: leagueLabel(season.mine) }), " · ",
+      tn("{count} point", "{count} points", season.points), " · ", tn("{count} game", "{count} games", season.games)),
+    h("p", { class: "hint" }, tn(
+      "Every ranked game gives 2 points for each player you finish above, 1 for a tie. When the season ends, the best fifth of each league with at least {count} game goes up, the worst fifth goes down.",
+      "Every ranked game gives 2 points for each player you finish above, 1 for a tie. When the season ends, the best fifth of each league with at least {count} games goes up, the worst fifth goes down.",
+      season.minGames)),
+    h("label", { class: "field" }, h("span", { class: "label" }, t("League")), select),
+    season.rows.length
+      ? h("div", { class: "sheet-scroll" }, h("table", { class: "board-table", id: "season-table" },
+        h("thead", {}, h("tr", {}, [t("Place"), t("Player"), t("Points"), t("Games"), t("At the end")].map((text) => h("th", { scope: "col" }, text)))),
+        h("tbody", {}, season.rows.map((row) => h("tr", { class: `${row.me ? "me " : ""}zone-${row.zone}`, dataset: { zone: row.zone, player: row.nickname } },
+          h("td", {}, formatNumber(row.place)),
+          h("td", {}, h("a", { href: `#/players/${encodeURIComponent(row.nickname)}` }, row.nickname)),
+          h("td", { class: "score" }, formatNumber(row.points)),
+          h("td", {}, formatNumber(row.games)),
+          h("td", {}, moveLabel(row.zone)))))))
+      : h("p", { class: "hint", id: "season-empty" }, t("Nobody has played a ranked game in this league this season yet.")),
+    season.badges.length
+      ? h("div", { id: "season-badges" }, h("h4", {}, t("Your season badges")),
+        h("ul", {}, season.badges.map((badge) => h("li", { dataset: { season: badge.seasonId } },
+          t("Season of {start}: {league}, place {place}, {points} points", {
+            start: formatDate(badge.seasonId, "medium"), league: leagueLabel(badge.league), place: badge.place, points: badge.points,
+          }), " (", moveLabel(badge.move), ")"))))
+      : null,
+  ];
+}
 
 export const pageScreen = {
   id: "tournament",
