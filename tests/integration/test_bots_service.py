@@ -436,7 +436,7 @@ def test_regret_in_the_replay_of_a_family_game_zero_for_the_optimal_bot(harness:
     assert frame["regret"]["ana"] > 1
 
 
-def test_regret_absent_from_a_yamb_replay(harness: Any) -> None:
+def test_regret_and_luck_in_a_yamb_replay_against_the_hard_bot(harness: Any) -> None:
     # given a finished solo Yamb game (one column, preset 1 is two: use a custom column)
     harness.connect(ANA)
     game_id = harness.create_game(ANA, players=1, preset=None, columns=["free"])
@@ -444,7 +444,16 @@ def test_regret_absent_from_a_yamb_replay(harness: Any) -> None:
     while harness.session(game_id).status == "running":
         harness.write_any(ANA, game_id)
 
-    # when it is replayed / then no regret is claimed (no optimum is known for Yamb)
+    # when it is replayed
     (frame,) = harness.answers(ANA, harness.act(ANA, "replay", gameId=game_id))
-    assert frame["regret"] is None
-    assert {turn["regret"] for turn in frame["turns"]} == {None}
+
+    # then her choices are judged against the hard bot's (issue 32): each turn's regret, her
+    # total, and her luck, which with what the hard bot expected makes her total
+    assert frame["against"] == "hard"
+    regrets = [turn["regret"] for turn in frame["turns"]]
+    assert len(regrets) == 13 and all(r is not None and r >= 0 for r in regrets)
+    assert frame["regret"]["ana"] == pytest.approx(sum(regrets), abs=0.1)
+    assert frame["regret"]["ana"] > 1  # the first legal box each turn is rarely the best
+    total = harness.session(game_id).game().sheets[0].total()
+    told = frame["expectedBy"]["ana"] - frame["regret"]["ana"] + frame["luck"]["ana"]
+    assert told == pytest.approx(total, abs=0.02)
