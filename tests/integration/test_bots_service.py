@@ -8,7 +8,10 @@ from typing import Any
 import pytest
 from yamb.economy.rewards import Finisher, win_rewards
 from yamb.session.bot_turns import BOT_STEP
-from yamb.session.results import result_of
+from yamb.session.results import GameResult, result_of
+from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.results.dynamo import DynamoResultsStore
+from yamb_service.results.service import ResultsRecorder
 
 from tests.integration.conftest import ANA, BEN, CLEO, Caller
 
@@ -457,3 +460,29 @@ def test_regret_and_luck_in_a_yamb_replay_against_the_hard_bot(harness: Any) -> 
     total = harness.session(game_id).game().sheets[0].total()
     told = frame["expectedBy"]["ana"] - frame["regret"]["ana"] + frame["luck"]["ana"]
     assert told == pytest.approx(total, abs=0.02)
+
+
+def test_skill_and_luck_measured_at_a_yamb_games_end_reach_the_statistics(harness: Any) -> None:
+    # given ana's finished solo Yamb game (one free column), played past a few record chunks
+    harness.connect(ANA)
+    game_id = harness.create_game(ANA, players=1, preset=None, columns=["free"])
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+    while harness.session(game_id).status == "running":
+        harness.write_any(ANA, game_id)
+
+    # when the game's end on the table's stream reaches the results
+    item = harness.games._item.get(f"GAME#{game_id}", "ENDED")
+    ended = GameResult.model_validate_json(item.body)
+    store = DynamoResultsStore(harness.games._item, sleep=lambda _: None)
+    accounts = DynamoAccountStore(harness.games._item, harness.games.result)
+    ResultsRecorder(store, accounts, now=harness.clock).record(ended)
+    ResultsRecorder(store, accounts, now=harness.clock).record(ended)  # delivered twice
+
+    # then the end carries her regret and luck against the hard bot, as the replay tells them
+    (frame,) = harness.answers(ANA, harness.act(ANA, "replay", gameId=game_id))
+    (mine,) = ended.players
+    assert (mine.regret, mine.luck) == (frame["regret"]["ana"], frame["luck"]["ana"])
+    # and her statistics count them once, under the game's kind
+    (skill,) = store.statistics(["ana"])["ana"].skill.items()
+    assert skill[0] == "custom-free/5d/solo"
+    assert (skill[1].games, skill[1].regret, skill[1].luck) == (1, mine.regret, mine.luck)
