@@ -661,6 +661,15 @@ class GameView(Frame):
     fairness: FairnessView | None = None
 
 
+class SeatRatingView(Frame):
+    """A player's skill rating as the lobby shows it (issue 32, docs/competition.md)."""
+
+    rating: int
+    deviation: int
+    provisional: bool = Field(description="shown with a ? until the deviation is 300 or less")
+    games: int
+
+
 class GameSummary(Frame):
     game_id: str
     status: Literal["waiting", "running"]
@@ -676,6 +685,16 @@ class GameSummary(Frame):
     grid: str
     columns: list[str]
     created_at: datetime
+    pool: str | None = Field(
+        default=None,
+        description="the table's rating pool (individual/yamb-3, pairs/yamb-5, "
+        "individual/classic); none for solo and a custom column set",
+    )
+    ratings: dict[str, SeatRatingView] = Field(
+        default_factory=dict,
+        description="a waiting table: each person's rating in its pool, by player id (a "
+        "newcomer's is 1500, provisional)",
+    )
 
 
 class Ack(Frame):
