@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from yamb.economy.rewards import Finisher, win_rewards
+from yamb.session import regret
 from yamb.session.bot_turns import BOT_STEP
 from yamb.session.results import GameResult, result_of
 from yamb_service.accounts.dynamo import DynamoAccountStore
@@ -486,3 +487,25 @@ def test_skill_and_luck_measured_at_a_yamb_games_end_reach_the_statistics(harnes
     (skill,) = store.statistics(["ana"])["ana"].skill.items()
     assert skill[0] == "custom-free/5d/solo"
     assert (skill[1].games, skill[1].regret, skill[1].luck) == (1, mine.regret, mine.luck)
+
+
+def test_a_failed_measure_of_skill_and_luck_never_stops_a_games_end(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a judge that fails on anything, and ana's solo Yamb game at its last turn
+    def broken(*_: Any) -> None:
+        raise RuntimeError("judge broken")
+
+    monkeypatch.setattr(regret, "measure", broken)
+    harness.connect(ANA)
+    game_id = harness.create_game(ANA, players=1, preset=None, columns=["free"])
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+
+    # when she writes her last box
+    while harness.session(game_id).status == "running":
+        harness.write_any(ANA, game_id)
+
+    # then the game ends and counts as ever, only without her skill and luck
+    item = harness.games._item.get(f"GAME#{game_id}", "ENDED")
+    (mine,) = GameResult.model_validate_json(item.body).players
+    assert mine.full and (mine.regret, mine.luck) == (None, None)

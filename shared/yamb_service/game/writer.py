@@ -109,6 +109,10 @@ def _measured(
         measured = regret.measure(session.settings, session.player_ids, lines)
     except ImportError:  # pragma: no cover - a function without the bots' layer
         return None
+    except Exception:  # a figure for the statistics never stops a game's end
+        logger.exception("skill and luck not measured", game_id=session.game_id)
+        metrics.add_metric(name="SkillNotMeasured", unit=MetricUnit.Count, value=1)
+        return None
     metrics.add_metric(
         name="SkillMeasuredMs",
         unit=MetricUnit.Milliseconds,
