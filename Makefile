@@ -125,6 +125,7 @@ bench: $(STAMP)
 	$(PY) bench/engine_bench.py
 	$(PY) bench/dice_bench.py
 	$(PY) bench/replay_bench.py
+	$(PY) bench/luck_bench.py
 	$(PY) bench/service_bench.py
 	$(PY) bench/economy_bench.py
 	$(PY) bench/results_bench.py

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from yamb.dice import SeededDice
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.clubs.dynamo import DynamoClubStore
+from yamb_service.competition.dynamo import DynamoRatingStore
 from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
 from yamb_service.game.service import GameService
 from yamb_service.game.throttle import ConnectionThrottle
@@ -59,6 +60,7 @@ def make_service(  # noqa: PLR0917 - the service's collaborators
         # closed connection's seat is away at once, as if its grace had passed (the grace has
         # tests of its own, over the real functions and sockets).
         away_grace=lambda: None,
+        ratings=DynamoRatingStore(games._item),
         social=SocialStores(
             chats=DynamoChatStore(games._item),
             invitations=DynamoInvitationStore(games._item),

@@ -661,6 +661,15 @@ class GameView(Frame):
     fairness: FairnessView | None = None
 
 
+class SeatRatingView(Frame):
+    """A player's skill rating as the lobby shows it (issue 32, docs/competition.md)."""
+
+    rating: int
+    deviation: int
+    provisional: bool = Field(description="shown with a ? until the deviation is 300 or less")
+    games: int
+
+
 class GameSummary(Frame):
     game_id: str
     status: Literal["waiting", "running"]
@@ -676,6 +685,16 @@ class GameSummary(Frame):
     grid: str
     columns: list[str]
     created_at: datetime
+    pool: str | None = Field(
+        default=None,
+        description="the table's rating pool (individual/yamb-3, pairs/yamb-5, "
+        "individual/classic); none for solo and a custom column set",
+    )
+    ratings: dict[str, SeatRatingView] = Field(
+        default_factory=dict,
+        description="a waiting table: each person's rating in its pool, by player id (a "
+        "newcomer's is 1500, provisional)",
+    )
 
 
 class Ack(Frame):
@@ -830,7 +849,8 @@ class ReplayTurnView(Frame):
     regret: float | None = Field(
         default=None,
         description="Yahtzee-family grids: the expected points this turn's keeps and box lost "
-        "against the optimal solitaire player (0: an optimal turn)",
+        "against the optimal solitaire player (0: an optimal turn); Yamb: against the hard "
+        "bot's choices (`against`)",
     )
 
 
@@ -857,16 +877,27 @@ class ReplayFrame(Frame):
     turns: list[ReplayTurnView]
     regret: dict[str, float] | None = Field(
         default=None,
-        description="Yahtzee-family grids: each player's regret over the whole game",
+        description="Yahtzee-family grids and Yamb: each player's regret over the whole game",
+    )
+    against: Literal["optimal", "hard"] | None = Field(
+        default=None,
+        description="what regret and luck are measured against: the optimal solitaire player "
+        "(family grids) or the hard bot's choices (Yamb without a Directed column, not 2 vs 2)",
     )
     expected: float | None = Field(
         default=None,
-        description="Yahtzee-family grids: the optimal player's average score from an empty sheet",
+        description="Yahtzee-family grids: the optimal player's average score from an empty "
+        "sheet; Yamb: the hard bot's expected total of an empty sheet",
+    )
+    expected_by: dict[str, float] | None = Field(
+        default=None,
+        description="Yamb: each player who finished, what the hard bot expects turn by turn "
+        "from the sheets they had; a total is expectedBy - regret + luck",
     )
     luck: dict[str, float] | None = Field(
         default=None,
-        description="Yahtzee-family grids: the points the dice gave (below 0: took) each player "
-        "who finished, against an average game; a total is expected - regret + luck",
+        description="the points the dice gave (below 0: took) each player who finished, "
+        "against an average game; a total is expected (Yamb: expectedBy) - regret + luck",
     )
 
 

@@ -7,8 +7,12 @@ from typing import Any
 
 import pytest
 from yamb.economy.rewards import Finisher, win_rewards
+from yamb.session import regret
 from yamb.session.bot_turns import BOT_STEP
-from yamb.session.results import result_of
+from yamb.session.results import GameResult, result_of
+from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.results.dynamo import DynamoResultsStore
+from yamb_service.results.service import ResultsRecorder
 
 from tests.integration.conftest import ANA, BEN, CLEO, Caller
 
@@ -436,7 +440,7 @@ def test_regret_in_the_replay_of_a_family_game_zero_for_the_optimal_bot(harness:
     assert frame["regret"]["ana"] > 1
 
 
-def test_regret_absent_from_a_yamb_replay(harness: Any) -> None:
+def test_regret_and_luck_in_a_yamb_replay_against_the_hard_bot(harness: Any) -> None:
     # given a finished solo Yamb game (one column, preset 1 is two: use a custom column)
     harness.connect(ANA)
     game_id = harness.create_game(ANA, players=1, preset=None, columns=["free"])
@@ -444,7 +448,64 @@ def test_regret_absent_from_a_yamb_replay(harness: Any) -> None:
     while harness.session(game_id).status == "running":
         harness.write_any(ANA, game_id)
 
-    # when it is replayed / then no regret is claimed (no optimum is known for Yamb)
+    # when it is replayed
     (frame,) = harness.answers(ANA, harness.act(ANA, "replay", gameId=game_id))
-    assert frame["regret"] is None
-    assert {turn["regret"] for turn in frame["turns"]} == {None}
+
+    # then her choices are judged against the hard bot's (issue 32): each turn's regret, her
+    # total, and her luck, which with what the hard bot expected makes her total
+    assert frame["against"] == "hard"
+    regrets = [turn["regret"] for turn in frame["turns"]]
+    assert len(regrets) == 13 and all(r is not None and r >= 0 for r in regrets)
+    assert frame["regret"]["ana"] == pytest.approx(sum(regrets), abs=0.1)
+    assert frame["regret"]["ana"] > 1  # the first legal box each turn is rarely the best
+    total = harness.session(game_id).game().sheets[0].total()
+    told = frame["expectedBy"]["ana"] - frame["regret"]["ana"] + frame["luck"]["ana"]
+    assert told == pytest.approx(total, abs=0.02)
+
+
+def test_skill_and_luck_measured_at_a_yamb_games_end_reach_the_statistics(harness: Any) -> None:
+    # given ana's finished solo Yamb game (one free column), played past a few record chunks
+    harness.connect(ANA)
+    game_id = harness.create_game(ANA, players=1, preset=None, columns=["free"])
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+    while harness.session(game_id).status == "running":
+        harness.write_any(ANA, game_id)
+
+    # when the game's end on the table's stream reaches the results
+    item = harness.games._item.get(f"GAME#{game_id}", "ENDED")
+    ended = GameResult.model_validate_json(item.body)
+    store = DynamoResultsStore(harness.games._item, sleep=lambda _: None)
+    accounts = DynamoAccountStore(harness.games._item, harness.games.result)
+    ResultsRecorder(store, accounts, now=harness.clock).record(ended)
+    ResultsRecorder(store, accounts, now=harness.clock).record(ended)  # delivered twice
+
+    # then the end carries her regret and luck against the hard bot, as the replay tells them
+    (frame,) = harness.answers(ANA, harness.act(ANA, "replay", gameId=game_id))
+    (mine,) = ended.players
+    assert (mine.regret, mine.luck) == (frame["regret"]["ana"], frame["luck"]["ana"])
+    # and her statistics count them once, under the game's kind
+    (skill,) = store.statistics(["ana"])["ana"].skill.items()
+    assert skill[0] == "custom-free/5d/solo"
+    assert (skill[1].games, skill[1].regret, skill[1].luck) == (1, mine.regret, mine.luck)
+
+
+def test_a_failed_measure_of_skill_and_luck_never_stops_a_games_end(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a judge that fails on anything, and ana's solo Yamb game at its last turn
+    def broken(*_: Any) -> None:
+        raise RuntimeError("judge broken")
+
+    monkeypatch.setattr(regret, "measure", broken)
+    harness.connect(ANA)
+    game_id = harness.create_game(ANA, players=1, preset=None, columns=["free"])
+    harness.ack(ANA, harness.act(ANA, "start_game", gameId=game_id))
+
+    # when she writes her last box
+    while harness.session(game_id).status == "running":
+        harness.write_any(ANA, game_id)
+
+    # then the game ends and counts as ever, only without her skill and luck
+    item = harness.games._item.get(f"GAME#{game_id}", "ENDED")
+    (mine,) = GameResult.model_validate_json(item.body).players
+    assert mine.full and (mine.regret, mine.luck) == (None, None)

@@ -7,10 +7,12 @@ from typing import Any
 
 import boto3
 import pytest
+from yamb.competition.ratings import Rating
 from yamb.session import presence
 from yamb.session.effects import Effects
 from yamb.session.results import GameResult
 from yamb_service.accounts.dynamo import DynamoAccountStore
+from yamb_service.competition.dynamo import DynamoRatingStore
 from yamb_service.edge.caller import Caller
 from yamb_service.game.lobby import game_id_for
 from yamb_service.game.ports import StaleGameError
@@ -179,6 +181,50 @@ def test_list_games_waiting_first_then_running_newest_first(harness: Any) -> Non
     ]
     assert frame["games"][1]["players"] == ["ana"]
     assert frame["games"][1]["seats"] == 2
+
+
+def test_list_games_shows_each_waiting_players_rating_in_the_tables_pool(
+    harness: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given ana rated in 3-player preset 2 (established) and in preset 1 (provisional), ben
+    # never rated; a preset-2 table of ana and ben, a preset-1 table of cleo's, a solo table
+    store = DynamoRatingStore(harness.games._item)
+    rated = {
+        "individual/yamb-2": Rating(player_id="ana", pool="individual/yamb-2", mu=30, sigma=4),
+        "individual/yamb-1": Rating(player_id="ana", pool="individual/yamb-1", mu=26, sigma=7),
+    }
+    assert store.rate_game("g-old", harness.clock(), {}, {"ana": rated["individual/yamb-2"]})
+    assert store.rate_game("g-older", harness.clock(), {}, {"ana": rated["individual/yamb-1"]})
+    harness.connect(ANA, BEN, CLEO)
+    two = harness.create_game(ANA, players=3, preset=2)
+    harness.ack(BEN, harness.act(BEN, "join_game", gameId=two))
+    harness.clock.advance(minutes=1)
+    one = harness.create_game(CLEO, players=2)
+    harness.clock.advance(minutes=1)
+    harness.create_game(DAN, players=1)
+    reads: list[int] = []
+    batch_get = harness.games._item.batch_get
+
+    def counted(keys: Any, *args: Any, **kwargs: Any) -> Any:
+        reads.append(len(keys))
+        return batch_get(keys, *args, **kwargs)
+
+    monkeypatch.setattr(harness.games._item, "batch_get", counted)
+
+    # when anyone lists the games
+    games = {g["gameId"]: g for g in harness.answer(ANA, harness.act(ANA, "list_games"))["games"]}
+
+    # then each waiting person has their rating in the table's pool, "?" while provisional, a
+    # newcomer the starting 1500?; the solo table has no pool; all read in one request
+    assert games[two]["pool"] == "individual/yamb-2"
+    assert games[two]["ratings"] == {
+        "ana": {"rating": 1800, "deviation": 240, "provisional": False, "games": 0},
+        "ben": {"rating": 1500, "deviation": 500, "provisional": True, "games": 0},
+    }
+    assert games[one]["ratings"]["cleo"]["rating"] == 1500
+    solo = [g for g in games.values() if g["seats"] == 1]
+    assert solo[0]["pool"] is None and solo[0]["ratings"] == {}
+    assert reads == [3]
 
 
 def test_list_games_lists_a_table_that_starts_meanwhile_once_as_running(

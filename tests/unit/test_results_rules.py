@@ -21,6 +21,7 @@ from yamb.results.boards import (
 from yamb.results.errors import ResultsError
 from yamb.results.facts import facts_of
 from yamb.results.head_to_head import meeting_sides
+from yamb.results.messages import SkillView
 from yamb.results.played import played_games
 from yamb.results.prizes import awards, places
 from yamb.results.stats import PlayerStats, counted, counted_players, kind_of
@@ -428,3 +429,31 @@ def test_played_games_of_a_cancelled_game_are_the_leavers_only() -> None:
 
     # then only ben has one, saying the game was cancelled
     assert {p: e.verdict for p, e in entries.items()} == {"ben": "cancelled"}
+
+
+def test_stats_average_skill_and_luck_per_kind_over_measured_games_only() -> None:
+    # given two measured preset-2 games of ana, a measured Yacht game and an unmeasured one
+    yacht = GameSettings(players=1, grid="yacht")
+    measured = [
+        (_result({"a": 900, "b": 800}), 120.0, -40.5),
+        (_result({"a": 700, "b": 800}), 80.0, 20.25),
+        (_result({"a": 150}, yacht), 12.5, 3.0),
+    ]
+    stats = PlayerStats()
+    for game, regret, luck in measured:
+        player = game.players[0].model_copy(update={"regret": regret, "luck": luck})
+        stats = counted(stats, game, player)
+    unmeasured = _result({"a": 500, "b": 10})
+    stats = counted(stats, unmeasured, unmeasured.players[0])
+
+    # then each kind keeps its measured games and sums, and the view averages them per game,
+    # against the hard bot on Yamb and the optimal player on a family grid, most played first
+    assert stats.games == 4
+    views = [
+        SkillView.of(kind, skill)
+        for kind, skill in sorted(stats.skill.items(), key=lambda item: -item[1].games)
+    ]
+    assert [(v.kind, v.games, v.against, v.regret, v.luck) for v in views] == [
+        ("preset-2/5d/individual", 2, "hard", 100.0, -10.12),
+        ("yacht/5d/solo", 1, "optimal", 12.5, 3.0),
+    ]

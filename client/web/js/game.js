@@ -162,10 +162,13 @@ function head(game) {
     } }, t("Resign")));
   }
   if (game.status === "finished" || game.status === "cancelled") {
-    // On a family grid the replay tells each player's skill from their luck (issue 32).
-    const family = game.settings?.grid && game.settings.grid !== "yamb" && game.status === "finished";
+    // The replay tells each player's skill from their luck (issue 32): on a family grid against
+    // the optimal player, on Yamb against the hard bot (not with a Directed column, nor 2 vs 2).
+    const judged = game.status === "finished" && game.settings
+      && (game.settings.grid && game.settings.grid !== "yamb"
+        || !game.settings.pairs && !(game.settings.columns || app.state.catalog.presets[game.settings.preset] || []).includes("directed"));
     buttons.push(h("a", { id: "replay", class: "button", href: `#/replay/${game.gameId}` },
-      family ? t("Replay, skill and luck") : t("Replay")));
+      judged ? t("Replay, skill and luck") : t("Replay")));
   }
   buttons.push(h("button", { id: "to-lobby", onclick: () => app.showLobby() }, t("Games")));
   buttons.push(motionSwitch());

@@ -5,6 +5,7 @@
 import { byId, fill, h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { columnLabel, gridLabel, statusLabel, turnTypeLabel } from "./labels.js";
+import { poolLabel, ratingBadge } from "./ratings.js";
 
 let app = null; // {state, act, openGame, watch}
 
@@ -62,7 +63,7 @@ function renderList(games) {
     return h("li", { class: `game-row status-${game.status}`, dataset: { game: game.gameId } },
       h("div", { class: "game-line" },
         h("strong", {}, gridLabel(game.grid)), ` · ${columns} · `,
-        h("span", { class: "players" }, names.join(", ")), ` (${game.players.length}/${game.seats})`,
+        h("span", { class: "players" }, seatNames(game, names)), ` (${game.players.length}/${game.seats})`,
         " ", h("span", { class: `status status-${game.status}`, dataset: { status: game.status } }, statusLabel(game.status)),
         oneVersusOne(game, seated, names)),
       h("div", { class: "actions" }, buttons));
@@ -74,6 +75,20 @@ function renderList(games) {
       h("div", { class: "actions" }, h("button", { class: "open", onclick: () => app.openGame(id) }, t("Open")))));
   const all = [...slow, ...rows];
   fill(byId("game-list"), all.length ? all : h("li", { class: "hint", id: "no-games" }, t("No open games. Create one!")));
+}
+
+/** The players' names, each waiting person with their rating in the table's pool (issue 32),
+ * "?" while provisional, as the ratings board shows it. */
+function seatNames(game, names) {
+  const ratings = game.ratings || {};
+  return game.players.flatMap((id, index) => {
+    const rating = ratings[id];
+    const name = rating
+      ? h("span", { class: "seat-name", dataset: { player: id } }, names[index], " ",
+        ratingBadge(rating, poolLabel(game.pool)))
+      : h("span", { class: "seat-name", dataset: { player: id } }, names[index]);
+    return index ? [", ", name] : [name];
+  });
 }
 
 // G2: joining a 1 vs 1 table shows the score against its player (S4), the viewer's first.

@@ -22,13 +22,15 @@ export function poolLabel(pool) {
   return format === "pairs" ? t("{family} · 2 vs 2", { family: words }) : words;
 }
 
-/** A rating as shown: 1658? while provisional, with its deviation in the title. */
-export function ratingBadge(view) {
+/** A rating as shown: 1658? while provisional, with its deviation in the title (after the
+ * pool's name when `pool` is given: the lobby's list). */
+export function ratingBadge(view, pool = null) {
   // Ratings are written without grouping, as chess players write them (1658, not 1,658).
   const shown = `${formatNumber(view.rating, { useGrouping: false })}${view.provisional ? "?" : ""}`;
   const deviation = formatNumber(view.deviation);
   const title = view.provisional
     ? tn("Provisional: ± {deviation} after {count} game", "Provisional: ± {deviation} after {count} games", view.games, { deviation })
     : tn("± {deviation} after {count} game", "± {deviation} after {count} games", view.games, { deviation });
-  return h("span", { class: view.provisional ? "rating provisional" : "rating", title }, shown);
+  return h("span", { class: view.provisional ? "rating provisional" : "rating",
+    title: pool ? `${pool} · ${title}` : title }, shown);
 }

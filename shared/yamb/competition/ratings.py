@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from yamb.competition.pools import family_of_settings
 from yamb.i18n import Text
 from yamb.results.boards import PRESETS
 from yamb.results.errors import ResultsError
@@ -129,10 +130,7 @@ class RatedGame:
 
 
 def family_of(result: "GameResult") -> str | None:
-    settings = result.settings
-    if settings.grid != "yamb":
-        return settings.grid
-    return None if settings.preset is None else f"yamb-{settings.preset}"
+    return family_of_settings(result.settings)
 
 
 def rates(result: "GameResult") -> bool:

@@ -11,7 +11,7 @@ from yamb.clubs.tag import TagView
 from yamb.competition.messages import RatingView
 from yamb.results.facts import SheetFacts
 from yamb.results.head_to_head import Meeting
-from yamb.results.stats import Record
+from yamb.results.stats import Record, Skill
 
 
 class _View(BaseModel):
@@ -67,6 +67,28 @@ class RatesView(_View):
         )
 
 
+class SkillView(_View):
+    """Luck told apart from skill over a kind's measured games (issue 32): per game on
+    average, the expected points the player's choices lost and what the dice gave (below 0:
+    took), against the optimal player on a family grid or the hard bot's choices on Yamb."""
+
+    kind: str
+    games: int
+    against: str  # optimal or hard
+    regret: float
+    luck: float
+
+    @classmethod
+    def of(cls, kind: str, skill: Skill) -> "SkillView":
+        return cls(
+            kind=kind,
+            games=skill.games,
+            against="optimal" if not kind.startswith(("preset-", "custom-")) else "hard",
+            regret=round(skill.regret / skill.games, 2),
+            luck=round(skill.luck / skill.games, 2),
+        )
+
+
 class StatisticsView(_View):
     nickname: str
     # The player's main club's tag (C1), linking to the club's page.
@@ -90,6 +112,8 @@ class StatisticsView(_View):
     rates: RatesView
     # The skill ratings (issue 32), one per format and rule family played ranked.
     ratings: list[RatingView] = Field(default_factory=list)
+    # Skill and luck per kind of game where they were measured (issue 32), most played first.
+    skill: list[SkillView] = Field(default_factory=list)
 
 
 class HeadToHeadView(_View):

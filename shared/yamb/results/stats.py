@@ -30,6 +30,14 @@ class Record(_Stored):
     at: datetime
 
 
+class Skill(_Stored):
+    """Sums over a kind's games whose skill and luck were measured (issue 32)."""
+
+    games: int = 0
+    regret: float = 0.0
+    luck: float = 0.0
+
+
 class PlayerStats(_Stored):
     games: int = 0
     wins: int = 0
@@ -38,6 +46,8 @@ class PlayerStats(_Stored):
     kinds: dict[str, int] = Field(default_factory=dict)
     records: dict[str, Record] = Field(default_factory=dict)
     sheets: SheetFacts = SheetFacts()
+    # Per kind: the games whose regret and luck were measured, and their sums.
+    skill: dict[str, Skill] = Field(default_factory=dict)
     version: int = 0
 
     @property
@@ -93,6 +103,13 @@ def counted(stats: PlayerStats, result: "GameResult", player: "PlayerResult") ->
         if player.facts is not None:
             data["sheets"] = stats.sheets + player.facts
     data["records"] = records
+    if player.regret is not None and player.luck is not None:
+        before = stats.skill.get(kind, Skill())
+        data["skill"][kind] = Skill(
+            games=before.games + 1,
+            regret=round(before.regret + player.regret, 2),
+            luck=round(before.luck + player.luck, 2),
+        ).model_dump()
     data["version"] = stats.version + 1
     return PlayerStats.model_validate(data)
 

@@ -7,13 +7,17 @@ measured from the sheet as it stood before the turn, so a turn is judged on its 
 The game is rebuilt from its record, each player's sheet on its own (a family grid's value
 depends on nothing but that sheet). Loading the solver imports numpy and reads a table: done
 only when a replay asks, never at import.
+
+On Yamb (issue 32) the yardstick is the hard bot's choices instead (yamb.bots.judge), on the
+games whose sheets are independent: `measure` answers both.
 """
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from yamb import fair_dice
+from yamb.errors import IllegalMoveError
 from yamb.game import Game
 from yamb.layout import MAX_ROLLS, layout_for
 from yamb.settings import GameSettings
@@ -146,6 +150,78 @@ class Luck:
 
     expected: float
     luck: Mapping[str, float]
+    # Yamb, against the hard bot: each finished player's own expected score, what the hard bot
+    # expects turn by turn from the sheets they had (yamb.bots.judge); `expected` is then the
+    # hard bot's expected total of an empty sheet. None on a family grid: `expected` for all.
+    expected_by: Mapping[str, float] | None = None
+
+
+type Yardstick = Literal["optimal", "hard"]
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """A finished game's skill and luck: each turn's regret (None: no write), each player's
+    total regret, their luck (None where it cannot be told), and what it is measured against:
+    the optimal solitaire player (family grids) or the hard bot's choices (Yamb)."""
+
+    against: Yardstick
+    regrets: list[float | None]
+    totals: Mapping[str, float]
+    luck: Luck | None
+
+
+def measure(
+    settings: GameSettings, players: Sequence[str], lines: Sequence[str]
+) -> Measured | None:
+    """Skill and luck over a finished game's record; None where nothing here can judge it (a
+    family grid whose table is not built, a Yamb game with a Directed column or of pairs, a
+    record that does not rebuild)."""
+    try:
+        if settings.grid == "yamb":
+            return _measure_yamb(settings, players, lines)
+        regrets = turn_regrets(settings, players, lines)
+        if regrets is None:
+            return None
+        summed = totals(players, lines, regrets)
+        try:
+            told = luck(settings, players, lines, summed)
+        except (KeyError, ValueError):  # the record does not rebuild: regret stands
+            told = None
+        return Measured("optimal", regrets, summed, told)
+    except (KeyError, ValueError, IllegalMoveError):  # the judge and the record disagree
+        return None
+
+
+def _measure_yamb(
+    settings: GameSettings, players: Sequence[str], lines: Sequence[str]
+) -> Measured | None:
+    from yamb.bots import judge  # noqa: PLC0415 - numpy, loaded when a game is judged
+
+    if not judge.judged(settings):
+        return None
+    judged, sheets = judge.judge_game(settings, players, lines)
+    regrets = [None if turn is None else round(turn.regret, 2) for turn in judged]
+    layout = layout_for(settings.grid, settings.column_ids, settings.dice)
+    empty = judge.expected_of(layout)
+    gains = dict.fromkeys(players, 0.0)
+    lucks = dict.fromkeys(players, 0.0)
+    lost = dict.fromkeys(players, 0.0)
+    for turn in judged:
+        if turn is not None:
+            gains[players[turn.seat]] += turn.expected
+            lucks[players[turn.seat]] += turn.luck
+            lost[players[turn.seat]] += turn.regret
+    finished = [
+        player for player, game in zip(players, sheets, strict=True) if game.sheets[0].is_full()
+    ]
+    told = Luck(
+        expected=round(empty, 2),
+        luck={player: round(lucks[player], 2) for player in finished},
+        expected_by={player: round(empty + gains[player], 2) for player in finished},
+    )
+    summed = {player: round(lost[player], 2) for player in players}
+    return Measured("hard", regrets, summed, told)
 
 
 def luck(

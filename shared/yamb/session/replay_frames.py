@@ -1,7 +1,7 @@
 """A replay in frames (product G8), each turn with its regret (yamb.session.regret) where the
-grid has an optimal player. Apart from yamb.session.replays because regret loads the solver
-(numpy and a table): only the function that answers `replay` takes it, the others that read a
-game's record (its header) do not."""
+grid has an optimal player, or on Yamb against the hard bot's choices. Apart from
+yamb.session.replays because regret loads the solver or the bots (numpy): only the functions
+that answer `replay` or end a game take it, the others that read a game's record do not."""
 
 from collections.abc import Sequence
 
@@ -34,17 +34,10 @@ def replay_frames(
             ),
             code="not_allowed",
         )
-    try:
-        regrets = regret.turn_regrets(header.settings, header.players, lines)
-    except (KeyError, ValueError):  # the solver and the record disagree: the replay stands
-        regrets = None
-    totals = None if regrets is None else dict(regret.totals(header.players, lines, regrets))
-    luck = None
-    if totals is not None:
-        try:
-            luck = regret.luck(header.settings, header.players, lines, totals)
-        except (KeyError, ValueError):  # the record does not rebuild: the replay stands
-            luck = None
+    measured = regret.measure(header.settings, header.players, lines)
+    regrets = None if measured is None else measured.regrets
+    totals = None if measured is None else dict(measured.totals)
+    luck = None if measured is None else measured.luck
     parts: list[list[ReplayTurnView]] = [[]]
     size = 0
     for turn in replay_turns(header, lines, regrets):
@@ -72,7 +65,11 @@ def replay_frames(
                 outcome=header.outcome,
                 turns=turns,
                 regret=totals,
+                against=None if measured is None else measured.against,
                 expected=None if luck is None else luck.expected,
+                expected_by=None
+                if luck is None or luck.expected_by is None
+                else dict(luck.expected_by),
                 luck=None if luck is None else dict(luck.luck),
             )
         )

@@ -1,5 +1,6 @@
 """What a finished game leaves behind for leaderboards and statistics: its result."""
 
+from collections.abc import Mapping
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
@@ -27,6 +28,11 @@ class PlayerResult(_Stored):
     abandoned: bool = False
     # How the sheet was played, for the success rates (None: a result stored before them).
     facts: SheetFacts | None = None
+    # Skill and luck (issue 32, yamb.session.regret.measure), measured at the game's end where
+    # the game can be judged and the sheet is full: the expected points the player's choices
+    # lost, and what the dice gave (below 0: took). None: not measured.
+    regret: float | None = None
+    luck: float | None = None
 
 
 class GameResult(_Stored):
@@ -40,6 +46,21 @@ class GameResult(_Stored):
     recorded: bool = False
     # The tournament the game was played in (its standings take the result).
     tournament: str | None = None
+
+
+def with_skill(
+    result: GameResult, regret: Mapping[str, float], luck: Mapping[str, float]
+) -> GameResult:
+    """The result with each measured player's regret and luck (those with both)."""
+    players = [
+        player.model_copy(
+            update={"regret": regret[player.player_id], "luck": luck[player.player_id]}
+        )
+        if player.player_id in regret and player.player_id in luck
+        else player
+        for player in result.players
+    ]
+    return result.model_copy(update={"players": players})
 
 
 def result_of(session: GameSession) -> GameResult:

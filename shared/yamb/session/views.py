@@ -5,6 +5,7 @@ from dataclasses import asdict
 from datetime import datetime
 
 from yamb import fair_dice
+from yamb.competition.pools import table_pool
 from yamb.game import Game
 from yamb.i18n import Text
 from yamb.protocol import (
@@ -288,4 +289,5 @@ def game_summary(session: GameSession) -> GameSummary:
         grid=session.settings.grid,
         columns=list(session.settings.column_ids),
         created_at=session.created_at,
+        pool=table_pool(session.settings),
     )

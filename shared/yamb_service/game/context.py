@@ -10,7 +10,13 @@ from yamb.dice import DiceSource
 
 from yamb_service.edge.notifier import Notifier
 from yamb_service.game.delivery import Delivery
-from yamb_service.game.ports import GameRepository, PlayerRepository, ReturnReminders, Wardrobes
+from yamb_service.game.ports import (
+    GameRepository,
+    PlayerRepository,
+    ReturnReminders,
+    SeatRatings,
+    Wardrobes,
+)
 from yamb_service.game.writer import GameWriter
 from yamb_service.push.ports import Pusher
 from yamb_service.social.stores import SocialStores
@@ -22,6 +28,7 @@ class GameContext(Protocol):
     notifier: Notifier
     dice: DiceSource
     wardrobes: Wardrobes
+    ratings: SeatRatings
     reminders: ReturnReminders
     pusher: Pusher
     writer: GameWriter

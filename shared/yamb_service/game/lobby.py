@@ -12,11 +12,13 @@ from yamb.protocol import (
     EditGame,
     GameFrame,
     GameListFrame,
+    GameSummary,
     JoinGame,
     LeaveGame,
     ListGames,
     Rematch,
     RemoveBot,
+    SeatRatingView,
     StartGame,
     UnwatchGame,
     WatchGame,
@@ -54,7 +56,44 @@ def game_id_for(player_id: str, request_id: str) -> str:
 
 def list_games(ctx: GameContext, caller: Caller, action: ListGames) -> None:
     games = ctx.games.list_open(LISTED_GAMES)
-    ctx.delivery.send(caller, GameListFrame(request_id=action.request_id, games=games))
+    ctx.delivery.send(
+        caller, GameListFrame(request_id=action.request_id, games=with_ratings(ctx, games))
+    )
+
+
+def with_ratings(ctx: GameContext, games: list[GameSummary]) -> list[GameSummary]:
+    """Each waiting table's people with their rating in its pool (issue 32), all read in one
+    batched request (a newcomer, never rated there, shows the starting rating)."""
+    wanted = [
+        (game.pool, player)
+        for game in games
+        if game.status == "waiting" and game.pool is not None
+        for player in game.players
+        if player not in game.bots
+    ]
+    if not wanted:
+        return games
+    from yamb.competition.ratings import Rating  # noqa: PLC0415 - the list's, not a cold start's
+
+    found = ctx.ratings.seat_ratings(wanted)
+    rated = []
+    for game in games:
+        if game.status != "waiting" or game.pool is None:
+            rated.append(game)
+            continue
+        views = {}
+        for player in game.players:
+            if player in game.bots:
+                continue
+            rating = found.get((game.pool, player)) or Rating(player_id=player, pool=game.pool)
+            views[player] = SeatRatingView(
+                rating=rating.shown,
+                deviation=rating.deviation,
+                provisional=rating.provisional,
+                games=rating.games,
+            )
+        rated.append(game.model_copy(update={"ratings": views}))
+    return rated
 
 
 def create(ctx: GameContext, caller: Caller, action: CreateGame, now: datetime) -> None:

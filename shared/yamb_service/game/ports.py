@@ -2,10 +2,10 @@
 the adapters (yamb_service.game.dynamo, yamb_service.game.timers) implement them, tests pass
 fakes."""
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from yamb.chat import ChatLog, ChatRate
 from yamb.economy.looks import Looks
@@ -17,6 +17,9 @@ from yamb.session.effects import PlayerChange
 from yamb.session.model import GameSession
 from yamb.session.replays import ReplayHeader
 from yamb.session.results import GameResult
+
+if TYPE_CHECKING:  # a type only: the ratings' models load with the lobby's list
+    from yamb.competition.ratings import Rating
 
 
 class GameNotFoundError(YambError):
@@ -209,6 +212,18 @@ class PlayerRepository(Protocol):
         ...
 
     def release_seat(self, player_id: str, game_id: str) -> bool: ...
+
+
+class SeatRatings(Protocol):
+    """The lobby's list of tables shows each waiting player's skill rating (issue 32)."""
+
+    def seat_ratings(self, wanted: Iterable[tuple[str, str]]) -> Mapping[tuple[str, str], "Rating"]:
+        """The ratings of these (pool key, player id), those rated, in one batched read."""
+
+
+class NoSeatRatings:
+    def seat_ratings(self, wanted: Iterable[tuple[str, str]]) -> Mapping[tuple[str, str], "Rating"]:
+        return {}
 
 
 class Wardrobes(Protocol):

@@ -85,9 +85,11 @@ from yamb_service.game.delivery import Delivery
 from yamb_service.game.ports import (
     GameRepository,
     NoReminders,
+    NoSeatRatings,
     NoWardrobes,
     PlayerRepository,
     ReturnReminders,
+    SeatRatings,
     Timers,
     Wardrobes,
 )
@@ -180,6 +182,7 @@ class GameService:
         reminders: ReturnReminders | None = None,
         pusher: Pusher | None = None,
         social: SocialStores | None = None,
+        ratings: SeatRatings | None = None,
     ) -> None:
         self.throttle = throttle
         # The chats' store, blocks and profiles: the social actions' (docs/social.md).
@@ -193,6 +196,8 @@ class GameService:
         self.pusher: Pusher = pusher or NoPusher()
         # What a player shows at the table (E5), read when they sit down.
         self.wardrobes: Wardrobes = wardrobes or NoWardrobes()
+        # The waiting players' skill ratings in the lobby's list (issue 32).
+        self.ratings: SeatRatings = ratings or NoSeatRatings()
         # A sign-in expires on the wall clock, as the authorizer that checked it measures it;
         # `now` is the game's clock, which the local stack moves forward to run out deadlines.
         self.wall_time = wall_time

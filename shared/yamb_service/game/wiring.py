@@ -4,7 +4,7 @@ come from one botocore session (boto3 itself is not imported: its import alone c
 third of a cold start)."""
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache, partial
 from typing import Any
 
@@ -65,7 +65,24 @@ def game_service() -> GameService:
         reminders=_reminders(item, client) if settings.mail_from else None,
         pusher=pusher(settings.push_function_name, client("lambda", settings.aws_endpoint_url)),
         social=_social(item, client("lambda", settings.aws_endpoint_url)),
+        ratings=_SeatRatings(item),
     )
+
+
+class _SeatRatings:
+    """The ratings' store, its module imported with the lobby's first list, not at the game
+    function's start."""
+
+    def __init__(self, item: Any) -> None:
+        self._item = item
+        self._store: Any = None
+
+    def seat_ratings(self, wanted: Iterable[tuple[str, str]]) -> Any:
+        if self._store is None:
+            from yamb_service.competition.dynamo import DynamoRatingStore  # noqa: PLC0415
+
+            self._store = DynamoRatingStore(self._item)
+        return self._store.seat_ratings(wanted)
 
 
 def _social(item: Any, lambdas: Callable[[], Any]) -> SocialStores:

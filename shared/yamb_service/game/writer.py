@@ -19,7 +19,7 @@ from yamb.session.effects import Effects
 from yamb.session.endings import records_result
 from yamb.session.model import GameSession
 from yamb.session.replays import header_of
-from yamb.session.results import result_of
+from yamb.session.results import GameResult, result_of, with_skill
 from yamb.session.timers import TimerPlan, lane_lost, plan, wake_second
 
 from yamb_service.common.observability import MetricUnit, logger, metrics
@@ -97,6 +97,33 @@ def _dice_chunk(session: GameSession) -> DiceChunk | None:
     return chunk
 
 
+def _measured(
+    session: GameSession, lines: list[str]
+) -> tuple[dict[str, float], dict[str, float]] | None:
+    """Each finished player's (regret, luck) over the record; None where the game cannot be
+    judged here, or the function has no numpy (only those that play bots ship it)."""
+    began = time.perf_counter()
+    try:
+        from yamb.session import regret  # noqa: PLC0415 - the solver or the bots, numpy
+
+        measured = regret.measure(session.settings, session.player_ids, lines)
+    except ImportError:  # pragma: no cover - a function without the bots' layer
+        return None
+    except Exception:  # a figure for the statistics never stops a game's end
+        logger.exception("skill and luck not measured", game_id=session.game_id)
+        metrics.add_metric(name="SkillNotMeasured", unit=MetricUnit.Count, value=1)
+        return None
+    metrics.add_metric(
+        name="SkillMeasuredMs",
+        unit=MetricUnit.Milliseconds,
+        value=round(1000 * (time.perf_counter() - began), 1),
+    )
+    if measured is None or measured.luck is None:
+        return None
+    lucks = dict(measured.luck.luck)
+    return {p: measured.totals[p] for p in lucks if p in measured.totals}, lucks
+
+
 class GameWriter:
     def __init__(
         self, games: GameRepository, players: PlayerRepository, timers: Timers, dice: DiceSource
@@ -105,6 +132,10 @@ class GameWriter:
         self.players = players
         self.timers = timers
         self.dice = dice
+        # The last game's measured skill and luck, kept while its last write is retried.
+        self._skill: dict[
+            tuple[str, int, int], tuple[dict[str, float], dict[str, float]] | None
+        ] = {}
 
     def apply(
         self,
@@ -215,6 +246,8 @@ class GameWriter:
             )
             else None
         )
+        if ended is not None and session.status == "finished":
+            ended = self._with_skill(session, ended)
         dice_chunk = _dice_chunk(session)
         # A disappearance's cooldown is written with the game that records it, or not at all.
         # (No condition on the count read: a player has one regular seat, so one game at a
@@ -235,6 +268,25 @@ class GameWriter:
             links=links,
             now=now,
         )
+
+    def _with_skill(self, session: GameSession, ended: GameResult) -> GameResult:
+        """The game's end with each finished player's regret and luck (issue 32), for their
+        statistics: measured here, where the solver and the bots are (the results function
+        has neither), once per game however often its last write is tried."""
+        fair = session.fair
+        if fair is None or not any(p.bot is None and p.full for p in ended.players):
+            return ended
+        key = (session.game_id, fair.archived_chunks, len(fair.turns))
+        if key not in self._skill:
+            archived = (
+                self.games.archived_record(session.game_id).turns if fair.archived_chunks else []
+            )
+            self._skill.clear()
+            self._skill[key] = _measured(session, [*archived, *fair.turns])
+        measured = self._skill[key]
+        if measured is None:
+            return ended
+        return with_skill(ended, *measured)
 
     def _before_write(self, session: GameSession, timer_plan: TimerPlan) -> None:
         """Timers that wake the game earlier start first: none is missing if this function

@@ -46,6 +46,7 @@ from yamb.results.messages import (
     PastSeatView,
     RatesView,
     RowView,
+    SkillView,
     StatisticsView,
 )
 from yamb.results.periods import ALL_TIME, PeriodKind
@@ -395,6 +396,11 @@ class ResultsService(_OnResults):
             kinds=stats.kinds,
             rates=RatesView.of(stats.sheets),
             ratings=self.ratings(player),
+            skill=[
+                SkillView.of(kind, skill)
+                for kind, skill in sorted(stats.skill.items(), key=lambda item: -item[1].games)
+                if skill.games
+            ],
         )
 
     def head_to_head(self, viewer: str, nickname: str, before: str | None) -> HeadToHeadView:

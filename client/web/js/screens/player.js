@@ -61,6 +61,7 @@ export const screen = {
           t("Public page (a link to share)"))] : null),
       statistics(stats),
       ratingList(stats),
+      skillList(stats),
       records(stats),
       badges ? badgeList(badges) : null,
       meetings ? headToHead(meetings, nickname, ctx) : null);
@@ -156,6 +157,24 @@ function ratingList(stats) {
   return h("section", { class: "panel", id: "player-ratings" }, h("h3", {}, t("Skill ratings")),
     h("ul", {}, stats.ratings.map((rating) => h("li", { dataset: { pool: rating.pool } },
       h("a", { href: `#/ratings?${ratingQuery(rating.pool)}` }, poolLabel(rating.pool)), " · ", ratingBadge(rating)))));
+}
+
+/** Luck told apart from skill (issue 32): per kind of game where it was measured, what the
+ * player's choices lost and what the dice gave or took, per game on average. */
+function skillList(stats) {
+  if (!stats.skill?.length) return null;
+  const decimals = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+  const signed = (value) => `${value > 0 ? "+" : ""}${formatNumber(value, decimals)}`;
+  return h("section", { class: "panel", id: "player-skill" }, h("h3", {}, t("Skill and luck")),
+    h("p", { class: "hint" }, t("Per game on average: the points the player’s own choices lost, against the optimal player on the Yahtzee-family grids and the hard bot’s choices on Yamb, and what the dice gave or took.")),
+    h("table", { class: "board-table" },
+      h("thead", {}, h("tr", {}, [t("Game"), t("Games"), t("Lost to choices"), t("Dice luck")]
+        .map((head) => h("th", { scope: "col" }, head)))),
+      h("tbody", {}, stats.skill.map((row) => h("tr", { dataset: { kind: row.kind, against: row.against } },
+        h("th", { scope: "row" }, recordKindLabel(row.kind)),
+        h("td", {}, formatNumber(row.games)),
+        h("td", { class: "regret" }, `−${formatNumber(row.regret, decimals)}`),
+        h("td", { class: "luck" }, signed(row.luck)))))));
 }
 
 function ratingQuery(pool) {

@@ -1,6 +1,7 @@
 // #/replay/<id>: a finished game turn by turn (product G8), from the `replay` action's frames:
 // step through the turns (buttons or the arrow keys) and see each one's rolls and the sheets as
-// they stood after it; the whole list below, with each turn's regret on a Yahtzee-family grid.
+// they stood after it; the whole list below, with each turn's regret on a Yahtzee-family grid (on Yamb against the
+// hard bot's choices).
 // Reached from a game's end, a board's row, a head-to-head meeting and the list of past games.
 
 import { fill, h } from "../dom.js";
@@ -49,7 +50,8 @@ function whole(parts, ctx) {
   const regret = parts.map((part) => part.regret).find((r) => r && typeof r === "object") || null;
   const luck = parts.map((part) => part.luck).find((l) => l && typeof l === "object") || null;
   return { gameId: first.gameId, players: first.players, names, settings, grid, turns, columns,
-    regret, luck, expected: first.expected, winners: first.winners, outcome: first.outcome };
+    regret, luck, expected: first.expected, expectedBy: first.expectedBy || null,
+    against: first.against || "optimal", winners: first.winners, outcome: first.outcome };
 }
 
 /** The sheets as they stood after `upTo` turns: the cells written so far. */
@@ -124,24 +126,32 @@ function regretSummary(replay) {
   if (!replay.regret) return null;
   const parts = Object.entries(replay.regret).map(([id, value]) =>
     `${replay.names.get(id)} ${isNumber(value) ? points(value) : "?"}`);
-  return h("p", { id: "replay-regret" },
-    t("Regret (expected points lost against the optimal player; 0 is perfect): {list}", { list: parts.join(" · ") }));
+  return h("p", { id: "replay-regret" }, replay.against === "hard"
+    ? t("Regret (expected points lost against the hard bot’s choices; 0 is as good): {list}", { list: parts.join(" · ") })
+    : t("Regret (expected points lost against the optimal player; 0 is perfect): {list}", { list: parts.join(" · ") }));
 }
 
 /** Luck told apart from skill (issue 32): per player who finished, the points their own
- * choices lost and the points the dice gave or took, against the optimal player's average. */
+ * choices lost and the points the dice gave or took, against the optimal player's average on a
+ * family grid; on Yamb against the hard bot's choices, beside what it expected from their sheets. */
 function luckSummary(replay) {
   if (!replay.luck || !isNumber(replay.expected)) return null;
   const signed = (value) => `${value > 0 ? "+" : ""}${points(value)}`;
+  const hard = replay.against === "hard" && replay.expectedBy;
   const rows = Object.entries(replay.luck).map(([id, luck]) => h("tr", { dataset: { player: id } },
     h("th", { scope: "row" }, replay.names.get(id)),
+    hard ? h("td", { class: "expected" }, isNumber(replay.expectedBy[id]) ? points(replay.expectedBy[id]) : "") : null,
     h("td", {}, isNumber(replay.regret?.[id]) ? `−${points(replay.regret[id])}` : ""),
     h("td", {}, signed(luck))));
-  return h("section", { class: "panel", id: "replay-luck" },
+  const heads = hard ? [t("Player"), t("Expected"), t("Lost to choices"), t("Dice luck")]
+    : [t("Player"), t("Lost to choices"), t("Dice luck")];
+  return h("section", { class: "panel", id: "replay-luck", dataset: { against: replay.against } },
     h("h3", {}, t("Skill and luck")),
-    h("p", { class: "hint" }, t("The optimal player scores {expected} on average here. Each total is that, less the points the player’s own choices lost, plus what the dice gave or took.", { expected: points(replay.expected) })),
+    h("p", { class: "hint" }, hard
+      ? t("Measured against the hard bot’s choices. “Expected” is what it expects, turn by turn, from the sheets the player had; each total is that, less the points the player’s own choices lost, plus what the dice gave or took.")
+      : t("The optimal player scores {expected} on average here. Each total is that, less the points the player’s own choices lost, plus what the dice gave or took.", { expected: points(replay.expected) })),
     h("table", { class: "board-table" },
-      h("thead", {}, h("tr", {}, [t("Player"), t("Lost to choices"), t("Dice luck")].map((head) => h("th", { scope: "col" }, head)))),
+      h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
       h("tbody", {}, rows)));
 }
 
