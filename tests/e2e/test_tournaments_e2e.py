@@ -198,3 +198,58 @@ def test_a_duplicate_of_six_deals_everyone_the_same_dice(stack: LocalStack, play
     page = duplicate.page()
     assert page["status"] == "paid"
     assert page["standings"][0]["nickname"] == local_nickname(duplicate.players[2].name)
+
+
+RANKED = {"players": 2, "ranked": True, "preset": 1, "turnSeconds": 60}
+
+
+def play_ranked(first: Any, second: Any, winner: Any) -> None:
+    """A ranked preset-1 game to its end: `winner` takes the best cell each turn, the other the
+    worst (their totals tell who won)."""
+    game = first.act("create_game", settings=RANKED)
+    second.act("join_game", gameId=game["gameId"])
+    game = first.act("start_game", gameId=game["gameId"])
+    by_id = {s["playerId"]: p for s, p in zip(game["seats"], (first, second), strict=True)}
+    while game["status"] == "running":
+        mover = by_id[game["turn"]["playerId"]]
+        pick = max if mover is winner else min
+        cell = pick(game["turn"]["legal"], key=lambda c: c["score"])
+        game = mover.act("write", gameId=game["gameId"], column=cell["column"], row=cell["row"])
+
+
+def test_a_season_ends_and_its_leagues_move(stack: LocalStack, players: Any) -> None:
+    # given three newcomers who play each other twice over, ana winning every game she plays
+    # and cid losing every one (the module's last test: it moves the clock a season on)
+    ana, ben, cid = (players(f"season-{n}") for n in ("ana", "ben", "cid"))
+    tokens = {p.name: p.url.split("token=", 1)[1] for p in (ana, ben, cid)}
+    for _ in range(2):
+        play_ranked(ana, ben, ana)
+        play_ranked(ana, cid, ana)
+        play_ranked(ben, cid, ben)
+
+    def season(player: Any) -> dict[str, Any]:
+        status, view = call(stack, "GET", "/seasons/current", tokens[player.name])
+        assert status == 200, view
+        return view  # type: ignore[no-any-return]
+
+    assert wait_until(lambda: season(cid)["games"] == 4, 30), "the season never took the games"
+    view = season(ana)
+    assert (view["mine"], view["points"], view["games"]) == ("bronze", 8, 4)
+    zones = {row["nickname"]: row["zone"] for row in view["rows"]}
+    assert zones[local_nickname(ana.name)] == "up"
+
+    # when the season's weekly job runs after the season's end
+    ends_at = datetime.fromisoformat(view["endsAt"])
+    closed = stack.run_job("TournamentsJobsFunctionSeason", now=ends_at + timedelta(minutes=20))
+    (moved,) = closed["moved"]  # ana alone: three active players move one up, none below bronze
+    assert moved.endswith("bronze -> silver") and closed["badges"] >= 3
+    again = stack.run_job("TournamentsJobsFunctionSeason", now=ends_at + timedelta(minutes=20))
+    assert again["badges"] == 0 and again["repeated"] >= 3
+
+    # then ana's badge says she went up, and once the next season starts she is in silver
+    # while ben and cid stay in bronze
+    badge = season(ana)["badges"][0]
+    assert (badge["league"], badge["place"], badge["move"]) == ("bronze", 1, "up")
+    stack.aws.advance(days=28)
+    assert season(ana)["mine"] == "silver"
+    assert season(ben)["mine"] == season(cid)["mine"] == "bronze"

@@ -1,7 +1,7 @@
 """Seasons on the game table (docs/data-model.md, "Seasons"): a league's members in
 `SEASON#<season>#<league>` / `P#<player>` (a `Member` as JSON on its version, listed in `gsi1`
 by points, best first), each player's league in `PLAYER#<id>` / `LEAGUE`, each season badge in
-`PLAYER#<id>` / `BADGE#<season>`, and a game's `GAME#<id>` / `SEASON` marker written with its
+`PLAYER#<id>` / `SEASONBADGE#<season>`, and a game's `GAME#<id>` / `SEASON` marker written with its
 points, so a redelivered game counts once."""
 
 import json
@@ -17,7 +17,7 @@ from yamb.competition.seasons import LEAGUES, League, LeagueEnd, Member
 from yamb_service.common.dynamo import ItemModel, busy_or, player_key
 from yamb_service.competition.ports import Rated
 
-_PLAYER, _LEAGUE, _BADGE, _MARKER = "P#", "LEAGUE", "BADGE#", "SEASON"
+_PLAYER, _LEAGUE, _BADGE, _MARKER = "P#", "LEAGUE", "SEASONBADGE#", "SEASON"
 MARKER_TTL = timedelta(days=30)
 _BATCH = 100
 _ORDER_CEILING = 99_999_999
