@@ -59,12 +59,6 @@ def _checked(tournament_id: str) -> str:
     return tournament_id
 
 
-def _viewer() -> str | None:
-    authorizer = app.current_event.request_context.authorizer
-    lambda_context = authorizer.get_lambda if authorizer else None
-    return str(lambda_context["playerId"]) if lambda_context else None
-
-
 @routes.get("/tournaments", "Tournaments: coming, running and past, latest first",
             TournamentListView, public=True)  # fmt: skip
 def listed() -> Response[str]:
@@ -72,12 +66,14 @@ def listed() -> Response[str]:
     return json_reply(200, TournamentListView(tournaments=found), cache=LIVE)
 
 
-@routes.get("/tournaments/{tournamentId}", "A tournament: its standings, games and dice",
-            TournamentPageView, public=True)  # fmt: skip
+@routes.get("/tournaments/{tournamentId}", "A tournament: its standings, games and dice, the "
+            "caller's entry marked", TournamentPageView)  # fmt: skip
 def page(tournament_id: str) -> Response[str]:
+    # Signed in: the page marks the caller's entry and game, so no cache may share it.
     state = tournament_service().state(_checked(tournament_id))
-    view = tournament_page(state.tournament, state.entries, state.games.values(), _viewer())
-    return json_reply(200, view, cache="no-store" if view.entered else LIVE)
+    viewer = player_id(app.current_event)
+    view = tournament_page(state.tournament, state.entries, state.games.values(), viewer)
+    return json_reply(200, view)
 
 
 @routes.post("/tournaments/{tournamentId}/entry", "The caller enters (its fee paid in tokens)",

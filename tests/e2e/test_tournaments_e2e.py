@@ -75,7 +75,8 @@ class Director:
             assert status == 201, entered
 
     def page(self) -> dict[str, Any]:
-        status, page = call(self.stack, "GET", f"/tournaments/{self.tournament_id}", None)
+        path = f"/tournaments/{self.tournament_id}"
+        status, page = call(self.stack, "GET", path, self.operator_token)
         assert status == 200, page
         return page  # type: ignore[no-any-return]
 

@@ -1,0 +1,66 @@
+"""Tournaments in a real browser (issue 32): a player finds an operator's arena under
+Tournaments, enters it from its page, and when the minute job pairs her the game opens by
+itself; the tournament's page then leads back to it, lists the game and shows the dice's
+commitment; the season's panel shows her league."""
+
+import re
+from datetime import timedelta
+from typing import Any
+
+from playwright.sync_api import expect
+from yamb_tools.moderation import grant
+
+from devstack.stack import LocalStack, local_nickname
+from tests.e2e.browser.test_web_client import NewPage, sign_in, unique
+from tests.e2e.test_tournaments_e2e import ONE_COLUMN, RUN, call
+
+
+def test_web_client_enters_an_arena_and_its_game_opens_when_paired(
+    web_stack: LocalStack, players: Any, new_page: NewPage
+) -> None:
+    # given an operator's arena starting in a minute, and ben (a scripted player) entered
+    operator = unique("t-op")
+    token = web_stack.player_token(operator)
+    grant(local_nickname(operator), web_stack.aws.physical_ids["GameTable"],
+          web_stack.aws.region, web_stack.aws.endpoint_url, True)  # fmt: skip
+    plan = {"kind": "arena", "name": "Browser arena", "minutes": 10, "rules": ONE_COLUMN,
+            "ranked": False,
+            "startsAt": (web_stack.aws.clock.now() + timedelta(minutes=1)).isoformat()}  # fmt: skip
+    status, created = call(web_stack, "POST", "/tournaments", token, plan)
+    assert status == 201, created
+    tournament_id = created["tournamentId"]
+    ben = players(unique("t-ben"))
+    ben_token = ben.url.split("token=", 1)[1]
+    assert call(web_stack, "POST", f"/tournaments/{tournament_id}/entry", ben_token)[0] == 201
+
+    # when ana opens Tournaments, then the arena's page, and enters
+    ana = unique("t-ana")
+    page = new_page()
+    sign_in(page, web_stack, ana)
+    page.click('#nav a[data-screen="tournaments"]')
+    listed = page.locator(f'#tournaments-coming li[data-tournament="{tournament_id}"]')
+    expect(listed).to_contain_text("Browser arena")
+    expect(page.locator("#season-mine")).to_contain_text("Bronze")
+    listed.locator("a").click()
+    expect(page.locator("#tournament-head")).to_contain_text("Arena")
+    expect(page.locator("#tournament-commitment")).to_have_text(created["commitment"])
+    page.click("#tournament-enter")
+
+    # then she is in its standings, marked as herself
+    expect(page.locator("#tournament-entered")).to_be_visible()
+    expect(page.locator("#tournament-standings tr.me")).to_contain_text(local_nickname(ana))
+
+    # and when the minute job starts it and pairs them, her game opens by itself
+    web_stack.aws.advance(minutes=1)
+    done = web_stack.run_job(RUN)
+    assert done["paired"] == 1, done
+    expect(page).to_have_url(re.compile(r"#/game/t[0-9a-f]+$"), timeout=10_000)
+    game_id = page.url.rsplit("/", 1)[1]
+    expect(page.locator("#game")).to_be_visible()
+
+    # and the tournament's page leads back to it and lists it, to watch
+    page.goto(f"{web_stack.web_url}#/tournaments/{tournament_id}")
+    expect(page.locator("#tournament-open-game")).to_have_attribute("href", f"#/game/{game_id}")
+    expect(page.locator(f'#tournament-games li[data-game="{game_id}"]')).to_contain_text(
+        local_nickname(ana)
+    )
