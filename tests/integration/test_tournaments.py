@@ -248,3 +248,53 @@ def test_too_few_entrants_cancel_the_tournament_and_refund_each_fee_once(
     with pytest.raises(TournamentError) as refused:
         tournaments.service.pay(tid, tournaments.now)
     assert refused.value.code == "tournament_cancelled"
+
+
+def test_the_schedule_is_planned_once_and_announced_to_the_pools_players_whose_switch_is_on(
+    tournaments: Tournaments, item: Any
+) -> None:
+    from datetime import UTC, datetime
+
+    from yamb.accounts.mail import MailKind
+    from yamb.accounts.preferences import EmailNotifications, Notifications, Preferences
+    from yamb.accounts.profile import AccountStatus, Profile
+    from yamb.competition.ratings import Rating, RatingPool
+    from yamb_service.accounts.dynamo import DynamoAccountStore
+    from yamb_service.competition.announcements import TournamentAnnouncer
+    from yamb_service.competition.dynamo import DynamoRatingStore
+
+    # given ana and ben, rated in preset 1's pool; ben has switched tournament mail off
+    accounts = DynamoAccountStore(item, lambda _: None)
+    ratings = DynamoRatingStore(item)
+    pool = RatingPool("individual", "yamb-1")
+    for player, mail in (("ana", True), ("ben", False)):
+        switches = EmailNotifications(tournaments=mail)
+        accounts.create(Profile(
+            player_id=player, nickname=player, email=f"{player}@example.com",
+            status=AccountStatus.ACTIVE, created_at=datetime(2026, 1, 1, tzinfo=UTC),
+            preferences=Preferences(notifications=Notifications(email=switches)),
+        ))  # fmt: skip
+        rating = Rating(player_id=player, pool=pool.key)
+        ratings.rate_game(f"seed-{player}", tournaments.now, {}, {player: rating})
+    sent: list[tuple[str, Any]] = []
+
+    class Mailer:
+        def send(self, to: str, mail: Any) -> None:
+            sent.append((to, mail))
+
+    announcer = TournamentAnnouncer(ratings, lambda: accounts, Mailer, "https://y.example")
+
+    # when the planning job runs twice on the same day
+    made = tournaments.service.plan_schedule(tournaments.now)
+    again = tournaments.service.plan_schedule(tournaments.now)
+    mailed = announcer.announce(made) + announcer.announce(again)
+
+    # then the week's tournaments were created once, and each preset-1 one mailed to ana only,
+    # with its page's address
+    assert made and again == []
+    assert mailed == len(made) == len(sent)
+    assert {to for to, _ in sent} == {"ana@example.com"}
+    _, mail = sent[0]
+    assert mail.kind == MailKind.TOURNAMENT
+    assert f"https://y.example/#/tournaments/{made[0].tournament_id}" in mail.text
+    assert made[0].plan.name in mail.text
