@@ -12,7 +12,7 @@ from yamb_tools.moderation import grant
 
 from devstack.stack import LocalStack, local_nickname
 from tests.e2e.browser.test_web_client import NewPage, sign_in, unique
-from tests.e2e.test_tournaments_e2e import ONE_COLUMN, RUN, call
+from tests.e2e.test_tournaments_e2e import ONE_COLUMN, RUN, Director, call
 
 
 def test_web_client_enters_an_arena_and_its_game_opens_when_paired(
@@ -64,3 +64,27 @@ def test_web_client_enters_an_arena_and_its_game_opens_when_paired(
     expect(page.locator(f'#tournament-games li[data-game="{game_id}"]')).to_contain_text(
         local_nickname(ana)
     )
+
+
+def test_web_client_checks_an_ended_tournaments_seed_against_its_commitment(
+    web_stack: LocalStack, players: Any, new_page: NewPage
+) -> None:
+    # given a duplicate that ben played alone to its end, and the job run past its window
+    director = Director(web_stack, players, unique("t-dup"), 1)
+    director.create(kind="duplicate", minutes=10, prizes=[5])
+    director.enter_all()
+    director.run(minutes=1)
+    director.play_all()
+    director.run(minutes=10)
+    assert director.page()["status"] == "paid"
+
+    # when ana opens its page
+    page = new_page()
+    sign_in(page, web_stack, unique("t-ana"))
+    page.goto(f"{web_stack.web_url}#/tournaments/{director.tournament_id}")
+
+    # then the revealed seed is checked against the commitment, in her browser
+    check = page.locator("#tournament-seed-check")
+    expect(check).to_have_attribute("data-ok", "true")
+    expect(check).to_contain_text("✓")
+    expect(page.locator("#tournament-standings tbody tr")).to_have_count(1)

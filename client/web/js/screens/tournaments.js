@@ -263,6 +263,22 @@ function dice(view) {
     h("p", {}, h("code", { id: "tournament-commitment" }, view.commitment)),
     view.seed
       ? [h("p", {}, t("The seed, revealed now that the tournament is over: each game's seed is its HMAC-SHA256 with the game's id (\"deal\" in a duplicate).")),
-        h("p", {}, h("code", { id: "tournament-seed" }, view.seed))]
+        h("p", {}, h("code", { id: "tournament-seed" }, view.seed)), seedCheck(view)]
       : h("p", { class: "hint" }, t("The seed is revealed when the tournament is over.")));
+}
+
+/** The revealed seed checked here, in the browser: its SHA-256 must be the commitment shown
+ * since the tournament was created. */
+function seedCheck(view) {
+  const said = h("p", { id: "tournament-seed-check", role: "status" });
+  const bytes = new Uint8Array(view.seed.match(/../g).map((pair) => parseInt(pair, 16)));
+  crypto.subtle.digest("SHA-256", bytes).then((digest) => {
+    const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const ok = hex === view.commitment;
+    said.dataset.ok = String(ok);
+    said.textContent = ok
+      ? t("✓ The seed's SHA-256 is the commitment published before the tournament opened.")
+      : t("✗ The seed's SHA-256 is not the commitment published before the tournament opened.");
+  });
+  return said;
 }
