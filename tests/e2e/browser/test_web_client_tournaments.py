@@ -88,3 +88,39 @@ def test_web_client_checks_an_ended_tournaments_seed_against_its_commitment(
     expect(check).to_have_attribute("data-ok", "true")
     expect(check).to_contain_text("✓")
     expect(page.locator("#tournament-standings tbody tr")).to_have_count(1)
+
+
+def test_web_client_an_operator_creates_a_swiss_from_the_tournaments_screen(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given an operator signed in
+    operator = unique("t-boss")
+    page = new_page()
+    sign_in(page, web_stack, operator)
+    grant(local_nickname(operator), web_stack.aws.physical_ids["GameTable"],
+          web_stack.aws.region, web_stack.aws.endpoint_url, True)  # fmt: skip
+
+    # when she opens Tournaments, a start in the past is refused beside the form
+    page.click('#nav a[data-screen="tournaments"]')
+    form = page.locator("#new-tournament")
+    form.locator("#new-tournament-kind").select_option("swiss")
+    form.locator("#new-tournament-name").fill("Operators' Swiss")
+    form.locator("#new-tournament-start").fill("2020-01-01T10:00")
+    form.locator("#new-tournament-create").click()
+    expect(page.locator("#new-tournament-error")).not_to_be_empty()
+
+    # and with a start an hour ahead (the form's own) and two prizes, it is made
+    page.reload()
+    form = page.locator("#new-tournament")
+    form.locator("#new-tournament-kind").select_option("swiss")
+    form.locator("#new-tournament-name").fill("Operators' Swiss")
+    form.locator("#new-tournament-rounds").fill("4")
+    form.locator("#new-tournament-prizes").fill("40, 20")
+    form.locator("#new-tournament-create").click()
+
+    # then its page shows it, open for entries
+    head = page.locator("#tournament-head")
+    expect(head).to_contain_text("Operators' Swiss")
+    expect(head).to_have_attribute("data-kind", "swiss")
+    expect(head).to_have_attribute("data-status", "open")
+    expect(head).to_contain_text("40 · 20")

@@ -70,8 +70,10 @@ export const screen = {
     fill(root, h("h2", {}, t("Tournaments")), h("p", { class: "hint" }, t("Loading…")));
     let view;
     let season;
+    let me;
     try {
-      [view, season] = await Promise.all([ctx.http("GET", "/tournaments"), ctx.http("GET", "/seasons/current")]);
+      [view, season, me] = await Promise.all([ctx.http("GET", "/tournaments"), ctx.http("GET", "/seasons/current"),
+        ctx.http("GET", "/me").catch(() => null)]);
     } catch (problem) {
       fill(root, h("h2", {}, t("Tournaments")), h("p", { class: "error", id: "tournaments-error", role: "alert" }, problem.message));
       return;
@@ -92,6 +94,7 @@ export const screen = {
     drawSeason(season);
     fill(root, h("h2", {}, t("Tournaments")),
       h("p", { class: "hint" }, t("Arenas, Swiss tournaments and duplicates: enter one, play your games, win tokens. Every tournament's dice are committed before it opens.")),
+      me?.operator ? operatorForm(ctx) : null,
       seasonPanel,
       groups.map(([id, title, found]) => h("section", { class: "panel", id },
         h("h3", {}, title),
@@ -281,4 +284,52 @@ function seedCheck(view) {
       : t("✗ The seed's SHA-256 is not the commitment published before the tournament opened.");
   });
   return said;
+}
+
+/** An operator's new tournament (the server refuses anyone else): its kind, name, start, length
+ * or rounds, rules, fee and prizes; the new tournament's page once made. */
+function operatorForm(ctx) {
+  const error = h("p", { class: "error", id: "new-tournament-error", role: "alert" });
+  const field = (label, control) => h("label", { class: "field" }, h("span", { class: "label" }, label), control);
+  const kind = h("select", { name: "kind", id: "new-tournament-kind" },
+    ["arena", "swiss", "duplicate"].map((value) => h("option", { value }, kindLabel(value))));
+  const inHour = new Date(Date.now() + 3600_000);
+  inHour.setSeconds(0, 0);
+  const local = new Date(inHour.getTime() - inHour.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  const form = h("form", { class: "panel", id: "new-tournament", novalidate: true, onsubmit: async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const values = form.elements;
+    const swiss = values.kind.value === "swiss";
+    const prizes = values.prizes.value.split(",").map((text) => text.trim()).filter(Boolean).map(Number);
+    const plan = {
+      kind: values.kind.value,
+      name: values.name.value.trim(),
+      startsAt: new Date(values.startsAt.value).toISOString(),
+      ...(swiss ? { rounds: Number(values.rounds.value) } : { minutes: Number(values.minutes.value) }),
+      rules: { preset: Number(values.preset.value) },
+      ranked: values.ranked.checked,
+      entryFee: Number(values.entryFee.value || 0),
+      prizes,
+    };
+    try {
+      const made = await ctx.http("POST", "/tournaments", plan);
+      ctx.navigate(`#/tournaments/${encodeURIComponent(made.tournamentId)}`);
+    } catch (problem) {
+      error.textContent = problem.message;
+    }
+  } },
+  h("h3", {}, t("New tournament")),
+  field(t("Kind"), kind),
+  field(t("Name"), h("input", { name: "name", id: "new-tournament-name", required: true, maxlength: "60" })),
+  field(t("Starts at"), h("input", { name: "startsAt", id: "new-tournament-start", type: "datetime-local", value: local })),
+  field(t("Minutes (arena, duplicate)"), h("input", { name: "minutes", id: "new-tournament-minutes", type: "number", min: "5", value: "60" })),
+  field(t("Rounds (Swiss)"), h("input", { name: "rounds", id: "new-tournament-rounds", type: "number", min: "2", max: "11", value: "5" })),
+  field(t("Columns preset"), h("input", { name: "preset", id: "new-tournament-preset", type: "number", min: "1", max: "7", value: "1" })),
+  field(t("Entry fee (tokens)"), h("input", { name: "entryFee", id: "new-tournament-fee", type: "number", min: "0", value: "0" })),
+  field(t("Prizes (tokens, first place first, commas between)"), h("input", { name: "prizes", id: "new-tournament-prizes", value: "" })),
+  h("label", { class: "field" }, h("input", { type: "checkbox", name: "ranked", id: "new-tournament-ranked", checked: true }), " ", t("Ranked games")),
+  error,
+  h("button", { type: "submit", id: "new-tournament-create" }, t("Create the tournament")));
+  return form;
 }
