@@ -52,11 +52,17 @@ def test_every_authenticated_get_route_answers_no_store(stack: LocalStack) -> No
     assert "/me/wallet" in PRIVATE_GETS and "/me/ledger" in PRIVATE_GETS
     # and a club of hers (a club's routes name it)
     club_id = founded_club(stack, "edge-ana", "Edge Club")
+    # and a tournament (she is an operator: she creates one)
+    plan = {"kind": "arena", "name": "Edge arena", "minutes": 30, "startsAt": "2099-01-01T10:00Z"}
+    status, made = _call(f"{stack.gateway.http_url}/tournaments", token=token, data=plan)
+    assert status == 201, made
     # when each is asked for (a player's routes name the rival)
     answers = {
         path: _get(
             stack.gateway.http_url
-            + re.sub(r"\{nickname\}", "edge-ben", path).replace("{clubId}", club_id),
+            + re.sub(r"\{nickname\}", "edge-ben", path)
+            .replace("{clubId}", club_id)
+            .replace("{tournamentId}", made["tournamentId"]),
             token,
         )
         for path in PRIVATE_GETS

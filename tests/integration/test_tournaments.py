@@ -31,8 +31,12 @@ class Tournaments:
         self.harness = harness
         self.item = item
         self.wallets = DynamoWalletStore(item)
+        self.nudged: list[str] = []
         self.service = TournamentService(
-            DynamoTournamentStore(item), self.wallets, lambda: GameTables(harness.service)
+            DynamoTournamentStore(item),
+            self.wallets,
+            lambda: GameTables(harness.service),
+            nudge=self.nudged.append,
         )
 
     @property
@@ -146,8 +150,9 @@ def test_an_arena_pairs_players_as_they_finish_and_stops_at_its_window_end(
     seated = [s.player_id for s in session.seats]
     tournaments.finish(first[0], players, loser=seated[1])
     done = tournaments.run(tid)
-    # then its two players wait (nobody else is free, and each other was their last opponent,
-    # which an arena allows when no one else is there)
+    # then the job was asked to run it at once, and its two players are paired again (nobody
+    # else is free, and each other was their last opponent, which an arena allows then)
+    assert tournaments.nudged == [tid]
     assert done.paired == 1
     # and when the window ends with games under way, nothing more is paired; the arena ends
     # when the last game does

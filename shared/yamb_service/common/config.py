@@ -111,7 +111,10 @@ def economy_settings() -> EconomySettings:
 
 class ResultsSettings(EconomySettings):
     """What the results functions need (the recorder, the boards' API, the prize payouts): the
-    table, as the economy's functions."""
+    table, as the economy's functions; the results function names the tournaments' job, which
+    it asks for a run as a tournament's game ends (None: the minute's run alone)."""
+
+    tournaments_jobs_function_name: str | None = None
 
 
 @cache

@@ -83,12 +83,17 @@ class TournamentService:
         tables: Callable[[], TournamentTables],
         *,
         new_seed: Callable[[], str] = lambda: secrets.token_hex(32),
+        nudge: Callable[[str], None] = lambda tournament_id: None,
     ) -> None:
         self.store = store
         self.wallets = wallets
         # The game service is built only by the functions that make tables (the job).
         self._tables = tables
         self.new_seed = new_seed
+        # Asks for a run of one tournament now (the job, invoked asynchronously): an arena pairs
+        # its players as they finish, a Swiss starts its next round when its last game ends;
+        # the minute's run is there if the ask is lost.
+        self.nudge = nudge
 
     # ---------------------------------------------------------------- creating and entering
 
@@ -399,6 +404,7 @@ class TournamentService:
             )
             if self._write(state, state.tournament, list(after.values()), [closed]):
                 metrics.add_metric(name="TournamentGameRecorded", unit=MetricUnit.Count, value=1)
+                self.nudge(ended.tournament)
                 return True
             self.store.pause(attempt)
         raise TournamentError(Text("the tournament is busy: try again"), code="busy", status=503)

@@ -1,16 +1,19 @@
 """Builds the ratings' services from the function's settings, once, on first use: no client is
 made at import."""
 
+import json
+from collections.abc import Callable
 from datetime import datetime
 from functools import cache, partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.clubs.dynamo import DynamoClubStore
 from yamb_service.clubs.tags import MainTags
 from yamb_service.common import clock
 from yamb_service.common.config import results_settings
-from yamb_service.common.dynamo import ItemModel, item_model
+from yamb_service.common.dynamo import ItemModel, botocore_session, item_model
+from yamb_service.common.observability import logger
 from yamb_service.competition.dynamo import DynamoRatingStore
 from yamb_service.competition.service import RatingsRecorder, RatingsService
 from yamb_service.game.result_dynamo import game_result
@@ -70,7 +73,36 @@ def tournament_service() -> "TournamentService":
     from yamb_service.economy.wallet_dynamo import DynamoWalletStore  # noqa: PLC0415
 
     item = table_item()
-    return TournamentService(DynamoTournamentStore(item), DynamoWalletStore(item), _no_tables)
+    return TournamentService(
+        DynamoTournamentStore(item), DynamoWalletStore(item), _no_tables, nudge=_nudge(item)
+    )
+
+
+def _nudge(item: ItemModel) -> "Callable[[str], None]":
+    """A run of one tournament asked of the tournaments' job, asynchronously (the results
+    function, as a tournament's game ends); nothing where no job is named."""
+    settings = results_settings()
+    function = settings.tournaments_jobs_function_name
+    if not function:
+        return lambda tournament_id: None
+    client: list[Any] = []
+
+    def nudge(tournament_id: str) -> None:
+        try:
+            if not client:
+                client.append(
+                    botocore_session(item).create_client(
+                        "lambda", region_name=settings.aws_region,
+                        endpoint_url=settings.aws_endpoint_url,
+                    )
+                )  # fmt: skip
+            payload = json.dumps({"job": "run", "tournament": tournament_id}).encode()
+            client[0].invoke(FunctionName=function, InvocationType="Event", Payload=payload)
+        except Exception:
+            # The minute's run pairs them a little later.
+            logger.exception("tournament run not asked", tournament_id=tournament_id)
+
+    return nudge
 
 
 class Operators:
