@@ -11,6 +11,8 @@ import urllib.request
 from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
+
 from yamb_tools.moderation import grant
 
 from devstack.stack import LocalStack, local_nickname
@@ -111,6 +113,8 @@ class Director:
         return game
 
 
+# About 40 games of 26 moves over the sockets: a minute alone, more beside other tests.
+@pytest.mark.timeout(300)
 def test_an_arena_of_eight_over_ten_minutes_pays_its_prizes_once(
     stack: LocalStack, players: Any
 ) -> None:
