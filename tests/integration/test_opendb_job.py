@@ -101,8 +101,7 @@ def functions() -> tuple[ModuleType, ModuleType, ModuleType]:
 
 def _forget() -> None:
     config.opendb_settings.cache_clear()
-    for built in ("table_item", "opendb_stager", "opendb_exporter", "opendb_reader"):
-        getattr(opendb_wiring, built).cache_clear()
+    opendb_wiring.forget()
 
 
 @pytest.fixture

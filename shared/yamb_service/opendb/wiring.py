@@ -93,3 +93,9 @@ def opendb_exporter() -> OpenDbExporter:
 @cache
 def opendb_reader() -> OpenDbReader:
     return OpenDbReader(DynamoOpenDbStore(table_item()), cache(_files))
+
+
+def forget() -> None:
+    """Every service built here made again at its next use (tests point it at another table)."""
+    for built in (table_item, opendb_stager, opendb_exporter, opendb_reader):
+        built.cache_clear()
