@@ -162,6 +162,15 @@ SETTINGS: dict[str, Settings] = {
         "are owed; fix the fault, then run the job again with its period (each prize is paid "
         "once).",
     ),
+    "OpenDbJobs": Settings(
+        "opendb-jobs",
+        "The open game database's monthly export was refused concurrency (the schedule retries).",
+        "The open game database's monthly export failed (after the schedule's retries): run it "
+        "by hand with its month; a month is written once.",
+        dead_letters="The open game database's export failed Lambda's retries (or was never "
+        "delivered): the month's files are missing; fix the fault, then run the job with its "
+        "month (a month already written is left as it is).",
+    ),
     "Tournaments": Settings(
         "tournaments",
         "Tournament requests refused for want of concurrency.",

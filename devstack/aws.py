@@ -969,6 +969,8 @@ class LocalAws:
             self._create_state_machine(logical_id)
         for logical_id in self.template.resources_of_type("AWS::SES::EmailIdentity"):
             self._create_email_identity(logical_id)
+        for logical_id in self.template.resources_of_type("AWS::S3::Bucket"):
+            self._create_bucket(logical_id)
         self._create_secure_parameters()
 
     def _input(self, service: str, operation: str, parameters: Mapping[str, Any]) -> Any:
@@ -1111,6 +1113,22 @@ class LocalAws:
         )
         arn = machine["stateMachineArn"]
         self._created(logical_id, arn, Arn=arn, Name=name)
+
+    def _create_bucket(self, logical_id: str) -> None:
+        """A bucket of the template (the open game database's files), private as there."""
+        name = str(self.context.ref(logical_id))
+        s3 = self.client("s3")
+        s3.create_bucket(Bucket=name)
+        s3.put_public_access_block(
+            Bucket=name,
+            PublicAccessBlockConfiguration={
+                "BlockPublicAcls": True,
+                "IgnorePublicAcls": True,
+                "BlockPublicPolicy": True,
+                "RestrictPublicBuckets": True,
+            },
+        )
+        self._created(logical_id, name, Arn=f"arn:aws:s3:::{name}")
 
     def _create_email_identity(self, logical_id: str) -> None:
         # SES v1 verification (instant under moto), so that v1 and v2 sends from it work.

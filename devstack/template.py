@@ -347,6 +347,13 @@ class Context:
             url = f"https://sqs.{region}.amazonaws.com/{account}/{name}"
             arn = f"arn:{part}:sqs:{region}:{account}:{name}"
             return url, {"Arn": arn, "QueueName": name, "QueueUrl": url}
+        if kind == "AWS::S3::Bucket":
+            # S3's names are lower case; CloudFormation makes one from the stack's when unnamed.
+            name = self._name(properties, "BucketName", logical_id).lower()
+            return name, {
+                "Arn": f"arn:{part}:s3:::{name}",
+                "DomainName": f"{name}.s3.amazonaws.com",
+            }
         if kind == "AWS::Logs::LogGroup":
             name = self._name(properties, "LogGroupName", logical_id)
             return name, {"Arn": f"arn:{part}:logs:{region}:{account}:log-group:{name}:*"}

@@ -1,6 +1,7 @@
 """The results' HTTP API: leaderboards (R1, R3), rating boards (issue 32), a player's
-statistics (R4), head-to-head (S4), favorites (S1's one-way follow), and the public page (R5:
-HTML for people, JSON for machines; no sign-in). Each route parses its request, calls one
+statistics (R4), head-to-head (S4), favorites (S1's one-way follow), the public page (R5:
+HTML for people, JSON for machines; no sign-in), and the open game database (issue 32: the
+months exported and a link to each file, no sign-in). Each route parses its request, calls one
 method of the results or ratings service and maps the answer or the error to a reply."""
 
 import gc
@@ -17,6 +18,8 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from yamb.competition.messages import RatingBoardView
 from yamb.competition.ratings import pool
 from yamb.i18n import Language, Text, negotiate
+from yamb.opendb.errors import OpenDbError
+from yamb.opendb.views import DatabaseFileLink, DatabaseView
 from yamb.results import periods
 from yamb.results.boards import board
 from yamb.results.errors import ResultsError
@@ -56,6 +59,7 @@ routes = Routes(
         "unknown_game": 404,
         "favorite_self": 400,
         "too_many_favorites": 409,
+        "unknown_file": 404,
         "busy": 503,
     },
 )
@@ -228,6 +232,35 @@ def game_fairness(game_id: str) -> Response[str]:
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
+@routes.get(
+    "/database",
+    "The open game database: every month exported, its files, their sizes and SHA-256, and "
+    "the licence (cached an hour)",
+    DatabaseView,
+    public=True,
+)
+def game_database() -> Response[str]:
+    from yamb_service.opendb.wiring import opendb_reader  # noqa: PLC0415 - its first request
+
+    return json_reply(200, opendb_reader().view(), cache="public, max-age=3600")
+
+
+@routes.get(
+    "/database/{file}",
+    "A file of the open game database: a redirect to where it downloads (cached 5 minutes)",
+    DatabaseFileLink,
+    status=302,
+    public=True,
+)
+def game_database_file(file: str) -> Response[str]:
+    from yamb_service.opendb.wiring import opendb_reader  # noqa: PLC0415 - its first request
+
+    url = opendb_reader().link(file)
+    reply = json_reply(302, DatabaseFileLink(url=url), cache="public, max-age=300")
+    reply.headers["Location"] = url
+    return reply
+
+
 def _wants_page() -> bool:
     accept = app.current_event.headers.get("accept") or ""
     return "text/html" in accept and "application/json" not in accept
@@ -257,6 +290,12 @@ def _page(status: int, body: str) -> Response[str]:
 
 
 # ---------------------------------------------------------------------- errors
+
+
+@on_error(app, OpenDbError)
+def database_refused(error: OpenDbError) -> Response[str]:
+    logger.info("request refused", code=error.code, field=error.field)
+    return error_reply(routes.statuses.get(error.code, 400), error.code, error.text, error.field)
 
 
 @on_error(app, ResultsError)

@@ -2,7 +2,8 @@
 is recorded into statistics, head-to-heads and leaderboards (yamb_service.results.service), the
 players' skill ratings (yamb_service.competition.service), a tournament's standings, then
 into the scores of its players' clubs (yamb_service.clubs.board), then into progression:
-tasks, referrals, badges (yamb_service.progression.events). A failed record is
+tasks, referrals, badges (yamb_service.progression.events); a public game is then staged for
+its month's open database (yamb_service.opendb). A failed record is
 retried alone (yamb_service.edge.game_ends); recording is idempotent, so a retried or repeated
 record counts once."""
 
@@ -23,6 +24,7 @@ from yamb_service.competition.wiring import (
     tournament_service,
 )
 from yamb_service.edge.game_ends import handle_game_ends
+from yamb_service.opendb.wiring import opendb_stager
 from yamb_service.progression.events import record_game
 from yamb_service.results.wiring import results_recorder
 
@@ -39,5 +41,6 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         # After the boards: the clubs of its players score again from their rows (C7).
         club_board().after_result(ended)
         record_game(ended)
+        opendb_stager().stage(ended)  # a public game, for its month's export
 
     return handle_game_ends(event, context, recorded)

@@ -12,7 +12,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-
 from yamb_tools.moderation import grant
 
 from devstack.stack import LocalStack, local_nickname

@@ -36,6 +36,7 @@ from yamb_service.competition import wiring as competition_wiring
 from yamb_service.economy.ports import Change
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.game.dynamo import DynamoGameRepository
+from yamb_service.opendb import wiring as opendb_wiring
 from yamb_service.progression import wiring as progression_wiring
 from yamb_service.results import wiring as results_wiring
 
@@ -320,6 +321,7 @@ def forget_wiring() -> None:
     progression_wiring.forget()  # the results function records progression too
     clubs_wiring.forget()  # and scores the players' clubs
     competition_wiring.forget()  # and rates the players
+    opendb_wiring.forget()  # and stages a public game for the open database
 
 
 def seed(boards: "Boards") -> None:

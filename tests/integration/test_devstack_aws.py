@@ -104,7 +104,7 @@ def test_template_reads_the_nested_applications_as_one() -> None:
 
     # then the nested resources are there with the root's values for their parameters, outputs
     # passed across stacks resolve, and code paths are the root's
-    assert len(template.functions()) == 22
+    assert len(template.functions()) == 23
     assert lane["DefinitionSubstitutions"]["TableName"] == template.context.ref("GameTable")
     assert lane["DefinitionUri"] == "statemachines/lane.asl.json"
     assert rewards["Stream"] == {"Fn::GetAtt": ["GameTable", "StreamArn"]}
@@ -214,6 +214,7 @@ def test_template_functions_merge_globals_environment() -> None:
         "ClubsJobsFunction",
         "TournamentsFunction",
         "TournamentsJobsFunction",
+        "OpenDbJobsFunction",
     }
     clock = functions["ClockFunction"]
     assert (clock.code_uri, clock.handler, clock.memory_size) == (

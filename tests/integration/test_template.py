@@ -257,6 +257,7 @@ def test_alarms_cover_functions_api_timers_table_and_the_services_counts(
         "ProgressionJobsDeadLetterQueue",
         "ClubsJobsDeadLetterQueue",
         "TournamentsJobsDeadLetterQueue",
+        "OpenDbJobsDeadLetterQueue",
     )
     assert sorted(
         (d["QueueName"]["Fn::GetAtt"][0], d["QueueName"]["Fn::GetAtt"][1])
@@ -304,6 +305,7 @@ SCHEDULED_JOBS = (
     "ProgressionJobsFunction",
     "ClubsJobsFunction",
     "TournamentsJobsFunction",
+    "OpenDbJobsFunction",
 )
 
 
@@ -1258,7 +1260,7 @@ def _watching(body: dict[str, Any], namespace: str, metric: str) -> dict[str, li
 @pytest.mark.parametrize("metric", ["Errors", "Throttles"])
 def test_every_function_has_errors_and_throttles_alarms(body: dict[str, Any], metric: str) -> None:
     # given every function of the root and nested templates
-    assert len(FUNCTIONS) == 22
+    assert len(FUNCTIONS) == 23
     # when the alarms on Lambda's metric are read
     watching = _watching(body, "AWS/Lambda", metric)
     # then each function has one, and no alarm watches something that is not a function

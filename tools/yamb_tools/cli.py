@@ -7,6 +7,7 @@ the local stack) to CORE_COMMANDS; another front end can add its own commands th
 """
 
 import argparse
+import gzip
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -68,7 +69,55 @@ def _verify(path: str) -> int:
 
 
 def _verify_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", metavar="DICE_RECORD.json")
+    parser.add_argument(
+        "--game",
+        action="store_true",
+        help="FILE holds games of the open game database (a month's .jsonl.gz, or lines of it)",
+    )
+    parser.add_argument("record", metavar="FILE")
+
+
+def _verify_games(path: str) -> int:
+    """Verifies each game of an open database file (gzip or not): one JSON line per game, exit
+    2 when one does not verify or the file cannot be read."""
+    status = 0
+    try:
+        data = Path(path).read_bytes()
+        if data[:2] == b"\x1f\x8b":  # gzip's magic number
+            data = gzip.decompress(data)
+        lines = data.decode().splitlines()
+    except (OSError, EOFError, gzip.BadGzipFile, UnicodeDecodeError) as error:
+        print(json.dumps({"ok": False, "error": f"{path}: {error!s:.200}"}), flush=True)
+        return EXIT_ILLEGAL
+    for number, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        try:
+            result = verify_game_line(json.loads(text))
+        except (json.JSONDecodeError, RecursionError) as error:
+            result = {"ok": False, "error": f"line {number}: not JSON: {error!s:.200}"}
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            result = {"ok": False, "error": f"line {number}: not a game ({error!s:.200})"}
+        if not result["ok"]:
+            status = EXIT_ILLEGAL
+        print(json.dumps(result), flush=True)
+    return status
+
+
+def verify_game_line(line: dict[str, object]) -> dict[str, object]:
+    """What `yamb verify --game` says of one game of the open database: its dice verified
+    (verify_record), its record and moves turn for turn, and the record of this very game."""
+    if line.get("format") != "yamb-game/1":
+        raise ValueError(f"format {line.get('format')!r}, not yamb-game/1")
+    game_id, dice, moves = line["id"], line["dice"], line["moves"]
+    if not isinstance(dice, dict) or not isinstance(moves, list):
+        raise TypeError("dice is not an object or moves not a list")
+    if dice.get("gameId") != game_id:
+        return {"id": game_id, "ok": False, "error": "the dice record is another game's"}
+    turns = dice.get("turns")
+    if not isinstance(turns, list) or len(turns) != len(moves):
+        return {"id": game_id, "ok": False, "error": "the moves do not match the turns"}
+    return {"id": game_id, **verify_record(dice)}
 
 
 def verify_record(record: dict[str, object]) -> dict[str, object]:
@@ -199,9 +248,11 @@ CORE_COMMANDS = (
         "verify",
         "recompute every die of a dice record from its revealed seed; exit 2 if one differs",
         _verify_arguments,
-        lambda args: _verify(args.record),
+        lambda args: _verify_games(args.record) if args.game else _verify(args.record),
         description=(
-            "DICE_RECORD.json: the answer to the `verify` action of an ended game (docs/dice.md)."
+            "FILE: the answer to the `verify` action of an ended game (docs/dice.md); with\n"
+            "--game, a file of the open game database (yamb_games_YYYY-MM.jsonl.gz, or lines of\n"
+            "it): every game in it, one JSON line each (docs/competition.md)."
         ),
     ),
 )

@@ -122,6 +122,18 @@ def results_settings() -> ResultsSettings:
     return ResultsSettings.from_environment()
 
 
+class OpenDbSettings(ResultsSettings):
+    """The open game database (issue 32): the results' table and the bucket of its files
+    (the boards function hands out links to them, the monthly job writes them)."""
+
+    open_data_bucket: str
+
+
+@cache
+def opendb_settings() -> OpenDbSettings:
+    return OpenDbSettings.from_environment()
+
+
 class PrizeSettings(ResultsSettings):
     """The prize payouts: the results' table, and the push function a paid prize is pushed
     through (None: nothing is pushed)."""

@@ -59,7 +59,8 @@ export function boardTabs(current) {
   const tab = (id, href, label) => h("a", { href, id: `${current}-tab-${id}`, class: current === id ? "tab current" : "tab",
     "aria-current": current === id ? "page" : null }, label);
   return h("nav", { class: "board-tabs", "aria-label": t("Boards") },
-    tab("boards", "#/boards", t("Best scores")), " · ", tab("ratings", "#/ratings", t("Skill ratings")));
+    tab("boards", "#/boards", t("Best scores")), " · ", tab("ratings", "#/ratings", t("Skill ratings")),
+    " · ", tab("database", "#/database", t("Game database")));
 }
 
 function board(view) {

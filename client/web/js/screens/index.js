@@ -8,6 +8,7 @@ import { screen as club } from "./club.js";
 import { screen as clubs } from "./clubs.js";
 import { conversationScreen, screen as chats } from "./chats.js";
 import { screen as contact } from "./contact.js";
+import { screen as database } from "./database.js";
 import { screen as games } from "./games.js";
 import { screen as moderation } from "./moderation.js";
 import { screen as player } from "./player.js";
@@ -30,6 +31,7 @@ export const screens = [
   chats,
   boards,
   ratings,
+  database,
   tournaments,
   shop,
   wallet,
