@@ -35,6 +35,8 @@ CLIENT_MODELS: list[type[BaseModel]] = [
     protocol.Resign,
     protocol.FinishSheet,
     protocol.AddSeed,
+    protocol.CommitSeed,
+    protocol.RevealSeed,
     protocol.Verify,
     protocol.EnterDice,
     protocol.CorrectTurn,

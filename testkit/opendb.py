@@ -5,8 +5,9 @@ import random
 from datetime import UTC, datetime
 from typing import Any
 
+from yamb import fair_dice
 from yamb.dice import SeededDice
-from yamb.session import lobby, turns
+from yamb.session import lobby, seeds, turns
 from yamb.session.model import GameSession
 from yamb.settings import validate_settings
 
@@ -32,10 +33,12 @@ def finished_game(
     )
     for number, player in enumerate(players[1:], 1):
         lobby.join(session, player, f"conn-{number}", nickname=names[number])
-    if seeded:
-        lobby.add_seed(session, players[0], "my-own-seed")
+    if seeded:  # committed while the table waits, revealed after the start (yamb-dice/3)
+        seeds.commit(session, players[0], fair_dice.seed_commitment("my-own-seed"))
     dice, rng = SeededDice(0), random.Random(game_id)
     lobby.start(session, session.creator, at, dice)
+    if seeded:
+        seeds.reveal(session, players[0], "my-own-seed", at, dice)
     while session.status == "running":
         game = session.game()
         player = game.players[game.seat]

@@ -72,6 +72,13 @@ type ErrorCode = Literal[
     "slow_games_limit",
     "premium_required",
     "dice_locked",
+    # The players' seeds (yamb.session.seeds)
+    "seed_retired",
+    "too_early",
+    "no_commitment",
+    "seed_mismatch",
+    "reveals_closed",
+    "awaiting_seeds",
     # Scorekeeping for real dice
     "type_the_dice",
     "correction_refused",

@@ -17,21 +17,53 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-# The scheme of new games: /2 binds each turn's seat into its dice (except at same-dice tables,
-# whose point is the same dice for every seat); /1 games, stored before it, verify as they were.
-SCHEME = "yamb-dice/2"
+# The scheme of new games: /3 takes the players' seeds committed first and revealed after the
+# start (every client seed has its commitment); /2 bound each turn's seat into its dice (except
+# at same-dice tables, whose point is the same dice for every seat), /3 too; /1 and /2 games,
+# stored before, verify as they were.
+SCHEME = "yamb-dice/3"
+SCHEME_2 = "yamb-dice/2"
 SCHEME_1 = "yamb-dice/1"
-SCHEMES = (SCHEME_1, SCHEME)
+SCHEMES = (SCHEME_1, SCHEME_2, SCHEME)
 SEED_BYTES = 32
 # A die's face is one byte below 252 (6 x 42): those 252 values split evenly into 6 faces.
 _ACCEPT_BELOW = 252
 CLIENT_SEED_MAX = 64
 CLIENT_SEED_PATTERN = re.compile(r"^[\x21-\x7e]{1,64}$")  # printable ASCII, no spaces
+SEED_COMMITMENT_PATTERN = re.compile(r"^[0-9a-f]{64}$")
 
 
 def commitment(server_seed: str) -> str:
     """SHA-256 of the seed's bytes, in hex: published before the first roll."""
     return hashlib.sha256(bytes.fromhex(server_seed)).hexdigest()
+
+
+def seed_commitment(client_seed: str) -> str:
+    """A player's commitment to their seed (`yamb-dice/3`): SHA-256 of its text (printable
+    ASCII: its UTF-8 bytes are its ASCII bytes), in hex, sent while the table waits; the seed
+    itself is revealed after the start."""
+    return hashlib.sha256(client_seed.encode()).hexdigest()
+
+
+def commits_seeds(scheme: str) -> bool:
+    """Whether the scheme's client seeds were committed first (`yamb-dice/3` and later)."""
+    return scheme not in {SCHEME_1, SCHEME_2}
+
+
+def seeds_problem(
+    client_seeds: Mapping[str, str], commitments: Mapping[str, str], scheme: str
+) -> str | None:
+    """Why the client seeds are not the committed ones, or None: under a scheme that commits
+    seeds, each client seed has its player's commitment and is its SHA-256's preimage."""
+    if not commits_seeds(scheme):
+        return None
+    for player in sorted(client_seeds):
+        committed = commitments.get(player)
+        if committed is None:
+            return f"{player}'s seed was never committed to"
+        if not hmac.compare_digest(seed_commitment(client_seeds[player]), committed):
+            return f"{player}'s seed is not the one committed to"
+    return None
 
 
 def game_key(

@@ -228,9 +228,34 @@ class FinishSheet(Action):
 
 
 class AddSeed(Action):
-    """A seated player's own seed, mixed into the table's dice; until the start (docs/dice.md)."""
+    """Retired (`yamb-dice/3`): refused with `seed_retired`. A seed sent in the clear before
+    the start could be chosen last against the others'; use `commit_seed` and `reveal_seed`."""
 
     action: Literal["add_seed"]
+    game_id: GameId
+    seed: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\x21-\x7e]+$")] = Field(
+        description="1 to 64 printable ASCII characters, no spaces"
+    )
+
+
+class CommitSeed(Action):
+    """A seated player's commitment to a seed of their own, while the table waits: the SHA-256
+    of the seed's text, lowercase hex (docs/dice.md). Another replaces it; leaving takes it
+    away; the start freezes it. Everyone sees the commitments, nobody the seeds."""
+
+    action: Literal["commit_seed"]
+    game_id: GameId
+    commitment: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] = Field(
+        description="SHA-256 of the seed, 64 lowercase hex digits"
+    )
+
+
+class RevealSeed(Action):
+    """After the start, the seed committed to: the first roll waits until every commitment is
+    revealed or 15 seconds have passed (a commitment not revealed by then is dropped and named
+    in `fairness.withheld`). A seed whose SHA-256 is not the commitment is `seed_mismatch`."""
+
+    action: Literal["reveal_seed"]
     game_id: GameId
     seed: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\x21-\x7e]+$")] = Field(
         description="1 to 64 printable ASCII characters, no spaces"
@@ -474,6 +499,8 @@ ClientAction = Annotated[
     | Resign
     | FinishSheet
     | AddSeed
+    | CommitSeed
+    | RevealSeed
     | Verify
     | EnterDice
     | CorrectTurn
@@ -623,8 +650,29 @@ class FairnessView(Frame):
 
     scheme: str
     commitment: str = Field(description="SHA-256 of the server seed, hex; fixed at creation")
-    client_seeds: dict[str, str] = Field(default_factory=dict)
+    client_seeds: dict[str, str] = Field(
+        default_factory=dict,
+        description="the players' seeds mixed into the dice: shown once the reveals have closed",
+    )
     seed: str | None = Field(default=None, description="the server seed, hex, once ended")
+    takes_seeds: bool = Field(
+        default=True, description="whether seated players may commit to seeds of their own"
+    )
+    commitments: dict[str, str] = Field(
+        default_factory=dict, description="player id to the SHA-256 of their seed (`yamb-dice/3`)"
+    )
+    reveal_by: datetime | None = Field(
+        default=None,
+        description="while the first roll waits for the committed seeds: when it stops waiting",
+    )
+    revealed: list[str] = Field(
+        default_factory=list,
+        description="while the first roll waits: the players whose seed is in (not the seeds)",
+    )
+    withheld: list[str] = Field(
+        default_factory=list,
+        description="the players whose commitment was dropped, their seed not revealed in time",
+    )
 
 
 class GameView(Frame):
@@ -743,6 +791,14 @@ class DiceRecordFrame(Frame):
     seed: str
     commitment: str
     client_seeds: dict[str, str]
+    commitments: dict[str, str] = Field(
+        default_factory=dict,
+        description="`yamb-dice/3`: player id to the SHA-256 committed before the start; every "
+        "client seed must hash to its player's",
+    )
+    withheld: list[str] = Field(
+        default_factory=list, description="committed players whose seed was not revealed in time"
+    )
     seed_matches_commitment: bool
     turns: list[str] = Field(
         description="per turn `seat:label:dice`, then per later roll `;kept:dice` (digits; "

@@ -217,5 +217,5 @@ def test_scorekeeping_table_has_no_seeds_and_nothing_to_verify(harness: Any) -> 
     # given a scorekeeping table / when a seed is added / then it is refused; nothing to verify
     harness.connect(ANA, BEN)
     game_id = harness.create_game(ANA, turnSeconds=None, **TABLE)
-    refused = harness.act(ANA, "add_seed", gameId=game_id, seed="x")
+    refused = harness.act(ANA, "commit_seed", gameId=game_id, commitment="ab" * 32)
     assert harness.error(ANA, refused)["code"] == "not_allowed"

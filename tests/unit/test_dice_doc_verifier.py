@@ -1,13 +1,15 @@
 """A dice record checked by a verifier written from docs/dice.md alone (issue 32): it imports
 nothing of the project's dice code (no `yamb.fair_dice`, no `yamb verify`), only hashlib and
-hmac, and follows the page's steps. Records of real games (two seats, a same-dice table, a game
-of the older scheme) verify; a changed seat, a changed die, a turn left out and another seed are
-each caught."""
+hmac, and follows the page's steps. Records of real games (two seats with committed seeds, a
+same-dice table, games of the older schemes) verify; a changed seat, a changed die, a turn left
+out, another seed and a client seed that is not the one committed to are each caught."""
 
 import hashlib
 import hmac
 import random
 from typing import Any
+
+from yamb.session import seeds
 
 from tests.unit.test_fair_dice import _play_to_end, _record, _table
 
@@ -31,12 +33,17 @@ def _face(key: bytes, text: str) -> int:
 def check(record: dict[str, Any]) -> str | None:
     """None when the record holds, else what is wrong."""
     scheme = record["scheme"]
-    if scheme not in ("yamb-dice/1", "yamb-dice/2"):
+    if scheme not in ("yamb-dice/1", "yamb-dice/2", "yamb-dice/3"):
         return "unknown scheme"
     if hashlib.sha256(bytes.fromhex(record["seed"])).hexdigest() != record["commitment"]:
         return "the seed is not the one committed to"
+    if scheme == "yamb-dice/3":
+        for player, client_seed in record["clientSeeds"].items():
+            hashed = hashlib.sha256(client_seed.encode("ascii")).hexdigest()
+            if record["commitments"].get(player) != hashed:
+                return f"{player}'s seed is not the one committed to"
     key = _game_key(record["seed"], scheme, record["gameId"], record["clientSeeds"])
-    with_seat = scheme == "yamb-dice/2" and not record["sameDice"]
+    with_seat = scheme != "yamb-dice/1" and not record["sameDice"]
     own_turns: dict[str, int] = {}
     for index, text in enumerate(record["turns"], start=1):
         seat, label, rolls = text.split(":", 2)
@@ -68,17 +75,34 @@ def check(record: dict[str, Any]) -> str | None:
 
 
 def _finished(players: int, seed: int, **settings: Any) -> dict[str, Any]:
+    """A finished game whose every seat committed to a seed and revealed it after the start."""
     session = _table(players, preset=1, **settings)
-    _play_to_end(session, random.Random(seed))
+    own = {player: f"seed-of-{player}-{seed}" for player in session.player_ids}
+    for player, client_seed in own.items():
+        commitment = hashlib.sha256(client_seed.encode()).hexdigest()
+        seeds.commit(session, player, commitment)
+    _play_to_end(session, random.Random(seed), own)
     return _record(session)
 
 
 def test_the_doc_verifier_accepts_records_of_real_games() -> None:
     two = _finished(2, 21)
     same = _finished(3, 22, sameDice=True)
-    assert two["scheme"] == same["scheme"] == "yamb-dice/2"
+    assert two["scheme"] == same["scheme"] == "yamb-dice/3"
+    assert len(two["clientSeeds"]) == 2 and len(two["commitments"]) == 2
     assert check(two) is None
     assert check(same) is None
+
+
+def test_the_doc_verifier_accepts_a_game_of_yamb_dice_2_with_seeds_in_the_clear() -> None:
+    session = _table(2, preset=1)
+    assert session.fair is not None
+    session.fair.scheme = "yamb-dice/2"
+    session.fair.client_seeds = {"player-1": "sent-in-the-clear"}
+    _play_to_end(session, random.Random(25))
+    record = _record(session)
+    assert record["scheme"] == "yamb-dice/2" and record["commitments"] == {}
+    assert check(record) is None
 
 
 def test_the_doc_verifier_accepts_a_game_of_the_older_scheme() -> None:
@@ -106,9 +130,13 @@ def test_the_doc_verifier_catches_every_tampering() -> None:
     other_die = told(0, turns[0].replace(first_dice, changed, 1))
     left_out = record | {"turns": turns[1:]}
     other_seed = record | {"seed": "00" * 32}
+    other_client_seed = record | {"clientSeeds": record["clientSeeds"] | {"player-0": "mine"}}
+    uncommitted = record | {"clientSeeds": record["clientSeeds"] | {"stranger": "x"}}
 
     # then each is caught
     assert check(other_seat) == "turn 1 roll 1 differs"
     assert check(other_die) == "turn 1 roll 1 differs"
     assert check(left_out) is not None and "labelled" in str(check(left_out))
     assert check(other_seed) == "the seed is not the one committed to"
+    assert check(other_client_seed) == "player-0's seed is not the one committed to"
+    assert check(uncommitted) == "stranger's seed is not the one committed to"

@@ -12,7 +12,7 @@ from yamb import fair_dice
 from yamb.dice import SeededDice
 from yamb.errors import InvalidSettingsError
 from yamb.protocol import MAX_FRAME_BYTES, encode
-from yamb.session import lobby, turns
+from yamb.session import lobby, seeds, turns
 from yamb.session.effects import GameActionError
 from yamb.session.model import GameSession
 from yamb.session.views import dice_record, game_view
@@ -32,10 +32,15 @@ def _table(players: int, *, seed: str = SEED, **settings: Any) -> GameSession:
     return session
 
 
-def _play_to_end(session: GameSession, rng: random.Random) -> None:
-    """Every turn: roll again up to twice keeping random dice, then write a random legal cell."""
+def _play_to_end(
+    session: GameSession, rng: random.Random, reveals: dict[str, str] | None = None
+) -> None:
+    """Every turn: roll again up to twice keeping random dice, then write a random legal cell
+    (the committed seeds `reveals` revealed after the start)."""
     dice = SeededDice(0)  # unused by a fair game: its dice come from the seed
     lobby.start(session, session.creator, NOW, dice)
+    for player, seed in (reveals or {}).items():
+        seeds.reveal(session, player, seed, NOW, dice)
     while session.status == "running":
         game = session.game()
         player = game.players[game.seat]
@@ -128,9 +133,10 @@ def test_derived_faces_show_no_bias_over_a_million_dice() -> None:
 def test_fair_game_recomputed_from_its_revealed_seed_matches_every_roll() -> None:
     # given a 2-player game played to the end with client seeds and random locks
     session = _table(2, preset=1)
-    lobby.add_seed(session, "player-0", "ana's-own-seed")
-    lobby.add_seed(session, "player-1", "42")
-    _play_to_end(session, random.Random(3))
+    own = {"player-0": "ana's-own-seed", "player-1": "42"}
+    for player, seed in own.items():
+        seeds.commit(session, player, fair_dice.seed_commitment(seed))
+    _play_to_end(session, random.Random(3), own)
 
     # when its dice record is asked for, and checked as a third party would
     record = _record(session)
@@ -139,6 +145,7 @@ def test_fair_game_recomputed_from_its_revealed_seed_matches_every_roll() -> Non
     # then every turn is there, every die matches, and the seed matches its commitment
     assert session.status == "finished"
     assert record["mismatch"] is None and record["seedMatchesCommitment"] is True
+    assert record["clientSeeds"] == own
     assert len(record["turns"]) == session.turn
     assert verdict == {"ok": True, "turns": session.turn}
 
@@ -221,31 +228,27 @@ def test_dice_record_of_the_largest_game_fits_one_frame() -> None:
 # ------------------------------------------------------------------------------ client seeds
 
 
-def test_add_seed_after_the_start_is_refused_and_changes_nothing() -> None:
-    # given a started game
-    session = _table(2, preset=1)
-    lobby.add_seed(session, "player-1", "early")
-    lobby.start(session, "player-0", NOW, SeededDice(0))
-    # when a seed comes after the start / then it is refused, and the seeds are as they were
-    with pytest.raises(GameActionError) as refused:
-        lobby.add_seed(session, "player-0", "late")
-    assert refused.value.code == "wrong_status"
-    assert session.fair is not None and session.fair.client_seeds == {"player-1": "early"}
-
-
-def test_add_seed_by_someone_not_seated_is_refused() -> None:
+def test_add_seed_is_retired_with_a_code_of_its_own() -> None:
+    # given a waiting table / when a seat sends a seed in the clear / then it is refused, with
+    # the way to commit one instead, and no seed is taken
     session = _table(2, preset=1)
     with pytest.raises(GameActionError) as refused:
-        lobby.add_seed(session, "stranger", "x")
-    assert refused.value.code == "not_seated"
-
-
-def test_leaving_a_waiting_table_takes_the_player_seed_away() -> None:
-    # given ben's seed at a waiting table / when he leaves / then his seed goes with him
-    session = _table(2, preset=1)
-    lobby.add_seed(session, "player-1", "mine")
-    lobby.leave_waiting(session, "player-1", NOW)
+        lobby.add_seed(session, "player-1", "early")
+    assert refused.value.code == "seed_retired"
     assert session.fair is not None and session.fair.client_seeds == {}
+
+
+def test_a_game_of_yamb_dice_2_with_seeds_sent_in_the_clear_still_verifies() -> None:
+    # given a game stored under /2, whose seeds were added in the clear (no commitments)
+    session = _table(2, preset=1)
+    assert session.fair is not None
+    session.fair.scheme = fair_dice.SCHEME_2
+    session.fair.client_seeds = {"player-0": "old-style", "player-1": "7"}
+    _play_to_end(session, random.Random(31))
+    # when checked / then it verifies as it was
+    record = _record(session)
+    assert (record["scheme"], record["commitments"]) == ("yamb-dice/2", {})
+    assert verify_record(record) == {"ok": True, "turns": session.turn}
 
 
 # ------------------------------------------------------------------------------ same dice
@@ -330,7 +333,7 @@ def test_a_record_whose_seat_was_changed_no_longer_matches() -> None:
     session = _table(2, preset=1)
     _play_to_end(session, random.Random(8))
     record = _record(session)
-    assert record["scheme"] == "yamb-dice/2" and verify_record(record)["ok"] is True
+    assert record["scheme"] == fair_dice.SCHEME and verify_record(record)["ok"] is True
 
     # when its first turn is told as the other seat's / then its dice give it away
     verdict = verify_record(_with_seat(record, 0, 1))

@@ -115,7 +115,8 @@ def test_a_line_holds_no_personal_data_beyond_the_nickname() -> None:
     }  # fmt: skip
     assert set(SeatLine.model_fields) == {"nickname", "bot", "total", "full", "left", "winner"}
     assert set(line.dice) == {
-        "gameId", "scheme", "diceCount", "sameDice", "seed", "commitment", "clientSeeds", "turns",
+        "gameId", "scheme", "diceCount", "sameDice", "seed", "commitment", "clientSeeds",
+        "commitments", "turns",
     }  # fmt: skip
 
 
@@ -127,9 +128,11 @@ def test_a_players_own_seed_is_the_one_place_their_id_appears() -> None:
     # when the line is made
     line = _line(session)
     text = line.model_dump_json(by_alias=True)
-    # then the seeder's id is there once, as their seed's key, and the other's nowhere
+    # then the seeder's id is there twice, as the key of their seed and of its commitment
+    # (yamb-dice/3: a verifier checks one against the other), and the other's nowhere
     assert line.dice["clientSeeds"] == {seeder: "my-own-seed"}
-    assert text.count(seeder) == 1 and other not in text
+    assert set(line.dice["commitments"]) == {seeder}
+    assert text.count(seeder) == 2 and other not in text
     assert verify_game_line(json.loads(text))["ok"] is True
 
 

@@ -129,11 +129,17 @@ def verify_record(record: dict[str, object]) -> dict[str, object]:
     if not fair_dice.seed_matches(seed, published):
         return {"ok": False, "error": "the seed does not match its commitment"}
     seeds = record.get("clientSeeds") or {}
-    if not isinstance(seeds, dict):
-        raise TypeError("clientSeeds is not an object")
-    key = fair_dice.game_key(
-        seed, str(record["gameId"]), {str(k): str(v) for k, v in seeds.items()}, str(scheme)
+    commitments = record.get("commitments") or {}
+    if not isinstance(seeds, dict) or not isinstance(commitments, dict):
+        raise TypeError("clientSeeds or commitments is not an object")
+    client_seeds = {str(k): str(v) for k, v in seeds.items()}
+    # /3: every player's seed is the one they committed to before the start.
+    problem = fair_dice.seeds_problem(
+        client_seeds, {str(k): str(v) for k, v in commitments.items()}, str(scheme)
     )
+    if problem is not None:
+        return {"ok": False, "error": problem}
+    key = fair_dice.game_key(seed, str(record["gameId"]), client_seeds, str(scheme))
     turns = record["turns"]
     if not isinstance(turns, list):
         raise TypeError("turns is not a list")

@@ -9,6 +9,7 @@ import { cellLabel, columnLabel, gridLabel, levelLabel, rowLabel, statusLabel, t
 import { dress } from "./looks.js";
 import { tagBadge } from "./clubs.js";
 import { renderExtras, setUpExtras } from "./game/extras.js";
+import { seedSettled } from "./game/fairness.js";
 import { sheetTable } from "./sheet.js";
 
 // A die's pips on a 3 x 3 grid (cells 0-8, row by row): the face as a real die shows it.
@@ -147,7 +148,8 @@ function head(game) {
   const buttons = [];
   const act = (action, fields = {}) => app.act(action, { gameId: game.gameId, ...fields }, "game-actions-error");
   if (game.status === "waiting" && creator) {
-    buttons.push(h("button", { id: "start", onclick: () => act("start_game") }, t("Start")));
+    // After this browser's own seed is committed: the start freezes the commitments.
+    buttons.push(h("button", { id: "start", onclick: () => seedSettled(game.gameId).then(() => act("start_game")) }, t("Start")));
   }
   if (game.status === "waiting" && mine) {
     buttons.push(h("button", { id: "leave", onclick: () => act("leave_game").then((a) => a && app.showLobby()) }, t("Leave")));
@@ -157,7 +159,9 @@ function head(game) {
       onclick: () => act("delete_game").then((a) => a && app.showLobby()) }, t("Delete")));
   }
   if (game.status === "running" && mine) {
-    buttons.push(h("button", { id: "resign", class: "danger", onclick: () => {
+    // Not while the first roll waits for the players' sealed seeds (a few seconds): the server
+    // takes no resignation from a game with no dice yet.
+    buttons.push(h("button", { id: "resign", class: "danger", disabled: Boolean(game.fairness?.revealBy), onclick: () => {
       if (confirm(t("Resign this game? Your opponents win."))) act("resign");
     } }, t("Resign")));
   }

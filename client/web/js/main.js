@@ -11,6 +11,7 @@ import { clubInvited, restoreWaiting } from "./clubs.js";
 import * as fairplay from "./fairplay.js";
 import { byId, fill, h } from "./dom.js";
 import * as gameScreen from "./game.js";
+import { seedOwnDice } from "./game/fairness.js";
 import { currentLanguage, LANGUAGES, preferredLanguage, t, useLanguage } from "./i18n.js";
 import * as lobby from "./lobby.js";
 import * as router from "./router.js";
@@ -263,6 +264,8 @@ function onGame(frame, meta) {
   const known = state.games.get(game.gameId);
   if (known && game.version < known.version) return; // a frame overtaken by a newer one
   state.games.set(game.gameId, game);
+  // This browser's own seed, committed while the table waits and revealed after the start.
+  seedOwnDice(game, { me: state.me, send: (action, fields) => connection.send(action, fields, { open: false }) });
   if (game.gameId === state.view || (meta?.open && game.status !== "deleted")) {
     if (game.status === "deleted") showLobby();
     else showGame(game);

@@ -12,8 +12,9 @@ kept 30 days only) with its people's seats as player ids; the monthly export tur
 into the nicknames the accounts bear then (`export_line`), so a purged account is its id name,
 as everywhere else. One exception, which the dice scheme imposes: a player who set a seed of
 their own appears as the key of that seed in `dice.clientSeeds` (the key derivation mixes in
-`player=seed` lines, docs/dice.md), as on the game's public fairness page; a test holds that
-no id appears anywhere else.
+`player=seed` lines, docs/dice.md) and of its commitment in `dice.commitments` (`yamb-dice/3`:
+the seed is checked against it), as on the game's public fairness page; a test holds that no
+id appears anywhere else.
 """
 
 from collections.abc import Mapping, Sequence
@@ -34,7 +35,10 @@ from yamb.settings import GameSettings
 # The dice record's fields a line keeps: what `yamb verify` reads. The frame's envelope
 # (`type`, `requestId`) and the server's own verdict (`seedMatchesCommitment`, `mismatch`) are
 # left out: a reader works them out.
-_DICE_LEFT_OUT = frozenset({"type", "request_id", "seed_matches_commitment", "mismatch"})
+# `withheld` names players and checks nothing: a verifier needs the seeds and commitments only.
+_DICE_LEFT_OUT = frozenset(
+    {"type", "request_id", "seed_matches_commitment", "mismatch", "withheld"}
+)
 
 
 class _Line(BaseModel):

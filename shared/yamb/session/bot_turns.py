@@ -23,7 +23,7 @@ BOT_STEP = timedelta(milliseconds=1200)
 
 def _may_move(session: GameSession, game: Game, seat: int) -> bool:
     held = session.seats[seat]
-    if held.bot is None or held.left or session.finish_offer is not None:
+    if held.bot is None or held.left or session.finish_offer is not None or session.awaiting_seeds:
         return False
     if session.own_turns:
         return bool(game.turn_of(seat)[0])  # its turn is open (it starts with roll 1)

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from yamb.dice import DiceSource
-from yamb.session import bot_turns, clock, lobby, reminders
+from yamb.session import bot_turns, clock, lobby, reminders, seeds
 from yamb.session.effects import Effects
 from yamb.session.leaving import expire_return, returns_due
 from yamb.session.model import GameSession
@@ -33,6 +33,7 @@ def pending(session: GameSession) -> list[datetime]:
         for seat in session.seats
         if seat.return_deadline is not None and seat.away and not seat.left
     ]
+    moments.extend(seeds.moments(session))
     moments.extend(clock.moments(session))
     moments.extend(bot_turns.moments(session))
     if session.slow_deadline is not None:
@@ -49,6 +50,9 @@ def apply_due(
     if lobby.creator_due(session, now, tolerance) is not None:
         return lobby.creator_gone(session, now)
     applied: Effects | None = None
+    if seeds.due(session, now, tolerance):
+        # The first roll waited for the players' seeds: it comes before anything else.
+        applied = seeds.close(session, now, dice)
     # Each step ends a turn, removes a seat, ends the game or makes a bot's move (whose next
     # one is scheduled after this write), so the loop is bounded.
     for _ in range(3 * len(session.seats) + 2):

@@ -3,6 +3,7 @@
 could be shown different ones; the public page is one address that players, spectators and
 anyone else read alike (and may pass around), and each client compares it with its frames."""
 
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,3 +19,14 @@ class PublicFairnessView(BaseModel):
     commitment: str = Field(description="SHA-256 of the server seed, hex; fixed at creation")
     client_seeds: dict[str, str] = Field(default_factory=dict)
     seed: str | None = Field(default=None, description="the server seed, hex, once ended")
+    commitments: dict[str, str] = Field(
+        default_factory=dict,
+        description="player id to the SHA-256 of their seed, committed while the table waited",
+    )
+    reveal_by: datetime | None = Field(
+        default=None, description="while the first roll waits for the committed seeds"
+    )
+    revealed: list[str] = Field(default_factory=list)
+    withheld: list[str] = Field(
+        default_factory=list, description="commitments dropped, their seed not revealed in time"
+    )

@@ -10,11 +10,17 @@ from yamb.session import clock
 from yamb.session.effects import Effects, GameActionError, require_status
 from yamb.session.endings import end, finish
 from yamb.session.model import GameSession, Outcome, PairsTurn
-from yamb.session.turns import DUE_TOLERANCE, begin_turn, next_own_turns
+from yamb.session.turns import (
+    DUE_TOLERANCE,
+    begin_turn,
+    next_own_turns,
+    refuse_while_seeds_awaited,
+)
 
 
 def resign(session: GameSession, player_id: str, now: datetime, dice: DiceSource) -> Effects:
     require_status(session, "running")
+    refuse_while_seeds_awaited(session)  # a few seconds: the game has no dice to leave yet
     seat_index = session.seat_of(player_id)
     if seat_index is None or session.seats[seat_index].left:
         raise GameActionError(Text("you do not play in this game"), code="not_seated")

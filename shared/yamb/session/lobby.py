@@ -7,7 +7,7 @@ from yamb import fair_dice
 from yamb.dice import DiceSource
 from yamb.economy.looks import Looks
 from yamb.i18n import Text
-from yamb.session import reminders, slow
+from yamb.session import reminders, seeds, slow
 from yamb.session.effects import (
     Effects,
     GameActionError,
@@ -17,7 +17,6 @@ from yamb.session.effects import (
 )
 from yamb.session.model import FairPlay, GameSession, PairsTurn, Seat
 from yamb.session.presence import RETURN_WINDOW
-from yamb.session.turns import begin_turn, next_own_turns
 from yamb.settings import GameSettings, validate_settings
 
 
@@ -51,15 +50,20 @@ def create(
 
 
 def add_seed(session: GameSession, player_id: str, seed: str) -> None:
-    """A seated player's own seed, mixed into the dice (replacing theirs) until the start."""
+    """Retired (`yamb-dice/3`): a seed sent in the clear before the start let whoever sent one
+    last choose it against the others'. Seeds are committed (`commit_seed`) and revealed after
+    the start (`reveal_seed`); see yamb.session.seeds. A table that would take no seed at all
+    says why first, as it does to a commitment."""
+    del seed
     require_status(session, "waiting")
-    if session.seat_of(player_id) is None:
-        raise GameActionError(Text("you do not sit at this table"), code="not_seated")
-    if session.fair is None or session.settings.physical_dice or session.fair.deal is not None:
-        # Stored before verifiable dice existed, real dice rolled at the table, or a
-        # duplicate tournament's deal (every game of it has the same dice).
-        raise GameActionError(Text("this table's dice take no seeds"), code="not_allowed")
-    session.fair.client_seeds[player_id] = seed
+    seeds.require_seeded(session, player_id)
+    raise GameActionError(
+        Text(
+            "add_seed is retired: send your seed's SHA-256 with commit_seed while the table "
+            "waits, and the seed with reveal_seed once it has started"
+        ),
+        code="seed_retired",
+    )
 
 
 def join(
@@ -92,8 +96,7 @@ def leave_waiting(session: GameSession, player_id: str, now: datetime) -> Effect
     if seat is None:
         raise GameActionError(Text("you do not sit at this table"), code="not_seated")
     del session.seats[seat]
-    if session.fair is not None:
-        session.fair.client_seeds.pop(player_id, None)
+    seeds.forget(session, player_id)
     people = [seat.player_id for seat in session.seats if seat.bot is None]
     if not people:  # the last person out removes the table, bots and all
         _remove(session, now)
@@ -193,10 +196,7 @@ def start(session: GameSession, player_id: str, now: datetime, dice: DiceSource)
     slow.schedule(session, now)
     if session.settings.pairs:
         session.pairs = PairsTurn()
-    if session.own_turns:
-        next_own_turns(session, game, now, dice)  # every seat's first turn at once
-    else:
-        begin_turn(session, game, now, dice)
+    seeds.open_reveals(session, game, now, dice)  # the first turn, once the seeds are in
     session.store(game)
     for index, seat in enumerate(session.seats):
         if not seat.present:

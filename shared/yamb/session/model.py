@@ -167,7 +167,17 @@ class FairPlay(BaseModel):
     commitment: str
     # The scheme the game's dice follow (docs/dice.md): games stored before /2 are /1.
     scheme: str = fair_dice.SCHEME_1
+    # The seeds mixed into the key: under /3 the revealed ones, once every committed seed was
+    # revealed or its deadline passed (before: added in the clear with `add_seed`).
     client_seeds: dict[str, str] = Field(default_factory=dict)
+    # /3: each seated player's commitment (SHA-256 of their seed), sent while the table waits.
+    commitments: dict[str, str] = Field(default_factory=dict)
+    # While the reveals are open (after the start, before the first roll): the seeds revealed
+    # so far, in no frame until they close, and when they close at the latest.
+    reveals: dict[str, str] = Field(default_factory=dict)
+    reveal_by: datetime | None = None
+    # The players whose commitment was dropped, their seed not revealed by the deadline.
+    withheld: list[str] = Field(default_factory=list)
     # What the key mixes in place of the game's id: a duplicate tournament's deal, the same
     # for all its games, so that they share their dice (docs/dice.md); None: the game's id.
     deal: str | None = None
@@ -246,6 +256,11 @@ class GameSession(BaseModel):
     pairs: PairsTurn | None = None
     # The tournament the table was made for (its seats are the pairing's, no one else's).
     tournament: str | None = None
+
+    @property
+    def awaiting_seeds(self) -> bool:
+        """Started, its first roll waiting for the players' committed seeds (yamb.session.seeds)."""
+        return self.fair is not None and self.fair.reveal_by is not None
 
     @property
     def own_turns(self) -> bool:

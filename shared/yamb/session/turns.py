@@ -186,6 +186,7 @@ def current(session: GameSession, player_id: str, turn: int | None = None) -> Ga
         raise GameActionError(
             Text("waiting for the answer to the finish offer"), code="finish_offer"
         )
+    refuse_while_seeds_awaited(session)
     seat = session.seat_of(player_id)
     if seat is None or session.seats[seat].left:
         raise GameActionError(Text("you do not play in this game"), code="not_seated")
@@ -201,6 +202,15 @@ def current(session: GameSession, player_id: str, turn: int | None = None) -> Ga
     if seat != session.seat_in_turn(game) and not host:
         raise GameActionError(Text("it is not your turn"), code="not_your_turn")
     return game
+
+
+def refuse_while_seeds_awaited(session: GameSession) -> None:
+    """The first roll waits for the players' committed seeds (yamb.session.seeds)."""
+    if session.awaiting_seeds:
+        raise GameActionError(
+            Text("the first roll waits for the players' seeds: a few seconds"),
+            code="awaiting_seeds",
+        )
 
 
 def refuse_turn(named: int, playing: int, whose: Literal["your ", ""]) -> None:

@@ -21,7 +21,7 @@ from yamb.protocol import (
     SheetView,
     TurnView,
 )
-from yamb.session import clock, team_turns
+from yamb.session import clock, seeds, team_turns
 from yamb.session.effects import GameActionError
 from yamb.session.endings import FINISHED_SHARE_NEEDED
 from yamb.session.model import GameSession, PairsTurn
@@ -228,6 +228,13 @@ def fairness_of(session: GameSession) -> FairnessView | None:
         client_seeds=dict(fair.client_seeds),
         # The seed decides every die still to come: it is shown only when none is.
         seed=fair.server_seed if not session.in_play else None,
+        takes_seeds=seeds.takes_seeds(session),
+        commitments=dict(fair.commitments),
+        reveal_by=fair.reveal_by,
+        # Who has revealed, never what: a seed shown before the reveals close would let the
+        # last to reveal (or withhold) know the others' seeds when choosing.
+        revealed=sorted(fair.reveals),
+        withheld=list(fair.withheld),
     )
 
 
@@ -268,6 +275,8 @@ def dice_record(
         seed=fair.server_seed,
         commitment=fair.commitment,
         client_seeds=dict(fair.client_seeds),
+        commitments=dict(fair.commitments),
+        withheld=list(fair.withheld),
         seed_matches_commitment=fair_dice.seed_matches(fair.server_seed, fair.commitment),
         turns=lines,
         mismatch=None if mismatch is None else MismatchView(**asdict(mismatch)),

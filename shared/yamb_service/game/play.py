@@ -8,6 +8,7 @@ from datetime import datetime
 from yamb.protocol import (
     AddSeed,
     Announce,
+    CommitSeed,
     CorrectTurn,
     EnterDice,
     FinishSheet,
@@ -15,11 +16,12 @@ from yamb.protocol import (
     Pause,
     Resign,
     Resume,
+    RevealSeed,
     Roll,
     Select,
     Write,
 )
-from yamb.session import fairplay, leaving, lobby, pausing, scorekeeping, turns
+from yamb.session import fairplay, leaving, lobby, pausing, scorekeeping, seeds, turns
 from yamb.session.deadlines import merged
 from yamb.session.effects import Effects
 from yamb.session.model import GameSession
@@ -32,6 +34,7 @@ from yamb_service.social.fairplay import service as fair_checks
 type PlayAction = (
     AddSeed
     | Announce
+    | CommitSeed
     | CorrectTurn
     | EnterDice
     | FinishSheet
@@ -39,6 +42,7 @@ type PlayAction = (
     | Pause
     | Resign
     | Resume
+    | RevealSeed
     | Roll
     | Select
     | Write
@@ -137,6 +141,17 @@ def finish_sheet(ctx: GameContext, caller: Caller, action: FinishSheet, now: dat
 def add_seed(ctx: GameContext, caller: Caller, action: AddSeed, now: datetime) -> None:
     player = caller.player_id
     _play(ctx, caller, action, now, lambda s: lobby.add_seed(s, player, action.seed))
+
+
+def commit_seed(ctx: GameContext, caller: Caller, action: CommitSeed, now: datetime) -> None:
+    player = caller.player_id
+    _play(ctx, caller, action, now, lambda s: seeds.commit(s, player, action.commitment))
+
+
+def reveal_seed(ctx: GameContext, caller: Caller, action: RevealSeed, now: datetime) -> None:
+    """The seed committed to; the last one in rolls the first dice (in the same write)."""
+    player, dice = caller.player_id, ctx.dice
+    _play(ctx, caller, action, now, lambda s: seeds.reveal(s, player, action.seed, now, dice))
 
 
 def enter_dice(ctx: GameContext, caller: Caller, action: EnterDice, now: datetime) -> None:

@@ -47,6 +47,11 @@ def create_game(page: Page, **choices: str) -> str:
     expect(page.locator("#game")).to_be_visible()
     # The game's own address (js/router.js): #/game/<id>.
     expect(page).to_have_url(re.compile(r"#/game/\w+$"))
+    # The page seals a seed of the player's own at once (issue 32): its answer is in before the
+    # test acts, so that the frame it brings redraws nothing under the test's feet.
+    page.wait_for_function(
+        "() => !document.querySelector('#fairness') || document.querySelector('#seed-commitments')"
+    )
     return page.url.rsplit("/", 1)[1]
 
 

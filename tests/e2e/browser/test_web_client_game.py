@@ -113,8 +113,10 @@ def test_web_client_phone_plays_a_preset_7_game_without_sideways_page_scroll(
     sign_in(page, web_stack, ana)
     game_row(page, game["gameId"]).locator("button.join").click()
     expect(page.locator("#game")).to_be_visible()
+    expect(page.locator("#seed-commitments li")).to_have_count(1)  # her page sealed her seed
     ben.act("start_game", gameId=game["gameId"])
     expect(page.locator("#game-status")).to_have_attribute("data-status", "running")
+    expect(page.locator("#own-seed")).to_have_attribute("data-state", "in")  # the seeds are in
 
     # then her own sheet comes first, its nine columns scroll inside their box with the row names
     # kept in place, the dice and Roll stay in view (a bar), and the page itself is no

@@ -1,8 +1,10 @@
 """The web client's game features beyond play, in a real browser against the local stack: the
-verifiable dice (P5: the commitment before the start, one's own seed, and the dice checked in
-the page with WebCrypto after the end), a scorekeeping table's history and its correction (P6),
+verifiable dice (P5: the commitment before the start, one's own seed sealed and revealed by
+the page, and the dice checked in the page with WebCrypto after the end; at a bot table too),
+a scorekeeping table's history and its correction (P6),
 editing a waiting table, the rematch, 2 vs 2 proposals and the list of running slow games (G4)."""
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -47,16 +49,26 @@ def test_web_client_checks_a_finished_games_dice_in_the_page(
     link = ana.locator("#public-commitment-link")
     expect(link).to_have_attribute("href", re.compile(rf"/games/{game_id}/fairness$"))
 
-    # when she adds a seed with a space in it, the server's refusal is said beside the field
+    # and the page has sealed a random seed of her own already, its commitment shown
+    expect(ana.locator("#own-seed")).to_have_attribute("data-state", "sealed")
+    expect(ana.locator("#seed-commitments li")).to_have_count(1)
+    random_commitment = ana.locator("#seed-commitments code").inner_text()
+    assert len(random_commitment) == 64
+
+    # when she chooses a seed with a space in it (an advanced option), the page says why not
+    ana.click("#seed-own summary")
     ana.fill("#seed-input", "two words")
     ana.click("#seed-add")
     expect(ana.locator("#seed-error")).not_to_be_empty()
 
-    # and when she adds a seed of her own, the table lists it
+    # and when she chooses a seed of her own, its SHA-256 replaces the random one's, the seed
+    # itself shown nowhere
     ana.fill("#seed-input", "ana-lucky-7")
     ana.click("#seed-add")
-    expect(ana.locator("#client-seeds")).to_contain_text("ana-lucky-7")
+    chosen = hashlib.sha256(b"ana-lucky-7").hexdigest()
+    expect(ana.locator("#seed-commitments code")).to_have_text(chosen)
     expect(ana.locator("#seed-error")).to_be_empty()
+    expect(ana.locator("#client-seeds")).to_have_count(0)
     expect(ana.locator("#check-dice")).to_have_count(0)  # nothing to check before the end
 
     # when she plays the whole game and checks the dice
@@ -73,6 +85,11 @@ def test_web_client_checks_a_finished_games_dice_in_the_page(
     expect(verdict).to_contain_text("All 12 turns match")
     expect(ana.locator("#dice-commitment-check")).to_have_attribute("data-ok", "true")
     expect(ana.locator("#dice-turns tbody tr[data-ok=true]")).to_have_count(12)
+    # and her seed, revealed after the start by the page itself, is in the dice and checks
+    expect(ana.locator("#client-seeds")).to_contain_text("ana-lucky-7")
+    expect(ana.locator("#own-seed")).to_have_attribute("data-state", "in")
+    expect(ana.locator("#dice-seeds-check")).to_have_attribute("data-ok", "true")
+    expect(ana.locator("#dice-own-seed")).to_have_attribute("data-ok", "true")
     # (the page's seed is the one committed to: its SHA-256, computed here too)
     assert fair_dice.commitment(seed) == commitment
     ana.click("#dice-turns summary")
@@ -84,6 +101,13 @@ def test_web_client_checks_a_finished_games_dice_in_the_page(
     assert ana.evaluate("document.documentElement.scrollWidth") <= 390
     ana.set_viewport_size({"width": 1280, "height": 800})
 
+    _tampered_records_fail(ana, game_id)
+
+
+def _tampered_records_fail(ana: Page, game_id: str) -> None:
+    """The checker fed the game's record with one die changed, a player's seed swapped, and
+    another server seed: each fails where it should, and the page says so."""
+    verdict = ana.locator("#dice-verdict")
     # when the checker is fed the same record with one die changed (a unit check in the page)
     record: dict[str, Any] = ana.evaluate(
         "async (id) => (await import('./js/game/fairness.js')).recordOf(id)", game_id
@@ -111,6 +135,18 @@ def test_web_client_checks_a_finished_games_dice_in_the_page(
     # then that turn, and only that one, fails, while the commitment still matches
     assert result == {"ok": False, "bad": [5], "commitment": True}
 
+    # and a record whose player's seed is not the committed one fails on it
+    swapped = {**record, "clientSeeds": {k: "another" for k in record["clientSeeds"]}}
+    seeds_ok = ana.evaluate(
+        """async (record) => {
+            const checker = await import('./js/game/dicecheck.js');
+            const result = await checker.checkRecord(record);
+            return [result.ok, result.seeds.map((seed) => seed.ok)];
+        }""",
+        swapped,
+    )
+    assert seeds_ok == [False, [False]]
+
     # and a record with another seed fails on its commitment, and the page says so
     other = {**record, "seed": "00" * 32}
     ana.evaluate(
@@ -125,6 +161,43 @@ def test_web_client_checks_a_finished_games_dice_in_the_page(
     expect(ana.locator("#dice-verdict")).to_contain_text("Does not match")
     assert json.loads(json.dumps(record))["seedMatchesCommitment"] is True
     assert ana.errors == []  # type: ignore[attr-defined]
+
+
+def test_web_client_seals_and_reveals_its_own_seed_at_a_bot_table(
+    web_stack: LocalStack, new_page: NewPage
+) -> None:
+    # given ben's waiting Yacht table for two with an easy bot (issue 32: with no seed of a
+    # player's, the server alone would fix the dice)
+    ben = new_page()
+    sign_in(ben, web_stack, unique("seedbot"))
+    create_game(ben, grid="yacht", players="2")
+    ben.select_option("#bot-level", "easy")
+    ben.click("#add-bot")
+    expect(ben.locator(".seat.bot")).to_have_count(1)
+    bot_id = ben.locator(".seat.bot").get_attribute("data-player")
+
+    # then the page sealed a random seed of his own without being asked
+    expect(ben.locator("#own-seed")).to_have_attribute("data-state", "sealed")
+    expect(ben.locator("#seed-commitments li")).to_have_count(1)
+
+    # when he starts, the page reveals it: the first roll comes with his seed in the dice
+    ben.click("#start")
+    expect(ben.locator("#own-seed")).to_have_attribute("data-state", "in")
+    seed = ben.locator("#client-seeds code").inner_text()
+    assert len(seed) == 64 and int(seed, 16) >= 0  # 32 random bytes, in hex
+
+    # and the game, resigned once its first turn is played, verifies with his seed in it
+    expect(ben.locator("td.legal button").first).to_be_visible(timeout=20_000)
+    ben.locator("td.legal button").first.click()
+    expect(ben.locator(f'.sheet:not([data-player="{bot_id}"]) td.written')).to_have_count(1)
+    ben.once("dialog", lambda dialog: dialog.accept())
+    ben.click("#resign")
+    expect(ben.locator("#game-status")).not_to_have_attribute("data-status", "running")
+    ben.click("#check-dice")
+    expect(ben.locator("#dice-verdict")).to_have_attribute("data-ok", "true")
+    expect(ben.locator("#dice-seeds-check")).to_have_attribute("data-ok", "true")
+    expect(ben.locator("#dice-own-seed")).to_have_attribute("data-ok", "true")
+    assert ben.errors == []  # type: ignore[attr-defined]
 
 
 def enter_and_write(page: Page, dice: str, row: str, written: int) -> None:

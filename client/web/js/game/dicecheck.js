@@ -1,13 +1,16 @@
-// The verifiable dice's checker (docs/dice.md, `yamb-dice/2` and `/1`), in the browser with WebCrypto:
-// from a `dice_record` frame it recomputes the seed's commitment and every roll, and says for
-// each turn whether its dice are those the seed gives. It trusts nothing of the record's own
-// verdicts (`seedMatchesCommitment`, `mismatch`): it computes them again.
+// The verifiable dice's checker (docs/dice.md, `yamb-dice/3`, `/2` and `/1`), in the browser with
+// WebCrypto: from a `dice_record` frame it recomputes the seed's commitment, each player's seed's
+// commitment and every roll, and says for each turn whether its dice are those the seed gives. It
+// trusts nothing of the record's own verdicts (`seedMatchesCommitment`, `mismatch`): it computes
+// them again.
 
 import { t } from "../i18n.js";
 
-export const SCHEME = "yamb-dice/2";
-// Games stored before /2 bound the seat into the dice.
-export const SCHEMES = ["yamb-dice/1", SCHEME];
+export const SCHEME = "yamb-dice/3";
+// Games stored before /3 (seeds sent in the clear) and before /2 (no seat in the dice).
+export const SCHEMES = ["yamb-dice/1", "yamb-dice/2", SCHEME];
+/** Whether the players' seeds were committed before the start (`yamb-dice/3`). */
+export const commitsSeeds = (scheme) => scheme !== "yamb-dice/1" && scheme !== "yamb-dice/2";
 /** Whether a turn's seat goes into its dice: `yamb-dice/2`, away from same-dice tables. */
 export const bindsSeats = (scheme, sameDice) => scheme !== "yamb-dice/1" && !sameDice;
 // A die's face is one byte below 252 (6 x 42): those 252 values split evenly into 6 faces.
@@ -30,6 +33,23 @@ const sign = async (key, text) => new Uint8Array(await crypto.subtle.sign("HMAC"
 /** SHA-256 of the seed's bytes, lowercase hex: the commitment published at the creation. */
 export async function commitmentOf(seedHex) {
   return hex(await crypto.subtle.digest("SHA-256", fromHex(seedHex)));
+}
+
+/** A player's commitment to their seed: SHA-256 of its text, lowercase hex (`yamb-dice/3`). */
+export async function seedCommitmentOf(seed) {
+  return hex(await crypto.subtle.digest("SHA-256", encoder.encode(seed)));
+}
+
+/** Under `yamb-dice/3`, each client seed against its player's commitment: [{player, ok}]. */
+export async function checkSeeds(record) {
+  if (!commitsSeeds(record.scheme)) return [];
+  const commitments = record.commitments || {};
+  const seeds = Object.entries(record.clientSeeds || {}).sort(([a], [b]) => (a < b ? -1 : 1));
+  const checked = [];
+  for (const [player, seed] of seeds) {
+    checked.push({ player, ok: commitments[player] !== undefined && commitments[player] === await seedCommitmentOf(seed) });
+  }
+  return checked;
 }
 
 /** The game key: HMAC-SHA256 keyed with the seed over the scheme, the game id and one
@@ -105,7 +125,7 @@ export function labelProblem(turns, sameDice) {
  * ok}. `published`, when given, is the commitment the game showed before its first roll: it
  * must be the record's too.
  */
-export async function checkRecord(record, { published = null } = {}) {
+export async function checkRecord(record, { published = null, own = null } = {}) {
   const computed = await commitmentOf(record.seed);
   const commitment = {
     computed, recorded: record.commitment, published,
@@ -132,9 +152,13 @@ export async function checkRecord(record, { published = null } = {}) {
     turns.push({ index: position + 1, seat: turn.seat, label: turn.label, rolls, ok: rolls.every((roll) => roll.ok) });
   }
   const labels = labelProblem(turns, Boolean(record.sameDice));
+  const seeds = await checkSeeds(record);
+  // `own`, {player, seed}: the seed this browser committed to must be among the game's.
+  const ownSeed = own ? { ...own, included: (record.clientSeeds || {})[own.player] === own.seed } : null;
   return {
-    commitment, turns, whole: labels === null, labelProblem: labels,
-    ok: SCHEMES.includes(record.scheme) && commitment.matches && labels === null && turns.every((turn) => turn.ok),
+    commitment, turns, whole: labels === null, labelProblem: labels, seeds, ownSeed,
+    ok: SCHEMES.includes(record.scheme) && commitment.matches && labels === null && turns.every((turn) => turn.ok)
+      && seeds.every((seed) => seed.ok),
     scheme: record.scheme,
   };
 }
