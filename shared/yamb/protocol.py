@@ -800,6 +800,11 @@ class DiceRecordFrame(Frame):
         default_factory=list, description="committed players whose seed was not revealed in time"
     )
     seed_matches_commitment: bool
+    deal: str | None = Field(
+        default=None,
+        description="a duplicate tournament's deal: the id the game key has in place of the "
+        "game's id, the same for all its games (docs/dice.md)",
+    )
     turns: list[str] = Field(
         description="per turn `seat:label:dice`, then per later roll `;kept:dice` (digits; "
         "kept: the positions held, 0-based), e.g. `0:3:35126;02:35146` (docs/dice.md)"

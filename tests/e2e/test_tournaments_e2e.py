@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+from yamb_tools.cli import verify_record
 from yamb_tools.moderation import grant
 
 from devstack.stack import LocalStack, local_nickname
@@ -200,6 +201,7 @@ def test_a_duplicate_of_six_deals_everyone_the_same_dice(stack: LocalStack, play
         owner = duplicate.by_nickname[game["seats"][0]["nickname"]]
         frame = owner.answer(owner.send("verify", gameId=game["gameId"]))
         assert frame["seedMatchesCommitment"] and frame["mismatch"] is None
+        assert frame["deal"] == duplicate.tournament_id and verify_record(frame)["ok"]
         records.append(frame["turns"])
     assert len(records) == 6 and all(record == records[0] for record in records)
     duplicate.run(minutes=31)

@@ -42,7 +42,8 @@ def check(record: dict[str, Any]) -> str | None:
             hashed = hashlib.sha256(client_seed.encode("ascii")).hexdigest()
             if record["commitments"].get(player) != hashed:
                 return f"{player}'s seed is not the one committed to"
-    key = _game_key(record["seed"], scheme, record["gameId"], record["clientSeeds"])
+    dealt = record.get("deal") or record["gameId"]  # a duplicate tournament's deal
+    key = _game_key(record["seed"], scheme, dealt, record["clientSeeds"])
     with_seat = scheme != "yamb-dice/1" and not record["sameDice"]
     own_turns: dict[str, int] = {}
     for index, text in enumerate(record["turns"], start=1):
@@ -140,3 +141,32 @@ def test_the_doc_verifier_catches_every_tampering() -> None:
     assert check(other_seed) == "the seed is not the one committed to"
     assert check(other_client_seed) == "player-0's seed is not the one committed to"
     assert check(uncommitted) == "stranger's seed is not the one committed to"
+
+
+def test_the_doc_verifier_accepts_a_duplicate_tournaments_games_and_their_one_deal() -> None:
+    # given two solo games of a duplicate tournament: one seed derived from the tournament's,
+    # the tournament's id as the deal, played with different choices
+    from yamb.competition.tournaments import DEAL, game_seed
+
+    tournament_seed = "5e" * 32
+    records = []
+    for game_id, rng in (("g-one", 31), ("g-two", 32)):
+        session = _table(1, preset=1, seed=game_seed(tournament_seed, DEAL))
+        session.game_id = game_id
+        assert session.fair is not None
+        session.fair.deal = "duplicate-1"
+        _play_to_end(session, random.Random(rng))
+        records.append(_record(session))
+    # then each verifies from the doc alone, with the deal in the key, and dealt the same first
+    # roll of every turn
+    for record in records:
+        assert record["deal"] == "duplicate-1"
+        assert check(record) is None
+        assert check({**record, "deal": None}) is not None  # the game's id instead: refused
+    firsts = [[turn.split(";")[0] for turn in record["turns"]] for record in records]
+    assert firsts[0] == firsts[1]
+    # and `yamb verify` agrees
+    from yamb_tools.cli import verify_record
+
+    assert all(verify_record(record)["ok"] for record in records)
+    assert not verify_record({**records[0], "deal": None})["ok"]

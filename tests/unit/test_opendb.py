@@ -116,7 +116,7 @@ def test_a_line_holds_no_personal_data_beyond_the_nickname() -> None:
     assert set(SeatLine.model_fields) == {"nickname", "bot", "total", "full", "left", "winner"}
     assert set(line.dice) == {
         "gameId", "scheme", "diceCount", "sameDice", "seed", "commitment", "clientSeeds",
-        "commitments", "turns",
+        "commitments", "deal", "turns",
     }  # fmt: skip
 
 

@@ -139,7 +139,9 @@ def verify_record(record: dict[str, object]) -> dict[str, object]:
     )
     if problem is not None:
         return {"ok": False, "error": problem}
-    key = fair_dice.game_key(seed, str(record["gameId"]), client_seeds, str(scheme))
+    # A duplicate tournament's games share a deal: its id is in the key where a game's would be.
+    dealt = str(record.get("deal") or record["gameId"])
+    key = fair_dice.game_key(seed, dealt, client_seeds, str(scheme))
     turns = record["turns"]
     if not isinstance(turns, list):
         raise TypeError("turns is not a list")

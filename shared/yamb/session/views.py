@@ -278,6 +278,7 @@ def dice_record(
         commitments=dict(fair.commitments),
         withheld=list(fair.withheld),
         seed_matches_commitment=fair_dice.seed_matches(fair.server_seed, fair.commitment),
+        deal=fair.deal,
         turns=lines,
         mismatch=None if mismatch is None else MismatchView(**asdict(mismatch)),
     )

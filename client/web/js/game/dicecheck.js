@@ -131,7 +131,8 @@ export async function checkRecord(record, { published = null, own = null } = {})
     computed, recorded: record.commitment, published,
     matches: computed === record.commitment && (published === null || published === record.commitment),
   };
-  const key = await gameKey(record.seed, record.gameId, record.clientSeeds, record.scheme);
+  // A duplicate tournament's games share a deal: its id is in the key where a game's would be.
+  const key = await gameKey(record.seed, record.deal || record.gameId, record.clientSeeds, record.scheme);
   const seats = bindsSeats(record.scheme, Boolean(record.sameDice));
   const count = record.diceCount;
   const turns = [];
