@@ -1,8 +1,10 @@
 """The chat's word lists: whole words in English, French and Danish, however they are written,
 and no word flagged for an entry hidden inside it (the Scunthorpe problem)."""
 
+import re
+
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from yamb.decency import LANGUAGES, WordList, embedded_entries, find_offence, list_entries
 
@@ -267,7 +269,10 @@ def test_find_offence_never_raises(text: str) -> None:
 
 @given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=200))
 def test_find_offence_is_case_insensitive(text: str) -> None:
-    # given any ASCII line / when checked in lower and in upper case / then the verdict is the same
+    # given any ASCII line without camel case: a lowercase letter then a capital starts a word
+    # on purpose ("BigDickEnergy"), so "S:mA" reads "S:m A" as its lower case cannot
+    assume(re.search("[a-z][A-Z]", text) is None)
+    # when checked in lower and in upper case / then the verdict is the same
     assert find_offence(text.lower()) == find_offence(text) == find_offence(text.upper())
 
 
