@@ -33,6 +33,17 @@ def _order(rating: Rating) -> str:
     return f"{_ORDER_CEILING - round(rating.ordinal * 1000):07d}#{rating.player_id}"
 
 
+def marked_write_lost(error: TransactWriteError) -> Rated:
+    """What a refused transaction led by a game's marker means: the marker was there (the game
+    counted before), or a versioned item moved since it was read (read again); else busy."""
+    reasons = [None if r is None else r.code for r in (error.cancellation_reasons or [])]
+    if reasons and reasons[0] == "ConditionalCheckFailed":
+        return "rated_before"
+    if "ConditionalCheckFailed" in reasons or "TransactionConflict" in reasons:
+        return "moved"
+    raise busy_or(error) from error
+
+
 class DynamoRatingStore:
     def __init__(self, item: ItemModel, *, sleep: Callable[[float], None] = time.sleep) -> None:
         self._item = item
@@ -96,12 +107,7 @@ class DynamoRatingStore:
                         else item.version == old.version,
                     )
         except TransactWriteError as error:
-            reasons = [None if r is None else r.code for r in (error.cancellation_reasons or [])]
-            if reasons and reasons[0] == "ConditionalCheckFailed":
-                return "rated_before"
-            if "ConditionalCheckFailed" in reasons or "TransactionConflict" in reasons:
-                return "moved"
-            raise busy_or(error) from error
+            return marked_write_lost(error)
         return "rated"
 
     def top(self, pool: RatingPool, limit: int) -> list[Rating]:

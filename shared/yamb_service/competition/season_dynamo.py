@@ -15,6 +15,7 @@ from pynamodb.transactions import TransactWrite
 from yamb.competition.seasons import LEAGUES, League, LeagueEnd, Member
 
 from yamb_service.common.dynamo import ItemModel, busy_or, player_key
+from yamb_service.competition.dynamo import marked_write_lost
 from yamb_service.competition.ports import Rated
 
 _PLAYER, _LEAGUE, _BADGE, _MARKER = "P#", "LEAGUE", "SEASONBADGE#", "SEASON"
@@ -97,12 +98,7 @@ class DynamoSeasonStore:
                         else item.version == old.version,
                     )
         except TransactWriteError as error:
-            reasons = [None if r is None else r.code for r in (error.cancellation_reasons or [])]
-            if reasons and reasons[0] == "ConditionalCheckFailed":
-                return "rated_before"
-            if "ConditionalCheckFailed" in reasons or "TransactionConflict" in reasons:
-                return "moved"
-            raise busy_or(error) from error
+            return marked_write_lost(error)
         return "rated"
 
     def league(self, season_id: str, league: League, limit: int | None = None) -> list[Member]:
