@@ -26,9 +26,10 @@ RANKED = {"players": 2, "ranked": True, "preset": 1, "turnSeconds": 60}
 DESCRIPTION = "Rolls dice at dawn in Zagreb"
 # Where the purged player's id may stay (docs/accounts.md, "What the purge keeps"): an opaque id
 # that no longer leads to anyone (the profile stripped, Cognito's user deleted), as the key of
-# the games, boards, ratings, statistics, progression and ledger items that keep the opponents'
-# results and the amounts; never in a nickname's reservation, a mailed link or a connection's item.
-ID_MAY_STAY = re.compile(r"^(PLAYER|GAME|BOARD|PERIOD|IDEM|RATING)#")
+# the games, boards, ratings, season leagues, statistics, progression and ledger items that keep
+# the opponents' results and the amounts; never in a nickname's reservation, a mailed link or a
+# connection's item.
+ID_MAY_STAY = re.compile(r"^(PLAYER|GAME|BOARD|PERIOD|IDEM|RATING|SEASON)#")
 
 
 def http(

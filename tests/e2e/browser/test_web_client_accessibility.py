@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from yamb_tools.moderation import grant
 
 from devstack.stack import PROJECT_ROOT, LocalStack, local_nickname
 from testkit.clubs import founded_club
 from tests.e2e.browser.accessibility import assert_accessible
 from tests.e2e.browser.screenshots import ROUTED, finished_game, screen_drawn
 from tests.e2e.browser.test_web_client import NewPage, create_game, sign_in, unique
+from tests.e2e.test_tournaments_e2e import call
 
 # (theme, viewport): both themes and both widths, without running every pair.
 LOOKS = [("light", (1280, 800)), ("dark", (390, 844))]
@@ -93,7 +95,19 @@ def routed_player(web_stack: LocalStack) -> tuple[str, dict[str, str]]:
     player = "a11y-routed-ana"
     game_id = finished_game(web_stack, "a11y-routed")
     club_id = founded_club(web_stack, player, "Accessible Aces")
-    return player, {"nickname": local_nickname(player), "gameId": game_id, "clubId": club_id}
+    # and an arena of theirs, an operator's (its page is a routed screen too)
+    grant(local_nickname(player), web_stack.aws.physical_ids["GameTable"],
+          web_stack.aws.region, web_stack.aws.endpoint_url, True)  # fmt: skip
+    plan = {"kind": "arena", "name": "Accessible arena", "minutes": 30,
+            "startsAt": "2099-01-01T10:00:00Z"}  # fmt: skip
+    status, made = call(web_stack, "POST", "/tournaments", web_stack.player_token(player), plan)
+    assert status == 201, made
+    return player, {
+        "nickname": local_nickname(player),
+        "gameId": game_id,
+        "clubId": club_id,
+        "tournamentId": made["tournamentId"],
+    }
 
 
 @pytest.mark.parametrize(("theme", "viewport"), LOOKS, ids=["light-wide", "dark-phone"])
