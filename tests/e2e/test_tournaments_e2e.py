@@ -246,11 +246,12 @@ def test_a_season_ends_and_its_leagues_move(stack: LocalStack, players: Any) -> 
     view = season(ana)
     assert (view["mine"], view["games"]) == ("bronze", 4)
     # 2 points a win, 1 a draw: 12 in all over six games of two (the best-cell player wins
-    # nearly always; the one going up is whoever leads)
+    # nearly always, not always: greedy is not optimal, so two may tie at the top, and then one
+    # of them goes up, placed first with the other)
     assert sum(row["points"] for row in view["rows"]) == 12
     by_nickname = {local_nickname(p.name): p for p in (ana, ben, cid)}
-    leader = view["rows"][0]
-    assert leader["zone"] == "up" and leader["points"] > view["rows"][1]["points"]
+    (leader,) = (row for row in view["rows"] if row["zone"] == "up")
+    assert leader["points"] == max(row["points"] for row in view["rows"])
     promoted = by_nickname[leader["nickname"]]
 
     # when the season's weekly job runs after the season's end
