@@ -231,3 +231,31 @@ def test_pairs_are_whole_for_any_even_number() -> None:
         pairs, bye = pairing.swiss_round(standings("swiss", entries))
         assert bye is None
         assert sorted(itertools.chain.from_iterable(pairs)) == sorted(e.player_id for e in entries)
+
+
+@pytest.mark.parametrize(
+    ("planned", "entrants", "played"),
+    [(5, 0, 5), (5, 3, 3), (5, 4, 3), (5, 6, 5), (11, 7, 7), (2, 2, 1), (4, 9, 4)],
+)
+def test_a_swiss_plays_at_most_a_round_robin(planned: int, entrants: int, played: int) -> None:
+    # a round robin of n players has n - 1 rounds (n even) or n, each with one bye (n odd)
+    swiss = new_tournament("s", plan(kind="swiss", minutes=None, rounds=planned), "00", NOW)
+    assert swiss.model_copy(update={"entrants": entrants}).rounds == played
+
+
+@pytest.mark.parametrize(
+    ("status", "refunded", "active"),
+    [
+        ("open", False, True),
+        ("running", False, True),
+        ("finished", False, True),
+        ("paid", False, False),
+        ("cancelled", False, True),
+        ("cancelled", True, False),
+    ],
+)
+def test_the_job_keeps_a_tournament_until_it_is_paid_or_refunded(
+    status: str, refunded: bool, active: bool
+) -> None:
+    arena = new_tournament("a", plan(), "00", NOW)
+    assert arena.model_copy(update={"status": status, "refunded": refunded}).active is active

@@ -43,7 +43,7 @@ class TournamentSummaryView(CamelModel):
             status=tournament.status,
             starts_at=plan.starts_at,
             ends_at=plan.ends_at,
-            rounds=plan.rounds,
+            rounds=tournament.rounds if plan.kind == "swiss" else None,
             round=tournament.round,
             entry_fee=plan.entry_fee,
             prizes=plan.prizes,
@@ -78,6 +78,8 @@ class TournamentGameView(CamelModel):
     ended: bool
     totals: dict[str, int] = Field(default_factory=dict)  # by nickname
     winners: list[str] = Field(default_factory=list)  # nicknames
+    # Never played: a Swiss player sat at another game when its table was made, and lost it.
+    forfeit: bool = False
 
 
 class TournamentPageView(TournamentSummaryView):
@@ -122,6 +124,7 @@ def tournament_page(
             ended=game.ended,
             totals={names.get(p, p): total for p, total in game.totals.items()},
             winners=[names.get(p, p) for p in game.winners],
+            forfeit=game.forfeit,
         )
         for game in sorted(games, key=lambda g: (g.created_at, g.game_id), reverse=True)
         if game.started and not game.void

@@ -128,11 +128,33 @@ class Tournament(CamelModel):
     entrants: int = 0
     finished_at: AwareDatetime | None = None
     announced: bool = False
+    # A Swiss round's pairings chosen (with the round, in one write) whose games are not yet
+    # written: a round of more pairings than one transaction takes is made in parts, and a run
+    # that stops between them leaves the rest here for the next, never a round half-paired.
+    pending: list[list[str]] = Field(default_factory=list)
+    # Cancelled: every fee refunded (the refunds are retried by each run until then).
+    refunded: bool = False
     version: int = 0
 
     @property
     def kind(self) -> Kind:
         return self.plan.kind
+
+    @property
+    def active(self) -> bool:
+        """Whether the job still has something to do with it."""
+        return self.status in {"open", "running", "finished"} or (
+            self.status == "cancelled" and not self.refunded
+        )
+
+    @property
+    def rounds(self) -> int:
+        """A Swiss's rounds: the plan's, but never more than a round robin of its entrants has
+        (then every round would repeat a game); 0 for the other kinds."""
+        planned = self.plan.rounds or 0
+        if not self.entrants:
+            return planned
+        return min(planned, self.entrants - 1 if self.entrants % 2 == 0 else self.entrants)
 
 
 def new_tournament(
@@ -200,6 +222,8 @@ class TournamentGame(CamelModel):
     ended: bool = False
     # Its table could not be made (a player sat at another game): no result, no points.
     void: bool = False
+    # A Swiss pairing whose table could not be made: who could sit won, who sat elsewhere lost.
+    forfeit: bool = False
     totals: dict[str, int] = Field(default_factory=dict)
     winners: list[str] = Field(default_factory=list)
     version: int = 0

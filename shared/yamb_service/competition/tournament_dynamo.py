@@ -1,13 +1,16 @@
 """Tournaments on the game table (docs/data-model.md, "Tournaments"): one partition per
 tournament, `TOURNAMENT#<id>`, with the tournament (`T`), each entry (`E#<player>`) and each
 game (`G#<game id>`), every item a JSON `summary` on a `version`; one query reads the whole of
-it. The tournaments are listed in `gsi1` under `TOURNAMENTS` by their start."""
+it. The tournaments are listed in `gsi1` under `TOURNAMENTS` by their start; the ones the job
+still has work with (`Tournament.active`) each have a marker item in `TOURNAMENTS#ACTIVE`,
+written with the tournament and deleted by the write that ends its work, which the job reads
+whole: however many tournaments the listing holds, none is left behind."""
 
 import random
 import time
 from collections.abc import Callable, Sequence
 
-from pynamodb.exceptions import PutError, PynamoDBException, TransactWriteError
+from pynamodb.exceptions import PynamoDBException, TransactWriteError
 from pynamodb.transactions import TransactWrite
 from yamb.competition.standings import Entry
 from yamb.competition.tournaments import Tournament, TournamentError, TournamentGame
@@ -19,15 +22,17 @@ from yamb_service.competition.tournament_ports import TournamentState, Written
 
 _TOURNAMENT, _ENTRY, _GAME = "T", "E#", "G#"
 LISTING = "TOURNAMENTS"
+ACTIVE = "TOURNAMENTS#ACTIVE"
 
 
 def _key(tournament_id: str) -> str:
     return f"TOURNAMENT#{tournament_id}"
 
 
-def _conditional(error: PynamoDBException) -> bool:
-    cause = getattr(error, "cause_response_code", None)
-    return cause == "ConditionalCheckFailedException"
+def _lost(error: TransactWriteError) -> bool:
+    """A transaction refused on a condition or by a racing one: another write came first."""
+    reasons = [None if r is None else r.code for r in (error.cancellation_reasons or [])]
+    return "ConditionalCheckFailed" in reasons or "TransactionConflict" in reasons
 
 
 class DynamoTournamentStore:
@@ -46,14 +51,26 @@ class DynamoTournamentStore:
             gsi1sk=f"{plan.starts_at:%Y%m%dT%H%M%S}#{tournament.tournament_id}",
         )
 
+    def _marker(self, tournament_id: str) -> TableItem:
+        return self._item(ACTIVE, tournament_id)
+
     def create(self, tournament: Tournament) -> bool:
+        item = self._item
         try:
-            self._tournament_item(tournament, 1).save(condition=self._item.pk.does_not_exist())
-        except PutError as error:
-            if _conditional(error):
+            with TransactWrite(connection=item._get_connection().connection) as write:
+                write.save(self._tournament_item(tournament, 1), condition=item.pk.does_not_exist())
+                write.save(self._marker(tournament.tournament_id))
+        except TransactWriteError as error:
+            if _lost(error):
                 return False
             raise busy_or(error) from error
         return True
+
+    def active(self) -> list[str]:
+        try:
+            return [item.sk for item in self._item.query(ACTIVE, consistent_read=True)]
+        except PynamoDBException as error:
+            raise busy_or(error) from error
 
     def state(self, tournament_id: str) -> TournamentState:
         tournament: Tournament | None = None
@@ -102,19 +119,32 @@ class DynamoTournamentStore:
             version=version,
         )
 
-    def entry_part(self, tournament_id: str, entry: Entry) -> TransactionPart:
-        item = self._entry_item(tournament_id, entry, 1)
-        condition = self._item.pk.does_not_exist()
-        return DynamoPart(add=lambda write: write.save(item, condition=condition))
+    def _entered(self, write: TransactWrite, tournament: Tournament, entry: Entry) -> None:
+        """The new entry, and the tournament's version moved on: a run that read the tournament
+        before the entry (to start, cancel or refund it) loses its write and reads again."""
+        item = self._item
+        write.save(
+            self._entry_item(tournament.tournament_id, entry, 1),
+            condition=item.pk.does_not_exist(),
+        )
+        write.update(
+            item(_key(tournament.tournament_id), _TOURNAMENT),
+            actions=[item.version.set(tournament.version + 1)],
+            condition=item.version == tournament.version,
+        )
 
-    def enter(self, tournament_id: str, entry: Entry) -> bool:
+    def entry_part(self, tournament: Tournament, entry: Entry) -> TransactionPart:
+        return DynamoPart(add=lambda write: self._entered(write, tournament, entry))
+
+    def enter(self, tournament: Tournament, entry: Entry) -> Written:
         try:
-            self._entry_item(tournament_id, entry, 1).save(condition=self._item.pk.does_not_exist())
-        except PutError as error:
-            if _conditional(error):
-                return False
+            with TransactWrite(connection=self._item._get_connection().connection) as write:
+                self._entered(write, tournament, entry)
+        except TransactWriteError as error:
+            if _lost(error):
+                return "moved"
             raise busy_or(error) from error
-        return True
+        return "written"
 
     def advance(
         self,
@@ -137,6 +167,8 @@ class DynamoTournamentStore:
                         self._entry_item(tournament_id, entry, entry.version + 1),
                         condition=item.version == entry.version,
                     )
+                if before.active and not after.active:
+                    write.delete(self._marker(tournament_id))
                 for game in games:
                     write.save(
                         item(
@@ -150,8 +182,7 @@ class DynamoTournamentStore:
                         else item.version == game.version,
                     )
         except TransactWriteError as error:
-            reasons = [None if r is None else r.code for r in (error.cancellation_reasons or [])]
-            if "ConditionalCheckFailed" in reasons or "TransactionConflict" in reasons:
+            if _lost(error):
                 return "moved"
             raise busy_or(error) from error
         return "written"

@@ -7,6 +7,7 @@ from typing import Literal, Protocol
 
 from yamb.competition.standings import Entry
 from yamb.competition.tournaments import Tournament, TournamentGame
+from yamb.session.results import GameResult
 from yamb.settings import GameSettings
 
 from yamb_service.common.ports import TransactionPart
@@ -26,7 +27,7 @@ class TournamentState:
 
 class TournamentStore(Protocol):
     def create(self, tournament: Tournament) -> bool:
-        """The new tournament; False when one of its id exists (nothing written)."""
+        """The new tournament, active; False when one of its id exists (nothing written)."""
 
     def state(self, tournament_id: str) -> TournamentState:
         """The tournament, its entries and games (TournamentError unknown_tournament)."""
@@ -34,11 +35,17 @@ class TournamentStore(Protocol):
     def listed(self, limit: int) -> list[Tournament]:
         """Tournaments by start, the latest first."""
 
-    def entry_part(self, tournament_id: str, entry: Entry) -> TransactionPart:
-        """The new entry, only if absent, for the wallet's transaction that takes its fee."""
+    def active(self) -> list[str]:
+        """Every tournament the job still has work with (`Tournament.active`), whatever its
+        start."""
 
-    def enter(self, tournament_id: str, entry: Entry) -> bool:
-        """A free entry, only if absent; False when the player had entered."""
+    def entry_part(self, tournament: Tournament, entry: Entry) -> TransactionPart:
+        """The new entry, only if absent and on the tournament's version read (which it moves
+        on), for the wallet's transaction that takes its fee."""
+
+    def enter(self, tournament: Tournament, entry: Entry) -> Written:
+        """A free entry, as `entry_part`: "moved" when the entry exists or the tournament
+        changed since it was read (read again)."""
 
     def advance(
         self,
@@ -49,7 +56,8 @@ class TournamentStore(Protocol):
         games: Sequence[TournamentGame] = (),
     ) -> Written:
         """The tournament on the version read, with its entries (each on its version) and its
-        new or changed games (a new one only if absent), in one transaction."""
+        new or changed games (a new one only if absent), in one transaction; it leaves the
+        active ones when `after` is no longer active."""
 
     def pause(self, attempt: int) -> None: ...
 
@@ -61,10 +69,15 @@ class TableSeat:
 
 
 class TournamentTables(Protocol):
-    """The game service's side: tables made for pairings, and who is there to play."""
+    """The game service's side: tables made for pairings, who is there to play, and how a
+    game ended when its end never reached the standings."""
 
-    def present(self, player_ids: Iterable[str]) -> set[str]:
-        """Those of the players with a live connection and no other game under way."""
+    def present(self, player_ids: Iterable[str], now: datetime) -> set[str]:
+        """Those of the players with a live connection who may take a seat now (no other game
+        under way, no cooldown)."""
+
+    def busy(self, player_ids: Iterable[str], now: datetime) -> set[str]:
+        """Those of the players who may not take a seat now (at another game, cooling down)."""
 
     def open_table(  # noqa: PLR0917 - a tournament table, spelled out
         self,
@@ -78,3 +91,7 @@ class TournamentTables(Protocol):
     ) -> bool:
         """A started table for the pairing, its players told; False when a player could not be
         seated (in another game): the pairing's players are free again."""
+
+    def outcome(self, game_id: str) -> "GameResult | Literal['playing', 'gone']":
+        """The game's end as its table recorded it, "playing" while it is under way, "gone"
+        when the table is no more or ended without a result."""

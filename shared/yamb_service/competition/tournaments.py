@@ -11,7 +11,7 @@ player), so an entry fee, a refund or a prize is taken or paid once whatever run
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from yamb.competition import pairing
 from yamb.competition.schedule import upcoming
@@ -37,6 +37,7 @@ from yamb.results.prizes import share_of
 from yamb.session.results import GameResult
 
 from yamb_service.common.observability import MetricUnit, logger, metrics
+from yamb_service.common.ports import TransactionPart
 from yamb_service.competition.tournament_ports import (
     TableSeat,
     TournamentState,
@@ -46,8 +47,13 @@ from yamb_service.competition.tournament_ports import (
 from yamb_service.economy.ports import Change, WalletStore
 
 ATTEMPTS = 6
-# Steps of one tournament in one run: start, a few pairings, finish (more: lost races).
-STEPS = 12
+# Steps of one tournament in one run: start, pairings in parts and their tables, finish (more:
+# lost races).
+STEPS = 20
+# A game under way this long whose end never came (its record dead-lettered) is looked up at
+# its table, a few each run.
+LOST_END_AFTER = timedelta(minutes=45)
+LOST_ENDS_PER_RUN = 10
 # Pairings written per transaction (3 items each, with the tournament's: under DynamoDB's 100).
 PAIRINGS_PER_WRITE = 30
 LISTED = 40
@@ -66,6 +72,7 @@ class Run:
     unseated: set[str] = field(default_factory=set)
     finished: list[str] = field(default_factory=list)
     paid: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -125,27 +132,30 @@ class TournamentService:
         return made
 
     def enter(self, tournament_id: str, player_id: str, nickname: str, now: datetime) -> Entry:
-        """The player's entry, its fee taken from their wallet in the same transaction."""
-        state = self.store.state(tournament_id)
-        require_entry_open(state.tournament, now)
-        if player_id in state.entries:
-            raise TournamentError(
-                Text("you have entered this tournament already"), code="already_entered"
-            )
-        fee = state.tournament.plan.entry_fee
-        entry = Entry(player_id=player_id, nickname=nickname, joined_at=now, paid=fee)
-        if fee == 0:
-            if not self.store.enter(tournament_id, entry):
-                raise TournamentError(
-                    Text("you have entered this tournament already"), code="already_entered"
-                )
-        else:
+        """The player's entry, its fee taken from their wallet in the same transaction, on the
+        tournament as read: an entry never lands after a start, a cancellation or its refunds
+        were decided without it."""
+        for attempt in range(ATTEMPTS):
+            state = self._open_to(tournament_id, player_id, now)
+            fee = state.tournament.plan.entry_fee
+            entry = Entry(player_id=player_id, nickname=nickname, joined_at=now, paid=fee)
+            if fee == 0:
+                if self.store.enter(state.tournament, entry) == "written":
+                    break
+                self.store.pause(attempt)
+                continue
+
+            def parts(entry: Entry = entry) -> list[TransactionPart]:
+                # Read again on each of the wallet's attempts: refused once it is closed.
+                fresh = self._open_to(tournament_id, player_id, now)
+                return [self.store.entry_part(fresh.tournament, entry)]
+
             try:
                 applied = self.wallets.change(
                     f"tournament-entry:{tournament_id}:{player_id}",
                     [Change(player_id, -fee, "tournament_entry", detail=tournament_id)],
                     now,
-                    also=[self.store.entry_part(tournament_id, entry)],
+                    also=parts,
                 )
             except EconomyError as error:
                 raise TournamentError(error.text, code=error.code, status=402) from error
@@ -153,8 +163,23 @@ class TournamentService:
                 raise TournamentError(
                     Text("you have entered this tournament already"), code="already_entered"
                 )
+            break
+        else:
+            raise TournamentError(
+                Text("the tournament is busy: try again"), code="busy", status=503
+            )
         metrics.add_metric(name="TournamentEntered", unit=MetricUnit.Count, value=1)
         return entry
+
+    def _open_to(self, tournament_id: str, player_id: str, now: datetime) -> TournamentState:
+        """The tournament, refused when it takes no entry now or has the player's."""
+        state = self.store.state(tournament_id)
+        require_entry_open(state.tournament, now)
+        if player_id in state.entries:
+            raise TournamentError(
+                Text("you have entered this tournament already"), code="already_entered"
+            )
+        return state
 
     def state(self, tournament_id: str) -> TournamentState:
         return self.store.state(tournament_id)
@@ -165,11 +190,19 @@ class TournamentService:
     # ---------------------------------------------------------------- the job
 
     def run(self, now: datetime, only: str | None = None) -> Run:
-        """Each tournament not yet paid moved on as of `now` (or only the one named)."""
+        """Each tournament the job has work with moved on as of `now` (or only the one named).
+        One that fails is logged and left for the next run; the others go on."""
         done = Run()
-        ids = [only] if only else [t.tournament_id for t in self.listed()]
-        for tournament_id in ids:
-            self._step(tournament_id, now, done)
+        if only:
+            self._step(only, now, done)
+            return done
+        for tournament_id in self.store.active():
+            try:
+                self._step(tournament_id, now, done)
+            except Exception:
+                logger.exception("tournament run failed", tournament_id=tournament_id)
+                metrics.add_metric(name="TournamentRunFailed", unit=MetricUnit.Count, value=1)
+                done.failed.append(tournament_id)
         return done
 
     def _step(self, tournament_id: str, now: datetime, done: Run) -> None:
@@ -184,6 +217,8 @@ class TournamentService:
                 moved = self._start(state, now, done)
             elif tournament.status == "running":
                 moved = self._play(state, now, done)
+            elif tournament.status == "cancelled" and not tournament.refunded:
+                moved = self._refund(state, now)
             else:
                 if tournament.status == "finished":
                     self.pay(tournament_id, now)
@@ -218,16 +253,18 @@ class TournamentService:
         return True
 
     def _cancel(self, state: TournamentState, now: datetime, done: Run) -> bool:
+        """Cancelled on the version read (so with every entry: an entry moves the version on);
+        the refunds follow, and are retried until done (`_refund`)."""
         tournament = state.tournament
         cancelled = tournament.model_copy(update={"status": "cancelled", "finished_at": now})
-        if not self._write(state, cancelled):
-            return True
-        self._refund(state, now)
-        done.cancelled.append(tournament.tournament_id)
-        logger.info("tournament cancelled", tournament_id=tournament.tournament_id)
-        return False
+        if self._write(state, cancelled):
+            done.cancelled.append(tournament.tournament_id)
+            logger.info("tournament cancelled", tournament_id=tournament.tournament_id)
+        return True
 
-    def _refund(self, state: TournamentState, now: datetime) -> None:
+    def _refund(self, state: TournamentState, now: datetime) -> bool:
+        """Each fee paid back once (its key), then the tournament marked refunded; a run that
+        stops half-way is followed by one that pays the rest."""
         tournament = state.tournament
         for entry in state.entries.values():
             if entry.paid:
@@ -237,11 +274,14 @@ class TournamentService:
                             detail=tournament.tournament_id)],
                     now,
                 )  # fmt: skip
+        return not self._write(state, tournament.model_copy(update={"refunded": True}))
 
     def _play(self, state: TournamentState, now: datetime, done: Run) -> bool:
         """Pairs what is due; the tournament finished once no game is under way and none can
         start. True when something was written (read again)."""
         tournament = state.tournament
+        if self._collect_lost_ends(state, now):
+            return True
         under_way = any(not game.ended for game in state.games.values())
         match tournament.kind:
             case "arena":
@@ -251,8 +291,12 @@ class TournamentService:
                 if window_open(tournament, now):
                     return self._deal_duplicate(state, now, done)
             case "swiss":
-                if not under_way and tournament.round < (tournament.plan.rounds or 0):
-                    return self._pair_swiss(state, now, done)
+                if tournament.pending:
+                    return self._make_pending(state, now, done)
+                if not under_way and tournament.round < tournament.rounds:
+                    paired = self._pair_swiss(state, now)
+                    if paired is not None:
+                        return paired
         if under_way:
             return False
         finished = tournament.model_copy(update={"status": "finished", "finished_at": now})
@@ -261,23 +305,78 @@ class TournamentService:
             metrics.add_metric(name="TournamentFinished", unit=MetricUnit.Count, value=1)
         return True
 
+    def _collect_lost_ends(self, state: TournamentState, now: datetime) -> bool:
+        """The ends of games under way for long that never reached the standings (their
+        record dead-lettered), read from their tables: recorded, or void when the table is
+        gone. True when one was written."""
+        stale = sorted(
+            (game for game in state.games.values()
+             if game.started and not game.ended and now - game.created_at >= LOST_END_AFTER),
+            key=lambda game: game.created_at,
+        )[:LOST_ENDS_PER_RUN]  # fmt: skip
+        if not stale:
+            return False
+        tables = self._tables()
+        written = False
+        for game in stale:
+            outcome = tables.outcome(game.game_id)
+            if outcome == "playing":
+                continue
+            logger.warning("tournament game end collected", game_id=game.game_id,
+                           tournament_id=state.tournament.tournament_id)  # fmt: skip
+            if outcome == "gone":
+                written = self._void(game, state.tournament.tournament_id) or written
+            else:
+                written = self.record(outcome) or written
+        return written
+
+    def _void(self, game: TournamentGame, tournament_id: str) -> bool:
+        """A game that will never have a result: no points, its players free again."""
+        state = self.store.state(tournament_id)
+        current = state.games[game.game_id]
+        if current.ended:
+            return False
+        freed = [state.entries[p].model_copy(update={"game_id": None}) for p in current.players
+                 if state.entries[p].game_id == current.game_id]  # fmt: skip
+        closed = current.model_copy(update={"started": True, "ended": True, "void": True})
+        return self._write(state, state.tournament, freed, [closed])
+
     def _free(self, state: TournamentState) -> list[str]:
         return [p for p, e in state.entries.items() if e.game_id is None]
 
     def _pair_arena(self, state: TournamentState, now: datetime, done: Run) -> bool:
-        there = self._tables().present(set(self._free(state)) - done.unseated)
+        there = self._tables().present(set(self._free(state)) - done.unseated, now)
         rows = [row for row in standings("arena", state.entries.values())
                 if row.entry.player_id in there]  # fmt: skip
         return self._pair(state, pairing.arena_pairs(rows), now, done)
 
-    def _pair_swiss(self, state: TournamentState, now: datetime, done: Run) -> bool:
+    def _pair_swiss(self, state: TournamentState, now: datetime) -> bool | None:
+        """The next round chosen whole and written with its number in one write (its games
+        follow, `_make_pending`); None when no round without a repeat exists: the Swiss ends
+        with the rounds played."""
         tournament = state.tournament
         rows = standings("swiss", state.entries.values())
-        pairs, bye = pairing.swiss_round(rows)
-        next_round = tournament.round + 1
+        try:
+            pairs, bye = pairing.swiss_round(rows)
+        except TournamentError as error:
+            if error.code != "pairing_would_repeat":
+                raise
+            logger.warning("swiss ends early: every round left would repeat a game",
+                           tournament_id=tournament.tournament_id,
+                           round=tournament.round)  # fmt: skip
+            return None
+        after = tournament.model_copy(
+            update={"round": tournament.round + 1, "pending": [list(pair) for pair in pairs]}
+        )
         entries = [with_bye(state.entries[bye])] if bye is not None else []
-        after = tournament.model_copy(update={"round": next_round})
-        return self._pair(state, pairs, now, done, round=next_round, after=after, also=entries)
+        self._write(state, after, entries)
+        return True
+
+    def _make_pending(self, state: TournamentState, now: datetime, done: Run) -> bool:
+        tournament = state.tournament
+        chunk = [tuple(players) for players in tournament.pending[:PAIRINGS_PER_WRITE]]
+        after = tournament.model_copy(update={"pending": tournament.pending[PAIRINGS_PER_WRITE:]})
+        return self._pair(state, chunk, now, done, round=tournament.round, after=after)
 
     def _deal_duplicate(self, state: TournamentState, now: datetime, done: Run) -> bool:
         waiting = [
@@ -295,46 +394,41 @@ class TournamentService:
         *,
         round: int = 0,
         after: Tournament | None = None,
-        also: Sequence[Entry] = (),
     ) -> bool:
-        """The pairings written (their tables made next, `_repair`), in chunks."""
+        """Up to one transaction's pairings written (their tables made next, `_repair`; the
+        rest by the next step)."""
         tournament = state.tournament
         if not pairs and after is None:
             return False
-        chunks = [
-            pairs[i : i + PAIRINGS_PER_WRITE] for i in range(0, len(pairs), PAIRINGS_PER_WRITE)
+        serial = len(state.games)
+        games = [
+            TournamentGame(
+                game_id=tournament_game_id(tournament.tournament_id, serial + n),
+                round=round,
+                players=list(players),
+                created_at=now,
+            )
+            for n, players in enumerate(pairs[:PAIRINGS_PER_WRITE])
         ]
-        for index, chunk in enumerate(chunks or [()]):
-            serial = len(state.games)
-            games = [
-                TournamentGame(
-                    game_id=tournament_game_id(tournament.tournament_id, serial + n),
-                    round=round,
-                    players=list(players),
-                    created_at=now,
-                )
-                for n, players in enumerate(chunk)
-            ]
-            moved = [
-                state.entries[p].model_copy(update={"game_id": game.game_id})
-                for game in games
-                for p in game.players
-            ]
-            head = (after or tournament) if index == 0 else tournament
-            extra = list(also) if index == 0 else []
-            if not self._write(state, head, [*moved, *extra], games):
-                return True
+        moved = [
+            state.entries[p].model_copy(update={"game_id": game.game_id})
+            for game in games
+            for p in game.players
+        ]
+        if self._write(state, after or tournament, moved, games):
             done.paired += len(games)
-            state = self.store.state(tournament.tournament_id)
-            tournament = state.tournament
-        self._repair(state, now, done)
         return True
 
     def _repair(self, state: TournamentState, now: datetime, done: Run) -> bool:
-        """Makes the table of each pairing that has none yet; a pairing whose table cannot be
-        made (a player sits at another game) is dropped, its players free again."""
+        """Makes the table of each pairing that has none yet. A pairing whose table cannot be
+        made because a player sits at another game: in an arena or a duplicate it is dropped,
+        its players free again; in a Swiss, whose round is not played again, it is a forfeit.
+        True when a table was tried."""
         tournament = state.tournament
-        pending = [game for game in state.games.values() if not game.started and not game.ended]
+        pending = [
+            game for game in state.games.values()
+            if not game.started and not game.ended and not done.unseated & set(game.players)
+        ]  # fmt: skip
         if not pending:
             return False
         tables = self._tables()
@@ -354,17 +448,44 @@ class TournamentService:
             )
             state = self.store.state(tournament.tournament_id)
             current = state.games[game.game_id]
-            update = {"started": True} if made else {"started": True, "ended": True, "void": True}
-            freed = [] if made else [
-                state.entries[p].model_copy(update={"game_id": None}) for p in game.players
-            ]  # fmt: skip
-            self._write(state, state.tournament, freed, [current.model_copy(update=update)])
-            if not made:
-                done.unseated.update(game.players)
-            else:
+            if made:
+                self._write(
+                    state, state.tournament, (), [current.model_copy(update={"started": True})]
+                )
                 logger.info("tournament table made", tournament_id=tournament.tournament_id,
                             game_id=game.game_id)  # fmt: skip
+                continue
+            busy = tables.busy(game.players, now)
+            done.unseated.update(game.players)
+            if tournament.kind == "swiss" and busy:
+                self._forfeit(state, current, busy, now)
+            elif busy:
+                freed = [
+                    state.entries[p].model_copy(update={"game_id": None}) for p in game.players
+                ]
+                void = current.model_copy(update={"started": True, "ended": True, "void": True})
+                self._write(state, state.tournament, freed, [void])
+            # else: the seat was freed meanwhile; the next run makes the table
         return True
+
+    def _forfeit(
+        self, state: TournamentState, game: TournamentGame, busy: set[str], now: datetime
+    ) -> None:
+        """A Swiss pairing whose players in `busy` sat at another game when it was to start:
+        they lose it, the other wins (both lose when both sat elsewhere)."""
+        played = Played(
+            game_id=game.game_id,
+            seats=tuple(Seat(p, 0, p in busy) for p in game.players),
+            winners=frozenset(p for p in game.players if p not in busy),
+            ended_at=now,
+        )
+        after = scored("swiss", state.entries, played)
+        closed = game.model_copy(
+            update={"started": True, "ended": True, "forfeit": True,
+                    "winners": sorted(played.winners)}
+        )  # fmt: skip
+        if self._write(state, state.tournament, list(after.values()), [closed]):
+            logger.info("tournament game forfeited", game_id=game.game_id, players=sorted(busy))
 
     # ---------------------------------------------------------------- a game's end
 
@@ -428,6 +549,9 @@ class TournamentService:
         payout = Payout(tournament_id)
         prizes = tuple(tournament.plan.prizes)
         rows = standings(tournament.kind, state.entries.values())
+        # Prizes go to those who played: an entrant who never sat at a game wins nothing, even
+        # where fewer played than there are prizes.
+        rows = [row for row in rows if row.entry.games > 0]
         if tournament.kind == "duplicate":
             rows = [row for row in rows if row.entry.score is not None]
         for row in rows:

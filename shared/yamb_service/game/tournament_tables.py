@@ -5,20 +5,22 @@ game goes on without them and they lose it."""
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import Literal
 
 from yamb.errors import YambError
 from yamb.protocol import TournamentGameFrame
 from yamb.session import lobby
 from yamb.session.effects import Effects
 from yamb.session.model import GameSession, Seat
+from yamb.session.results import GameResult, result_of
 from yamb.settings import GameSettings
 
 from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.competition.tournament_ports import TableSeat
 from yamb_service.game.broadcasting import broadcast
 from yamb_service.game.context import GameContext
-from yamb_service.game.ports import GameExistsError, SeatTakenError
-from yamb_service.game.seating import freed_stale_seat
+from yamb_service.game.ports import GameExistsError, GameNotFoundError, SeatTakenError
+from yamb_service.game.seating import freed_stale_seat, seat_refusal
 from yamb_service.game.writes import carry_out
 
 
@@ -26,10 +28,25 @@ class GameTables:
     def __init__(self, ctx: GameContext) -> None:
         self._ctx = ctx
 
-    def present(self, player_ids: Iterable[str]) -> set[str]:
-        # A seat still held for an ended game is freed when the table is made; one at a game
-        # under way makes the pairing void (`open_table`).
-        return {p for p in player_ids if self._ctx.players.get(p).connection_id is not None}
+    def present(self, player_ids: Iterable[str], now: datetime) -> set[str]:
+        # A seat still held for an ended game does not count: it is freed when the table is made.
+        wanted = [p for p in player_ids if self._ctx.players.get(p).connection_id is not None]
+        return set(wanted) - self.busy(wanted, now)
+
+    def busy(self, player_ids: Iterable[str], now: datetime) -> set[str]:
+        return {p for p in player_ids if seat_refusal(self._ctx, p, now) is not None}
+
+    def outcome(self, game_id: str) -> GameResult | Literal["playing", "gone"]:
+        try:
+            session = self._ctx.games.load(game_id).session
+        except GameNotFoundError:
+            return "gone"
+        if session.in_play:
+            return "playing"
+        if session.tournament is None or session.ended_at is None:
+            return "gone"
+        # What the table's end wrote (the ENDED item) is this same reading of the session.
+        return result_of(session)
 
     def open_table(  # noqa: PLR0917 - a tournament table, spelled out
         self,
