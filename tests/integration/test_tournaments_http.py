@@ -221,3 +221,50 @@ def test_rated_games_count_in_the_season_and_its_end_moves_leagues_once(
         "seasonId": season.season_id, "league": "bronze", "place": 1, "points": 6, "move": "up",
     }  # fmt: skip
     assert service.viewer(ANA, season_of(after).season_id)[0] == "silver"
+
+
+def test_a_game_played_in_the_new_season_before_the_close_moves_with_its_player(
+    tournaments: Tournaments,
+) -> None:
+    # given ana beat ben three times last season, cleo and dan drew three times
+    season = season_of(NOW)
+    for _ in range(3):
+        tournaments.record(game({ANA: 300, BEN: 200}), game({CLEO: 250, DAN: 250}))
+    # and ana won a game in the next season's first minutes, before its weekly close ran: it
+    # put her next season in bronze, the league she was in
+    early = season.ends_at + timedelta(minutes=5)
+    tournaments.record(game({ANA: 280, BEN: 150}, at=early))
+    service = competition_wiring.season_service()
+    next_id = season_of(early).season_id
+    assert service.viewer(ANA, next_id)[0] == "bronze"
+
+    # when the close runs and moves her up
+    closed = service.close(season.ends_at + timedelta(minutes=20))
+    assert closed.moved == [f"{ANA} bronze -> silver"]
+
+    # then her next season is in silver with that game's points, and in no other league
+    league, member = service.viewer(ANA, next_id)
+    assert (league, member.points if member else None, member.games if member else None) == (
+        "silver", 2, 1,
+    )  # fmt: skip
+    assert [m.player_id for _, m in service.table(next_id, "bronze")] == [BEN]
+    assert [m.player_id for _, m in service.table(next_id, "silver")] == [ANA]
+    # and her next game there counts in silver
+    tournaments.record(game({ANA: 260, CLEO: 200}, at=early + timedelta(hours=1)))
+    assert service.viewer(ANA, next_id)[1].games == 2  # type: ignore[union-attr]
+
+
+def test_a_newcomer_is_in_one_league_a_season_whatever_races(tournaments: Tournaments) -> None:
+    # given ana's season membership written in bronze
+    service = competition_wiring.season_service()
+    season_id = season_of(NOW).season_id
+    tournaments.record(game({ANA: 300, BEN: 200}))
+    # when a first game's write made on a reading from before it (no membership, silver)
+    # comes second
+    from yamb.competition.seasons import Member
+
+    late = Member(player_id=ANA, league="silver", points=2, games=1)
+    outcome = service.store.record_game("late-game", season_id, NOW, {}, [late])
+    # then it is refused (read again), and ana stays in one league
+    assert outcome == "moved"
+    assert [m.player_id for _, m in service.table(season_id, "silver")] == []

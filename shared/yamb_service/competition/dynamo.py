@@ -33,11 +33,13 @@ def _order(rating: Rating) -> str:
     return f"{_ORDER_CEILING - round(rating.ordinal * 1000):07d}#{rating.player_id}"
 
 
-def marked_write_lost(error: TransactWriteError) -> Rated:
-    """What a refused transaction led by a game's marker means: the marker was there (the game
-    counted before), or a versioned item moved since it was read (read again); else busy."""
+def marked_write_lost(error: TransactWriteError, marker_at: int = 0) -> Rated:
+    """What a refused transaction with a game's marker means: the marker was there (the game
+    counted before), or a versioned item moved since it was read (read again); else busy.
+    `marker_at`: the marker's place among the reasons, which follow the order pynamodb sends
+    (its condition checks, then deletes, then puts, then updates), not the order written."""
     reasons = [None if r is None else r.code for r in (error.cancellation_reasons or [])]
-    if reasons and reasons[0] == "ConditionalCheckFailed":
+    if len(reasons) > marker_at and reasons[marker_at] == "ConditionalCheckFailed":
         return "rated_before"
     if "ConditionalCheckFailed" in reasons or "TransactionConflict" in reasons:
         return "moved"

@@ -14,9 +14,10 @@ from pynamodb.exceptions import PynamoDBException, TransactWriteError
 from pynamodb.transactions import TransactWrite
 from yamb.competition.seasons import LEAGUES, League, LeagueEnd, Member
 
-from yamb_service.common.dynamo import ItemModel, busy_or, player_key
+from yamb_service.common.dynamo import ItemModel, TableItem, busy_or, player_key
 from yamb_service.competition.dynamo import marked_write_lost
 from yamb_service.competition.ports import Rated
+from yamb_service.competition.season_ports import Closed
 
 _PLAYER, _LEAGUE, _BADGE, _MARKER = "P#", "LEAGUE", "SEASONBADGE#", "SEASON"
 MARKER_TTL = timedelta(days=30)
@@ -74,6 +75,8 @@ class DynamoSeasonStore:
         after: Sequence[Member],
     ) -> Rated:
         item = self._item
+        # The newcomers' checks go first in what pynamodb sends, the marker's put after them.
+        checks = (len(LEAGUES) - 1) * sum(1 for m in after if m.player_id not in before)
         try:
             with TransactWrite(connection=item._get_connection().connection) as write:
                 write.save(
@@ -83,23 +86,38 @@ class DynamoSeasonStore:
                 )  # fmt: skip
                 for member in after:
                     old = before.get(member.player_id)
-                    key = _league_key(season_id, member.league)
+                    version = 0 if old is None else old.version
                     write.save(
-                        item(
-                            key,
-                            f"{_PLAYER}{member.player_id}",
-                            summary=member.model_dump_json(by_alias=True, exclude={"version"}),
-                            version=(0 if old is None else old.version) + 1,
-                            gsi1pk=key,
-                            gsi1sk=f"{_ORDER_CEILING - member.points:08d}#{member.player_id}",
-                        ),
+                        self._member_item(season_id, member, version + 1),
                         condition=item.pk.does_not_exist()
                         if old is None
                         else item.version == old.version,
                     )
+                    if old is None:
+                        # A newcomer is in one league a season: two first games recorded at
+                        # once, one on each side of the season's close, must not make two.
+                        for league in LEAGUES:
+                            if league != member.league:
+                                write.condition_check(
+                                    item,
+                                    _league_key(season_id, league),
+                                    f"{_PLAYER}{member.player_id}",
+                                    condition=item.pk.does_not_exist(),
+                                )
         except TransactWriteError as error:
-            return marked_write_lost(error)
+            return marked_write_lost(error, marker_at=checks)
         return "rated"
+
+    def _member_item(self, season_id: str, member: Member, version: int) -> TableItem:
+        key = _league_key(season_id, member.league)
+        return self._item(
+            key,
+            f"{_PLAYER}{member.player_id}",
+            summary=member.model_dump_json(by_alias=True, exclude={"version"}),
+            version=version,
+            gsi1pk=key,
+            gsi1sk=f"{_ORDER_CEILING - member.points:08d}#{member.player_id}",
+        )
 
     def league(self, season_id: str, league: League, limit: int | None = None) -> list[Member]:
         try:
@@ -110,7 +128,9 @@ class DynamoSeasonStore:
         except PynamoDBException as error:
             raise busy_or(error) from error
 
-    def close(self, season_id: str, end: LeagueEnd, now: datetime) -> bool:
+    def close(
+        self, season_id: str, end: LeagueEnd, now: datetime, early: tuple[str, Member] | None = None
+    ) -> Closed:
         item = self._item
         try:
             with TransactWrite(connection=item._get_connection().connection) as write:
@@ -132,12 +152,26 @@ class DynamoSeasonStore:
                         ),
                     )
                 )
+                if early is not None:
+                    next_id, member = early
+                    write.delete(
+                        item(_league_key(next_id, member.league), f"{_PLAYER}{member.player_id}"),
+                        condition=item.version == member.version,
+                    )
+                    moved = member.model_copy(update={"league": end.next_league})
+                    write.save(
+                        self._member_item(next_id, moved, member.version + 1),
+                        condition=item.pk.does_not_exist(),
+                    )
         except TransactWriteError as error:
             reasons = [None if r is None else r.code for r in (error.cancellation_reasons or [])]
-            if reasons and reasons[0] == "ConditionalCheckFailed":
-                return False
+            badge_at = 0 if early is None else 1  # after the delete, as pynamodb sends them
+            if len(reasons) > badge_at and reasons[badge_at] == "ConditionalCheckFailed":
+                return "closed_before"
+            if "ConditionalCheckFailed" in reasons or "TransactionConflict" in reasons:
+                return "moved"
             raise busy_or(error) from error
-        return True
+        return "closed"
 
     def badges(self, player_id: str) -> list[LeagueEnd]:
         try:

@@ -2,11 +2,15 @@
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import Literal, Protocol
 
 from yamb.competition.seasons import League, LeagueEnd, Member
 
 from yamb_service.competition.ports import Rated
+
+# A member's season end: written now, written before (a rerun), or lost to a game recorded at
+# the same moment (read again).
+type Closed = Literal["closed", "closed_before", "moved"]
 
 
 class SeasonStore(Protocol):
@@ -25,8 +29,12 @@ class SeasonStore(Protocol):
     def league(self, season_id: str, league: League, limit: int | None = None) -> list[Member]:
         """A league's members, best first (all of them when `limit` is None)."""
 
-    def close(self, season_id: str, end: LeagueEnd, now: datetime) -> bool:
-        """The member's badge and next league, once (False: written before)."""
+    def close(
+        self, season_id: str, end: LeagueEnd, now: datetime, early: tuple[str, Member] | None = None
+    ) -> Closed:
+        """The member's badge and next league, once; with `early` (the next season's id and
+        the member's season there, begun in their old league before this close ran), that
+        season moved to the next league in the same transaction."""
 
     def badges(self, player_id: str) -> list[LeagueEnd]:
         """The player's season badges, the latest first."""

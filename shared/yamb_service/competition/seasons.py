@@ -29,7 +29,7 @@ from yamb_service.accounts.ports import Profiles
 from yamb_service.common.errors import ServiceBusyError
 from yamb_service.common.observability import logger, metrics
 from yamb_service.competition.ports import RatingStore
-from yamb_service.competition.season_ports import SeasonStore
+from yamb_service.competition.season_ports import Closed, SeasonStore
 
 ATTEMPTS = 8
 TABLE_ROWS = 100
@@ -109,9 +109,11 @@ class SeasonService:
                 code="season_not_ended",
             )
         closed = SeasonClosed(season.season_id)
+        next_id = season_of(season.ends_at).season_id
         for league in LEAGUES:
             for end in season_end(season.season_id, self.store.league(season.season_id, league)):
-                if self.store.close(season.season_id, end, now):
+                outcome = self._close(season.season_id, next_id, end, now)
+                if outcome == "closed":
                     closed.badges += 1
                     if end.move != "stay":
                         closed.moved.append(f"{end.player_id} {end.league} -> {end.next_league}")
@@ -121,6 +123,21 @@ class SeasonService:
                     moved=len(closed.moved))  # fmt: skip
         metrics.add_metric(name="SeasonClosed", unit=MetricUnit.Count, value=1)
         return closed
+
+    def _close(self, season_id: str, next_id: str, end: LeagueEnd, now: datetime) -> Closed:
+        """One member's end; a player who moves and has already played in the next season
+        (between its start and this close) has that season moved to their new league too."""
+        for attempt in range(ATTEMPTS):
+            early = None
+            if end.move != "stay":
+                member = self.store.members(next_id, [end.player_id]).get(end.player_id)
+                if member is not None and member.league != end.next_league:
+                    early = (next_id, member)
+            outcome = self.store.close(season_id, end, now, early)
+            if outcome != "moved":
+                return outcome
+            self.store.pause(attempt)
+        raise ServiceBusyError()
 
     # ------------------------------------------------------------------ reading
 
