@@ -13,6 +13,8 @@ from yamb.competition.tournaments import TournamentError
 from yamb_service.competition import tournaments as tournaments_module
 from yamb_service.edge.caller import Caller
 
+from tests.integration.conftest import load_event
+from tests.integration.test_boards_http import CONTEXT, load_quietly
 from tests.integration.test_tournaments import Tournaments, callers
 
 
@@ -314,3 +316,38 @@ def test_the_job_finds_a_tournament_however_many_are_listed(tours: Tournaments) 
     done = tours.service.run(tours.now)
     # then the arena started and was paired
     assert done.started == [soon] and done.paired == 1
+
+
+def test_the_run_sample_in_events_runs_the_jobs_function(
+    tours: Tournaments, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given the tournaments jobs function on this table's service, and an arena due to start
+    players = callers("ana", "ben")
+    tours.harness.connect(*players)
+    tid = tours.create(kind="arena", minutes=10)
+    tours.enter(tid, *players)
+    jobs = load_quietly("tournaments_jobs")
+    monkeypatch.setattr(jobs, "tournament_runner", lambda: tours.service)
+    tours.harness.advance(minutes=10)
+    # when events/tournaments_jobs_run.json is sent, as of now
+    event = load_event("tournaments_jobs_run.json") | {"now": tours.now.isoformat()}
+    answer = jobs.handler(event, CONTEXT)
+    # then the run started the arena and paired its two players
+    assert answer["job"] == "run" and answer["started"] == [tid] and answer["paired"] == 1
+
+
+@pytest.mark.parametrize(
+    ("sample", "function", "model"),
+    [
+        ("tournaments_jobs_run.json", "tournaments_jobs", "TournamentJob"),
+        ("tournaments_jobs_plan.json", "tournaments_jobs", "TournamentJob"),
+        ("tournaments_jobs_season.json", "tournaments_jobs", "TournamentJob"),
+        ("opendb_jobs_month.json", "opendb_jobs", "ExportJob"),
+    ],
+)
+def test_each_job_sample_in_events_is_a_job_its_function_takes(
+    sample: str, function: str, model: str
+) -> None:
+    # the samples `sam local invoke -e` and the README use: each a valid job of its function
+    job = getattr(load_quietly(function), model).model_validate(load_event(sample))
+    assert job.job == sample.removesuffix(".json").rsplit("_", 1)[1]
