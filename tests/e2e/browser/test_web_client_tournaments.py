@@ -120,6 +120,7 @@ def test_web_client_keeps_a_running_duplicates_games_from_view_until_it_is_over(
 
     # and once cid's game has ended and the tournament is over, the replay is there
     director.play(listed[1], None)
+    assert wait_until(lambda: all(g["ended"] for g in director.page()["games"]), 30)
     director.run(minutes=10)
     assert director.page()["status"] == "paid"
     page.goto(f"{web_stack.web_url}#/tournaments/{director.tournament_id}")
