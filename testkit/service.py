@@ -8,6 +8,7 @@ from yamb.dice import SeededDice
 from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.clubs.dynamo import DynamoClubStore
 from yamb_service.competition.dynamo import DynamoRatingStore
+from yamb_service.game.deal_dynamo import DynamoTournamentsOver
 from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
 from yamb_service.game.service import GameService
 from yamb_service.game.throttle import ConnectionThrottle
@@ -61,6 +62,7 @@ def make_service(  # noqa: PLR0917 - the service's collaborators
         # tests of its own, over the real functions and sockets).
         away_grace=lambda: None,
         ratings=DynamoRatingStore(games._item),
+        tournaments=DynamoTournamentsOver(games._item),
         social=SocialStores(
             chats=DynamoChatStore(games._item),
             invitations=DynamoInvitationStore(games._item),

@@ -57,6 +57,7 @@ routes = Routes(
     statuses={
         "unknown_player": 404,
         "unknown_game": 404,
+        "deal_in_play": 409,
         "favorite_self": 400,
         "too_many_favorites": 409,
         "unknown_file": 404,

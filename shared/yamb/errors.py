@@ -79,6 +79,8 @@ type ErrorCode = Literal[
     "seed_mismatch",
     "reveals_closed",
     "awaiting_seeds",
+    # A duplicate tournament's deal, kept until the tournament is over (yamb.session.deals)
+    "deal_in_play",
     # Scorekeeping for real dice
     "type_the_dice",
     "correction_refused",

@@ -95,7 +95,8 @@ class StartGame(Action):
 class WatchGame(Action):
     """Watch a game (again, to follow another player): takes no seat. In simultaneous,
     each-for-themself and slow games `follow` picks whose dice the spectator sees (default: the
-    first player still playing)."""
+    first player still playing). A duplicate tournament's game is watched once the tournament
+    is over (`deal_in_play` until then: its dice are every other entrant's)."""
 
     action: Literal["watch_game"]
     game_id: GameId
@@ -320,7 +321,8 @@ class Chat(Action):
 
 
 class Replay(Action):
-    """A finished game, turn by turn (product G8): answered in one or more `replay` frames."""
+    """A finished game, turn by turn (product G8): answered in one or more `replay` frames; a
+    duplicate tournament's game once the tournament is over (`deal_in_play` until then)."""
 
     action: Literal["replay"]
     game_id: GameId
@@ -334,7 +336,8 @@ class Hint(TurnAction):
 
 
 class Verify(Action):
-    """The dice record of an ended game with its revealed seed, every roll recomputed."""
+    """The dice record of an ended game with its revealed seed, every roll recomputed; of a
+    duplicate tournament's game, once the tournament is over (`deal_in_play` until then)."""
 
     action: Literal["verify"]
     game_id: GameId
@@ -672,6 +675,12 @@ class FairnessView(Frame):
     withheld: list[str] = Field(
         default_factory=list,
         description="the players whose commitment was dropped, their seed not revealed in time",
+    )
+    deal: str | None = Field(
+        default=None,
+        description="a duplicate tournament's game: the tournament whose deal (the same dice "
+        "for every entrant) it plays; its seed is in no frame, and its record, replay and "
+        "public page wait until the tournament is over (`deal_in_play`)",
     )
 
 

@@ -196,6 +196,17 @@ def test_a_duplicate_of_six_deals_everyone_the_same_dice(stack: LocalStack, play
     page = duplicate.page()
     assert len(page["games"]) == 6
     played = duplicate.play_all(local_nickname(duplicate.players[2].name))
+    # every game has ended, but the tournament runs (an entrant may still come): the deal is
+    # kept, even from the game's own player
+    owner = duplicate.by_nickname[played[0]["seats"][0]["nickname"]]
+    refused = owner.send("verify", gameId=played[0]["gameId"])
+    while (frame := owner.receive("error")).get("requestId") != refused:
+        pass
+    assert frame["code"] == "deal_in_play"
+    duplicate.run(minutes=31)
+    page = duplicate.page()
+    assert page["status"] == "paid"
+    assert page["standings"][0]["nickname"] == local_nickname(duplicate.players[2].name)
     records = []
     for game in played:
         owner = duplicate.by_nickname[game["seats"][0]["nickname"]]
@@ -204,10 +215,6 @@ def test_a_duplicate_of_six_deals_everyone_the_same_dice(stack: LocalStack, play
         assert frame["deal"] == duplicate.tournament_id and verify_record(frame)["ok"]
         records.append(frame["turns"])
     assert len(records) == 6 and all(record == records[0] for record in records)
-    duplicate.run(minutes=31)
-    page = duplicate.page()
-    assert page["status"] == "paid"
-    assert page["standings"][0]["nickname"] == local_nickname(duplicate.players[2].name)
 
 
 RANKED = {"players": 2, "ranked": True, "preset": 1, "turnSeconds": 60}

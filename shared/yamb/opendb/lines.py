@@ -106,14 +106,17 @@ class GameLine(_Line):
 def is_public(session: GameSession) -> bool:
     """Whether a game enters the open database: played to its end between at least two
     seats (solo practice, with its hints, is the player's own), not cancelled, on the server's
-    verifiable dice (a scorekeeping table of real dice has no record). There is no private
-    game: every game's fairness page is public (docs/competition.md)."""
+    verifiable dice (a scorekeeping table of real dice has no record), not of a duplicate
+    tournament's deal (staged at its end, while other entrants may still play the same dice:
+    yamb.session.deals; a duplicate's games are solo besides). There is no private game: every
+    game's fairness page is public (docs/competition.md)."""
     return (
         session.status == "finished"
         and session.outcome != "cancelled"
         and not session.settings.solo
         and not session.settings.physical_dice
         and session.fair is not None
+        and session.fair.deal is None
     )
 
 

@@ -14,6 +14,8 @@ type ResultsErrorCode = Literal[
     "unknown_player",
     # A game's public fairness page (issue 32): no such game, or one of real dice.
     "unknown_game",
+    # ... or one of a duplicate tournament that is not over (yamb.session.deals).
+    "deal_in_play",
     "favorite_self",
     "too_many_favorites",
     "busy",

@@ -30,3 +30,8 @@ class PublicFairnessView(BaseModel):
     withheld: list[str] = Field(
         default_factory=list, description="commitments dropped, their seed not revealed in time"
     )
+    deal: str | None = Field(
+        default=None,
+        description="a duplicate tournament's game: its tournament, whose entrants all play "
+        "this dice; its page waits, once the game has ended, until the tournament is over",
+    )

@@ -217,8 +217,10 @@ def _own_deadline(session: GameSession, seat: int) -> datetime | None:
     return None if own is None else own.clock.deadline
 
 
-def fairness_of(session: GameSession) -> FairnessView | None:
-    """What makes the game's dice verifiable, as every frame and the public page show it."""
+def fairness_of(session: GameSession, *, deal_over: bool = False) -> FairnessView | None:
+    """What makes the game's dice verifiable, as every frame and the public page show it.
+    `deal_over`: a duplicate tournament's game (`fair.deal`) shows its seed only when its
+    tournament is known to be over (yamb.session.deals): never in a frame."""
     fair = session.fair
     if fair is None:
         return None
@@ -226,8 +228,11 @@ def fairness_of(session: GameSession) -> FairnessView | None:
         scheme=fair.scheme,
         commitment=fair.commitment,
         client_seeds=dict(fair.client_seeds),
-        # The seed decides every die still to come: it is shown only when none is.
-        seed=fair.server_seed if not session.in_play else None,
+        # The seed decides every die still to come: it is shown only when none is, in this
+        # game and, for a deal, in every other entrant's.
+        seed=(
+            fair.server_seed if not session.in_play and (fair.deal is None or deal_over) else None
+        ),
         takes_seeds=seeds.takes_seeds(session),
         commitments=dict(fair.commitments),
         reveal_by=fair.reveal_by,
@@ -235,6 +240,7 @@ def fairness_of(session: GameSession) -> FairnessView | None:
         # last to reveal (or withhold) know the others' seeds when choosing.
         revealed=sorted(fair.reveals),
         withheld=list(fair.withheld),
+        deal=fair.deal,
     )
 
 

@@ -55,11 +55,14 @@ def ratings_service() -> RatingsService:
 def public_fairness_reader() -> "PublicFairness":
     """A game's public fairness page (issue 32's trusted dice), read by the boards function.
     Its game model and views load with its first request, off the boards' cold start."""
+    from yamb_service.game.deal_dynamo import DynamoTournamentsOver  # noqa: PLC0415
     from yamb_service.game.dynamo import DynamoGameRepository  # noqa: PLC0415
     from yamb_service.game.fairness_page import PublicFairness  # noqa: PLC0415
 
     games = DynamoGameRepository(table_item())
-    return PublicFairness(lambda game_id: games.load(game_id).session)
+    return PublicFairness(
+        lambda game_id: games.load(game_id).session, DynamoTournamentsOver(table_item())
+    )
 
 
 def _no_tables() -> "TournamentTables":

@@ -15,6 +15,7 @@ from yamb_service.game.ports import (
     PlayerRepository,
     ReturnReminders,
     SeatRatings,
+    TournamentsOver,
     Wardrobes,
 )
 from yamb_service.game.writer import GameWriter
@@ -29,6 +30,7 @@ class GameContext(Protocol):
     dice: DiceSource
     wardrobes: Wardrobes
     ratings: SeatRatings
+    tournaments: TournamentsOver
     reminders: ReturnReminders
     pusher: Pusher
     writer: GameWriter

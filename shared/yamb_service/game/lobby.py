@@ -24,7 +24,7 @@ from yamb.protocol import (
     WatchGame,
     clip,
 )
-from yamb.session import bot_seats, lobby
+from yamb.session import bot_seats, deals, lobby
 from yamb.session.effects import Effects, GameActionError, require_creator, require_status
 from yamb.session.model import GameSession
 from yamb.session.views import game_view
@@ -264,6 +264,8 @@ def watch(ctx: GameContext, caller: Caller, action: WatchGame, now: datetime) ->
                 Text("in this game each player sees only their own dice"), code="dice_hidden"
             )
         raise GameActionError(Text("players do not watch their own game"), code="already_seated")
+    # A duplicate's game shows every other entrant's dice to come, running or ended.
+    deals.require_shown(session, ctx.tournaments.over)
     follows = _followed(session, action.follow)
     # A bound on what each broadcast sends; racing watchers may pass it by a few.
     if caller.connection_id not in loaded.spectators and len(loaded.spectators) >= MAX_SPECTATORS:

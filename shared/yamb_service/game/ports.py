@@ -226,6 +226,24 @@ class NoSeatRatings:
         return {}
 
 
+class TournamentsOver(Protocol):
+    """Whether a tournament is over (yamb.session.deals): a duplicate tournament's games show
+    their dice (seed, record, replay, spectators) only then."""
+
+    def over(self, tournament_id: str) -> bool:
+        """True once it is finished, paid or cancelled; False while it is open or runs, and for
+        a tournament that cannot be found."""
+        ...
+
+
+class NoTournaments:
+    """No tournament store wired: no tournament is known to be over, so no deal is shown."""
+
+    def over(self, tournament_id: str) -> bool:
+        del tournament_id
+        return False
+
+
 class Wardrobes(Protocol):
     """Reads what a player shows at a table (E5's cosmetics), when they sit down only."""
 

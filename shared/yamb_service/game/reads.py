@@ -14,7 +14,7 @@ from yamb.protocol import (
     Replay,
     Verify,
 )
-from yamb.session import hints, scorekeeping
+from yamb.session import deals, hints, scorekeeping
 from yamb.session.effects import GameActionError
 from yamb.session.model import GameSession
 from yamb.session.replay_frames import replay_frames
@@ -32,6 +32,8 @@ def dice_record_or_history(ctx: GameContext, caller: Caller, action: Verify | Hi
     session = ctx.games.load(action.game_id).session
     frame: DiceRecordFrame | HistoryFrame
     if isinstance(action, Verify):
+        if not session.in_play:  # a game in play is refused as such (dice_record)
+            deals.require_shown(session, ctx.tournaments.over)
         archived = (
             ctx.games.archived_record(session.game_id).turns
             if session.fair is not None and session.fair.archived_chunks and not session.in_play
@@ -80,7 +82,10 @@ def hint(ctx: GameContext, caller: Caller, action: Hint) -> None:
 
 def replay(ctx: GameContext, caller: Caller, action: Replay) -> None:
     """An ended game turn by turn, from its record; once the game item has expired, from
-    the record's own items, which keep the replay header."""
+    the record's own items, which keep the replay header. A duplicate tournament's game waits
+    for the tournament's end (yamb.session.deals); its game item outlives that by far (kept
+    30 days after the game, a duplicate's window is a day at most), so a replay from the
+    record's items alone is of a tournament over."""
     try:
         session: GameSession | None = ctx.games.load(action.game_id).session
     except GameNotFoundError:
@@ -103,6 +108,7 @@ def replay(ctx: GameContext, caller: Caller, action: Replay) -> None:
                 ),
                 code="not_allowed",
             )
+        deals.require_shown(session, ctx.tournaments.over)
         archived_turns = (
             ctx.games.archived_record(session.game_id).turns if session.fair.archived_chunks else []
         )

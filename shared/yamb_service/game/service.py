@@ -88,11 +88,13 @@ from yamb_service.game.ports import (
     GameRepository,
     NoReminders,
     NoSeatRatings,
+    NoTournaments,
     NoWardrobes,
     PlayerRepository,
     ReturnReminders,
     SeatRatings,
     Timers,
+    TournamentsOver,
     Wardrobes,
 )
 from yamb_service.game.throttle import ConnectionThrottle
@@ -187,6 +189,7 @@ class GameService:
         pusher: Pusher | None = None,
         social: SocialStores | None = None,
         ratings: SeatRatings | None = None,
+        tournaments: TournamentsOver | None = None,
     ) -> None:
         self.throttle = throttle
         # The chats' store, blocks and profiles: the social actions' (docs/social.md).
@@ -202,6 +205,9 @@ class GameService:
         self.wardrobes: Wardrobes = wardrobes or NoWardrobes()
         # The waiting players' skill ratings in the lobby's list (issue 32).
         self.ratings: SeatRatings = ratings or NoSeatRatings()
+        # Whether a duplicate tournament is over: its games' dice are shown only then (none
+        # is known to be over without a store).
+        self.tournaments: TournamentsOver = tournaments or NoTournaments()
         # A sign-in expires on the wall clock, as the authorizer that checked it measures it;
         # `now` is the game's clock, which the local stack moves forward to run out deadlines.
         self.wall_time = wall_time

@@ -17,6 +17,7 @@ from yamb_service.common.config import service_settings
 from yamb_service.common.dynamo import botocore_session, item_model
 from yamb_service.economy.wardrobe_dynamo import DynamoWardrobeStore
 from yamb_service.edge.notifier import ApiGatewayNotifier
+from yamb_service.game.deal_dynamo import DynamoTournamentsOver
 from yamb_service.game.dynamo import DynamoGameRepository, DynamoPlayerRepository
 from yamb_service.game.service import GameService
 from yamb_service.game.throttle import ConnectionThrottle
@@ -66,6 +67,7 @@ def game_service() -> GameService:
         pusher=pusher(settings.push_function_name, client("lambda", settings.aws_endpoint_url)),
         social=_social(item, client("lambda", settings.aws_endpoint_url)),
         ratings=_SeatRatings(item),
+        tournaments=DynamoTournamentsOver(item),
     )
 
 

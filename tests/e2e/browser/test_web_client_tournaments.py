@@ -1,7 +1,8 @@
 """Tournaments in a real browser (issue 32): a player finds an operator's arena under
 Tournaments, enters it from its page, and when the minute job pairs her the game opens by
 itself; the tournament's page then leads back to it, lists the game and shows the dice's
-commitment; the season's panel shows her league."""
+commitment; the season's panel shows her league. A running duplicate's page keeps its games
+from being watched or replayed (its entrants play the same dice) until it is over."""
 
 import re
 from datetime import timedelta
@@ -11,6 +12,7 @@ from playwright.sync_api import expect
 from yamb_tools.moderation import grant
 
 from devstack.stack import LocalStack, local_nickname
+from devstack.streams import wait_until
 from tests.e2e.browser.test_web_client import NewPage, sign_in, unique
 from tests.e2e.test_tournaments_e2e import ONE_COLUMN, RUN, Director, call
 
@@ -88,6 +90,45 @@ def test_web_client_checks_an_ended_tournaments_seed_against_its_commitment(
     expect(check).to_have_attribute("data-ok", "true")
     expect(check).to_contain_text("✓")
     expect(page.locator("#tournament-standings tbody tr")).to_have_count(1)
+
+
+def test_web_client_keeps_a_running_duplicates_games_from_view_until_it_is_over(
+    web_stack: LocalStack, players: Any, new_page: NewPage
+) -> None:
+    # given a duplicate of ben and cid on the same dice: ben's game played to its end, cid's
+    # under way
+    director = Director(web_stack, players, unique("t-deal"), 2)
+    director.create(kind="duplicate", minutes=10, prizes=[5])
+    director.enter_all()
+    director.run(minutes=1)
+    listed = director.page()["games"]
+    ended = director.play(listed[0], None)
+    assert wait_until(lambda: director.page()["games"][0]["ended"], 30)
+
+    # when ana, who did not enter, opens its page
+    page = new_page()
+    sign_in(page, web_stack, unique("t-ana"))
+    page.goto(f"{web_stack.web_url}#/tournaments/{director.tournament_id}")
+
+    # then the games are listed with no link to watch or replay them, and she is told why
+    expect(page.locator("#tournament-deal-kept")).to_contain_text("the same dice")
+    expect(page.locator("#tournament-games li")).to_have_count(2)
+    expect(page.locator("#tournament-games li a")).to_have_count(0)
+    # and the ended game's replay, asked by its address, is refused with the reason
+    page.goto(f"{web_stack.web_url}#/replay/{ended['gameId']}")
+    expect(page.locator("#replay-error")).to_contain_text("once the tournament is over")
+
+    # and once cid's game has ended and the tournament is over, the replay is there
+    director.play(listed[1], None)
+    assert wait_until(lambda: all(g["ended"] for g in director.page()["games"]), 30)
+    director.run(minutes=10)
+    assert director.page()["status"] == "paid"
+    page.goto(f"{web_stack.web_url}#/tournaments/{director.tournament_id}")
+    link = page.locator(f'#tournament-games li[data-game="{ended["gameId"]}"] a')
+    expect(link).to_have_text("Replay")
+    expect(page.locator("#tournament-deal-kept")).to_have_count(0)
+    link.click()
+    expect(page.locator("#replay-title")).to_have_text("Replay: 13 turns")
 
 
 def test_web_client_an_operator_creates_a_swiss_from_the_tournaments_screen(

@@ -118,11 +118,17 @@ export function fairnessPanel(game, app) {
   context = app;
   const published = remembered(game);
   const seeds = Object.entries(fairness.clientSeeds || {});
+  // A duplicate tournament's game: every entrant plays this deal, so its seed, its record and
+  // its public page wait for the tournament's end (the server answers `deal_in_play` until then).
+  const dealKept = Boolean(fairness.deal) && ENDED.has(game.status) && !fairness.seed;
   const parts = [
     h("h3", {}, t("Fair dice")),
     h("p", { class: "hint" }, t("Every die of this game was fixed before its first roll. The server's seed is sealed by this commitment, and is shown when the game ends so that anyone can check the dice.")),
     h("p", { class: "commitment" }, t("Commitment:"), " ", h("code", { id: "dice-commitment" }, fairness.commitment)),
-    publicPart(game),
+    dealKept
+      ? h("p", { class: "hint", id: "deal-kept" },
+        t("Every entrant of this duplicate tournament plays the same dice: the seed is shown, and the dice can be checked, once the tournament is over."))
+      : publicPart(game),
   ];
   parts.push(...seedsPart(game, app.state.me));
   if (seeds.length) {
@@ -135,6 +141,8 @@ export function fairnessPanel(game, app) {
   if (ENDED.has(game.status) && fairness.seed) {
     parts.push(h("p", {}, t("Seed:"), " ", h("code", { id: "dice-seed" }, fairness.seed)));
     parts.push(checkPart(game, app, published));
+  } else if (dealKept) {
+    parts.push(checkPart(game, app, published)); // refused until the tournament is over, then checked
   }
   parts[0].id = "fairness-title";
   return h("section", { class: "panel fairness", id: "fairness", "aria-labelledby": "fairness-title" }, parts);

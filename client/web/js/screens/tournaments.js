@@ -244,18 +244,27 @@ function standings(view) {
       : h("p", { class: "hint" }, t("Nobody has entered yet.")));
 }
 
+// A tournament in one of these has no game to come: a duplicate's games show their dice then.
+const OVER = new Set(["finished", "paid", "cancelled"]);
+
 function games(view) {
+  // Every entrant of a duplicate plays the same dice: one's game, watched or replayed, would
+  // show the others every roll to come (the server refuses it: `deal_in_play`).
+  const kept = view.kind === "duplicate" && !OVER.has(view.status);
   return h("section", { class: "panel", id: "tournament-games" },
     h("h3", {}, t("Games")),
+    kept && view.games.length
+      ? h("p", { class: "hint", id: "tournament-deal-kept" },
+        t("Every entrant plays the same dice: the games can be watched and replayed once the tournament is over."))
+      : null,
     view.games.length
       ? h("ul", {}, view.games.map((game) => h("li", { dataset: { game: game.gameId, ended: String(game.ended) } },
         view.kind === "swiss" ? [t("Round {round}", { round: game.round }), ": "] : null,
         game.players.map((name, index) => [index ? " – " : "", name,
           game.ended && name in game.totals ? ` (${formatNumber(game.totals[name])})` : ""]),
-        " ",
-        game.ended
+        kept ? null : [" ", game.ended
           ? h("a", { href: `#/replay/${encodeURIComponent(game.gameId)}` }, t("Replay"))
-          : h("a", { href: `#/game/${encodeURIComponent(game.gameId)}` }, t("Watch")))))
+          : h("a", { href: `#/game/${encodeURIComponent(game.gameId)}` }, t("Watch"))])))
       : h("p", { class: "hint" }, t("No game yet.")));
 }
 
