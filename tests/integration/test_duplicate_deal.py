@@ -125,6 +125,8 @@ def test_a_player_still_plays_their_own_duplicate_game_with_its_dice_shown(
     dice = view["turn"]["dice"]
     assert view["turn"]["roll"] == 2 and len(dice) == 5 and all(1 <= d <= 6 for d in dice)
     assert view["fairness"]["deal"] == tid and view["fairness"]["seed"] is None
+    # but no hint: the solo table is ranked against every other entrant's
+    assert _refused(harness, cid, "hint", games["cid"])["code"] == "hint_not_allowed"
 
 
 def test_no_game_under_way_is_not_enough_a_duplicate_keeps_its_deal_until_it_is_over(

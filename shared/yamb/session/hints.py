@@ -1,7 +1,8 @@
 """A hint (product G11): what the strongest bot would do now, for a player practising alone.
 
-Only where no other person plays (a solo table, or one against bots): between people a hint
-would be help from outside. Only after roll 1 or 2 of the player's own turn, as the question it
+Only where no other person plays (a solo table, or one against bots) and never in a
+tournament (a duplicate's solo game is ranked against the other entrants'): between people a
+hint would be help from outside. Only after roll 1 or 2 of the player's own turn, as the question it
 answers is which dice to keep, or which cell to write now rather than roll again. The optimal
 player answers on the Yahtzee-family grids, the hard bot elsewhere (and where the optimal
 player's table is not built).
@@ -25,6 +26,11 @@ def hint(
         raise GameActionError(
             Text("hints are for practice: a table where other people play gets none"),
             code="hint_not_allowed",
+        )
+    if session.tournament is not None:
+        # A duplicate's table is solo, but its score is ranked against every other entrant's.
+        raise GameActionError(
+            Text("hints are for practice: a tournament game gets none"), code="hint_not_allowed"
         )
     game = turns.current(session, player_id, turn)
     if game.roll not in HINT_ROLLS:
