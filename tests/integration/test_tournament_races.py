@@ -23,6 +23,21 @@ def tours(harness: Any, item: Any) -> Iterator[Tournaments]:
     yield Tournaments(harness, item)
 
 
+def connected_entrants(tours: Tournaments, *names: str, **plan: Any) -> tuple[str, list[Caller]]:
+    """A new tournament (an arena of ten minutes unless `plan` says) its named players entered,
+    connected."""
+    players = connected(tours, *names)
+    tid = tours.create(**(plan or {"kind": "arena", "minutes": 10}))
+    tours.enter(tid, *players)
+    return tid, players
+
+
+def connected(tours: Tournaments, *names: str) -> list[Caller]:
+    players = callers(*names)
+    tours.harness.connect(*players)
+    return players
+
+
 def balances(tours: Tournaments, *players: Caller) -> dict[str, int]:
     return {p.player_id: tours.wallets.wallet(p.player_id).balance for p in players}
 
@@ -214,13 +229,8 @@ def test_a_swiss_round_written_in_parts_is_completed_after_a_run_that_stopped(
 
 def test_a_swiss_player_at_another_game_forfeits_the_pairing(tours: Tournaments) -> None:
     # given a 4-player Swiss; dan is at a game of his own under way when it starts
-    players = callers("ana", "ben", "cid", "dan")
-    eve = callers("eve")[0]
-    tours.harness.connect(*players, eve)
-    tid = tours.create(kind="swiss", rounds=2)
-    tours.enter(tid, *players)
-    dan = players[3]
-    tours.harness.running_game(dan, eve, connect=False)
+    tid, players = connected_entrants(tours, "ana", "ben", "cid", "dan", kind="swiss", rounds=2)
+    tours.harness.running_game(players[3], *connected(tours, "eve"), connect=False)
     tours.harness.advance(minutes=10)
     # when the job pairs the first round
     tours.run(tid)
@@ -236,12 +246,8 @@ def test_a_swiss_player_at_another_game_forfeits_the_pairing(tours: Tournaments)
 
 def test_an_arena_pairs_nobody_who_is_at_another_game(tours: Tournaments) -> None:
     # given an arena of four; cid is at a game of his own under way
-    players = callers("ana", "ben", "cid", "dan")
-    eve = callers("eve")[0]
-    tours.harness.connect(*players, eve)
-    tid = tours.create(kind="arena", minutes=10)
-    tours.enter(tid, *players)
-    tours.harness.running_game(players[2], eve, connect=False)
+    tid, players = connected_entrants(tours, "ana", "ben", "cid", "dan")
+    tours.harness.running_game(players[2], *connected(tours, "eve"), connect=False)
     tours.harness.advance(minutes=10)
     # when the job pairs
     done = tours.run(tid)
@@ -256,10 +262,7 @@ def test_a_game_whose_end_never_reached_the_standings_is_collected_from_its_tabl
     tours: Tournaments,
 ) -> None:
     # given an arena game played to its end whose end record was lost (never recorded)
-    players = callers("ana", "ben")
-    tours.harness.connect(*players)
-    tid = tours.create(kind="arena", minutes=10)
-    tours.enter(tid, *players)
+    tid, players = connected_entrants(tours, "ana", "ben")
     tours.harness.advance(minutes=10)
     tours.run(tid)
     (game_id,) = tours.under_way(tid)
@@ -322,10 +325,7 @@ def test_the_run_sample_in_events_runs_the_jobs_function(
     tours: Tournaments, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # given the tournaments jobs function on this table's service, and an arena due to start
-    players = callers("ana", "ben")
-    tours.harness.connect(*players)
-    tid = tours.create(kind="arena", minutes=10)
-    tours.enter(tid, *players)
+    tid, _ = connected_entrants(tours, "ana", "ben")
     jobs = load_quietly("tournaments_jobs")
     monkeypatch.setattr(jobs, "tournament_runner", lambda: tours.service)
     tours.harness.advance(minutes=10)
