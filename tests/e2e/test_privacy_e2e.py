@@ -15,9 +15,11 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from yamb.accounts.nicknames import purged_nickname
 from yamb_service.common.dynamo import item_model
 from yamb_service.economy.ports import Change
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
+from yamb_tools.moderation import grant
 
 from devstack.stack import LocalStack, local_nickname
 from devstack.streams import wait_until
@@ -26,10 +28,10 @@ RANKED = {"players": 2, "ranked": True, "preset": 1, "turnSeconds": 60}
 DESCRIPTION = "Rolls dice at dawn in Zagreb"
 # Where the purged player's id may stay (docs/accounts.md, "What the purge keeps"): an opaque id
 # that no longer leads to anyone (the profile stripped, Cognito's user deleted), as the key of
-# the games, boards, ratings, season leagues, statistics, progression and ledger items that keep
-# the opponents' results and the amounts; never in a nickname's reservation, a mailed link or a
-# connection's item.
-ID_MAY_STAY = re.compile(r"^(PLAYER|GAME|BOARD|PERIOD|IDEM|RATING|SEASON)#")
+# the games, boards, ratings, season leagues, tournament entries, statistics, progression and
+# ledger items that keep the opponents' results and the amounts; never in a nickname's
+# reservation, a mailed link or a connection's item.
+ID_MAY_STAY = re.compile(r"^(PLAYER|GAME|BOARD|PERIOD|IDEM|RATING|SEASON|TOURNAMENT)#")
 
 
 def http(
@@ -86,6 +88,23 @@ def scan(stack: LocalStack) -> list[tuple[str, str]]:
     return items
 
 
+def enter_an_arena(stack: LocalStack, token: str) -> str:
+    """An operator's arena, open for an hour yet, entered with `token`: its id."""
+    operator = "purge-op"
+    operator_token = stack.player_token(operator)
+    grant(local_nickname(operator), stack.aws.physical_ids["GameTable"],
+          stack.aws.region, stack.aws.endpoint_url, True)  # fmt: skip
+    plan = {"kind": "arena", "name": "Purge arena", "minutes": 10, "ranked": False,
+            "rules": {"columns": ["free"]},
+            "startsAt": (stack.aws.clock.now() + timedelta(hours=1)).isoformat()}  # fmt: skip
+    created = http(stack, "POST", "/tournaments", operator_token, plan)
+    assert created[0] == 201, created
+    tournament_id = str(created[1]["tournamentId"])
+    entered = http(stack, "POST", f"/tournaments/{tournament_id}/entry", token, {})
+    assert entered[0] == 201, entered
+    return tournament_id
+
+
 def test_purge_leaves_nothing_personal_in_any_item(stack: LocalStack, players: Any) -> None:
     # given ana and ben played a ranked game to the end over the sockets
     ana, ben = players("purge-ana"), players("purge-ben")
@@ -117,8 +136,11 @@ def test_purge_leaves_nothing_personal_in_any_item(stack: LocalStack, players: A
     )
     gift = http(stack, "POST", "/me/gifts", ben_token, {"nickname": nickname, "amount": 40})
     assert gift[0] == 201, gift
+    # and she entered an operator's arena, whose entry keeps her nickname for its standings
+    tournament_id = enter_an_arena(stack, ana_token)
     ana.close()
-    assert any(nickname.casefold() in text for _, text in scan(stack))
+    entry = f"TOURNAMENT#{tournament_id} E#{ana.player_id}"
+    assert any(keys == entry and nickname.casefold() in text for keys, text in scan(stack))
 
     # when ana deletes her account, and the daily job runs 30 days later
     assert http(stack, "DELETE", "/me", ana_token)[0] == 202
@@ -143,3 +165,8 @@ def test_purge_leaves_nothing_personal_in_any_item(stack: LocalStack, players: A
     assert '"email":null' in profile.replace(" ", "")
     unexpected = [keys for keys in with_id if not ID_MAY_STAY.match(keys)]
     assert unexpected == [], "\n".join(unexpected)
+    # and her tournament entry stays, named by the id name, as the tournament's page shows it
+    assert entry in with_id
+    status, page = http(stack, "GET", f"/tournaments/{tournament_id}", ben_token)
+    assert status == 200, page
+    assert [row["nickname"] for row in page["standings"]] == [purged_nickname(ana.player_id)]

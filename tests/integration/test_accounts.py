@@ -20,6 +20,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from botocore.client import BaseClient
 from botocore.exceptions import ClientError
+from yamb.competition.standings import Entry
+from yamb.competition.tournaments import TournamentPlan, new_tournament
 from yamb.session import lobby
 from yamb.session.results import GameResult, PlayerResult
 from yamb.settings import GameSettings
@@ -28,6 +30,7 @@ from yamb_service.accounts.dynamo import DynamoAccountStore
 from yamb_service.accounts.service import DailyJobError
 from yamb_service.accounts.wiring import account_service
 from yamb_service.common.dynamo import item_model
+from yamb_service.competition.tournament_dynamo import DynamoTournamentStore
 from yamb_service.economy.ports import Change
 from yamb_service.economy.wallet_dynamo import DynamoWalletStore
 from yamb_service.edge.identity import SIGN_IN_SKEW_SECONDS
@@ -86,6 +89,7 @@ class Accounts:
         self.handlers = stack._handlers
         self.cognito = self.aws.client("cognito-idp")
         settings = (self.aws.physical_ids["GameTable"], self.aws.region, self.aws.endpoint_url)
+        self.settings = settings
         games = item_model(*settings)
         self.store = DynamoAccountStore(games, DynamoGameRepository(games).result)
         self.games = DynamoGameRepository(games)
@@ -872,6 +876,15 @@ def test_deletion_locks_reminds_then_purges_and_frees_the_names(accounts: Accoun
         nickname=nickname,
     )
     accounts.games.create(table, players={player_id: "seat"}, now=accounts.aws.clock.now())
+    # and entered a tournament beside another player (the entries keep the nicknames)
+    tournaments = DynamoTournamentStore(item_model(*accounts.settings))
+    tournament_id = _unique("purge-arena-")
+    now = accounts.aws.clock.now()
+    plan = TournamentPlan(kind="arena", name="Purge arena", starts_at=now + timedelta(hours=1),
+                          minutes=10, rules={"columns": ["free"]}, ranked=False)  # fmt: skip
+    assert tournaments.create(new_tournament(tournament_id, plan, "ab" * 32, now))
+    for who, name in ((player_id, nickname), ("someone-else", "Stays")):
+        assert tournaments.enter(tournament_id, Entry(player_id=who, nickname=name, joined_at=now))
     asked = accounts.http("DELETE", "/me", token=token)
 
     # then the account is locked at once, and told when it goes
@@ -909,6 +922,10 @@ def test_deletion_locks_reminds_then_purges_and_frees_the_names(accounts: Accoun
     # and the table's seat no longer shows the nickname, but the id name
     (seat,) = accounts.games.load(table.game_id).session.seats
     assert (seat.player_id, seat.nickname) == (player_id, profile.nickname)
+    # and neither does the tournament's entry, on a new version; the other entrant's is theirs
+    entries = tournaments.state(tournament_id).entries
+    assert (entries[player_id].nickname, entries[player_id].version) == (profile.nickname, 2)
+    assert (entries["someone-else"].nickname, entries["someone-else"].version) == ("Stays", 1)
 
 
 def test_deletion_cancelled_by_any_login(accounts: Accounts) -> None:

@@ -770,14 +770,15 @@ def test_functions_dynamodb_actions_are_the_ones_their_code_calls(template: Temp
     # the authorizers read a profile; the account functions write whole profiles on their
     # version (PutItem), use links up and move reservations (DeleteItem), the accounts function
     # counts the mails to an address (UpdateItem), and only the daily job lists accounts (the
-    # index); its purge reads a game's partition (Query) to rename seats
+    # index); its purge reads a game's partition (Query) to rename seats, and the tournaments'
+    # list (the index) and their entries (BatchGetItem) to rename the player's
     read, put, delete = "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem"
     account_grants = {
         "AuthorizerFunction": {read},
         "HttpAuthorizerFunction": {read},
         "AccountsFunction": {read, put, delete, "dynamodb:Query", "dynamodb:UpdateItem"},
         "AccountTriggersFunction": {read, put, "dynamodb:Query"},
-        "AccountJobsFunction": {read, put, delete, "dynamodb:Query"},
+        "AccountJobsFunction": {read, put, delete, "dynamodb:Query", "dynamodb:BatchGetItem"},
     }
     for function, actions in account_grants.items():
         expected = {(action, table) for action in actions}
@@ -1474,7 +1475,13 @@ def test_every_functions_table_grants_are_limited_by_leading_keys(template: Temp
         ),
         (
             "AccountJobsFunction",
-            [_item_call("DeleteItem", "NICK#ana"), _index_query("ACCOUNTS#deleting")],
+            [
+                _item_call("DeleteItem", "NICK#ana"),
+                _index_query("ACCOUNTS#deleting"),
+                _item_call("BatchGetItem", "TOURNAMENT#t1"),
+                _item_call("PutItem", "TOURNAMENT#t1"),
+                _index_query("TOURNAMENTS"),
+            ],
             ["IDEM#k", "REFCODE#c", "PERIOD#p"],
         ),
     ],

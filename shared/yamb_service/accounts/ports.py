@@ -173,6 +173,13 @@ class PlayedGames(Protocol):
         written."""
 
 
+class TournamentEntries(Protocol):
+    def rename_entries(self, player_id: str, nickname: str) -> int:
+        """The player's entries in the tournaments stored (which keep the nickname they entered
+        under, for the standings) renamed `nickname`, the purge's id name; how many were
+        written."""
+
+
 class Referrals(Protocol):
     """The referral a registration takes (progression.referral.service.ReferralService)."""
 

@@ -50,6 +50,7 @@ from yamb_service.accounts.ports import (
     Referrals,
     StaleProfileError,
     Tokens,
+    TournamentEntries,
 )
 from yamb_service.common.observability import MetricUnit, logger, metrics
 from yamb_service.economy.ports import Change, Plan, WalletStore
@@ -117,8 +118,11 @@ class AccountService:
         referrals: Referrals | None = None,
         games: PlayedGames | None = None,
         devices: PushDevices | None = None,
+        tournaments: TournamentEntries | None = None,
     ) -> None:
         self.store = store
+        # The tournament entries that keep the nickname (the purge renames them).
+        self.tournaments = tournaments
         # The devices the player's pushes go to (Web Push): forgotten by the purge.
         self.devices = devices
         # The games whose seats keep the nickname (the purge renames them).
@@ -570,6 +574,9 @@ class AccountService:
         # write: a crash here leaves the purge begun, and the next run renames what is left).
         if self.games is not None:
             self.games.rename_seats(player_id, purged_nickname(player_id), self.now())
+        # And the tournaments' entries, which keep the nickname for their standings.
+        if self.tournaments is not None:
+            self.tournaments.rename_entries(player_id, purged_nickname(player_id))
         # And the devices' push subscriptions (their endpoints are the player's).
         if self.devices is not None:
             self.devices.forget(player_id)

@@ -83,6 +83,24 @@ class _LazySeatNames:
         return int(self._built.rename_seats(player_id, nickname, now, only_in_play=only_in_play))
 
 
+class _LazyTournamentEntries:
+    """The purge's renaming of the player's tournament entries
+    (yamb_service.competition.entry_names_dynamo), imported and built on the first purge."""
+
+    def __init__(self, item: Any) -> None:
+        self._item = item
+        self._built: Any = None
+
+    def rename_entries(self, player_id: str, nickname: str) -> int:
+        if self._built is None:
+            from yamb_service.competition.entry_names_dynamo import (  # noqa: PLC0415
+                DynamoTournamentEntryNames,
+            )
+
+            self._built = DynamoTournamentEntryNames(self._item)
+        return int(self._built.rename_entries(player_id, nickname))
+
+
 @cache
 def account_service(
     user_pool_id: str | None = None, client_id: str | None = None
@@ -122,6 +140,7 @@ def account_service(
         referrals=referrals,
         games=_LazySeatNames(item),
         devices=PushDevices(DynamoSubscriptions(item)),
+        tournaments=_LazyTournamentEntries(item),
     )
 
 

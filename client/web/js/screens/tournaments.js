@@ -8,12 +8,29 @@ import { fill, h } from "../dom.js";
 import { formatDate, formatNumber, t, tn } from "../i18n.js";
 
 const REFRESH_MS = 5_000;
+// A failed refresh is tried again after twice the wait of the one before, never more than this.
+const RETRY_MAX_MS = 60_000;
+// Every show of these screens, and every leaving of them, starts a new generation: an answer
+// asked for by an earlier one is dropped (the page it was for is no longer shown), and its timer
+// cleared (decision: a screen's late answers are dropped).
+let generation = 0;
 let refresh = null;
 
 function stopRefresh() {
+  generation += 1;
   clearTimeout(refresh);
   refresh = null;
 }
+
+/** Whether an answer asked for now may still be drawn in `root`: these screens neither shown
+ * again nor left since, and `root` on show. */
+function liveness(root) {
+  const mine = generation;
+  return () => mine === generation && !root.hidden;
+}
+
+/** The wait before the next refresh after `failed` failures in a row (0: the normal one). */
+const refreshDelay = (failed) => Math.min(REFRESH_MS * 2 ** failed, RETRY_MAX_MS);
 
 export const kindLabel = (kind) => ({ arena: t("Arena"), swiss: t("Swiss"), duplicate: t("Duplicate") })[kind] || kind;
 
@@ -67,6 +84,7 @@ export const screen = {
   nav: true,
   async show(root, _params, ctx) {
     stopRefresh();
+    const live = liveness(root);
     fill(root, h("h2", {}, t("Tournaments")), h("p", { class: "hint" }, t("Loading…")));
     let view;
     let season;
@@ -75,9 +93,10 @@ export const screen = {
       [view, season, me] = await Promise.all([ctx.http("GET", "/tournaments"), ctx.http("GET", "/seasons/current"),
         ctx.http("GET", "/me").catch(() => null)]);
     } catch (problem) {
-      fill(root, h("h2", {}, t("Tournaments")), h("p", { class: "error", id: "tournaments-error", role: "alert" }, problem.message));
+      if (live()) fill(root, h("h2", {}, t("Tournaments")), h("p", { class: "error", id: "tournaments-error", role: "alert" }, problem.message));
       return;
     }
+    if (!live()) return; // the player went elsewhere meanwhile
     const groups = [
       ["tournaments-running", t("Running"), view.tournaments.filter((x) => x.status === "running")],
       ["tournaments-coming", t("Coming"), view.tournaments.filter((x) => x.status === "open").reverse()],
@@ -86,9 +105,10 @@ export const screen = {
     const seasonPanel = h("section", { class: "panel", id: "season" });
     const drawSeason = (shown) => fill(seasonPanel, seasonView(shown, async (league) => {
       try {
-        drawSeason(await ctx.http("GET", `/seasons/current?league=${encodeURIComponent(league)}`));
+        const shownNow = await ctx.http("GET", `/seasons/current?league=${encodeURIComponent(league)}`);
+        if (live()) drawSeason(shownNow);
       } catch (problem) {
-        fill(seasonPanel, h("p", { class: "error", role: "alert" }, problem.message));
+        if (live()) fill(seasonPanel, h("p", { class: "error", role: "alert" }, problem.message));
       }
     }));
     drawSeason(season);
@@ -157,22 +177,54 @@ export const pageScreen = {
   nav: false,
   async show(root, { tournamentId }, ctx) {
     stopRefresh();
+    const live = liveness(root);
     const path = `/tournaments/${encodeURIComponent(tournamentId)}`;
     const note = h("p", { class: "error", id: "tournament-error", role: "alert" });
+    // Said while refreshes fail; the page drawn last stays under it.
+    const stale = h("p", { class: "note", id: "tournament-refresh-failed", role: "status", hidden: true });
+    let failed = 0;
+    let drawn = false;
+    // Each request's number: an answer overtaken by a later request's is not drawn.
+    let asked = 0;
+    const later = (wait) => {
+      clearTimeout(refresh);
+      refresh = setTimeout(draw, wait);
+    };
     fill(root, h("h2", {}, t("Tournament")), h("p", { class: "hint" }, t("Loading…")));
-    const draw = async () => {
+    async function draw() {
+      const mine = ++asked;
       let view;
       try {
         view = await ctx.http("GET", path);
       } catch (problem) {
-        fill(root, h("h2", {}, t("Tournament")), h("p", { class: "error", id: "tournament-error", role: "alert" }, problem.message));
+        if (!live() || mine !== asked) return;
+        const wait = refreshDelay(++failed);
+        if (!drawn) {
+          fill(root, h("h2", {}, t("Tournament")), h("p", { class: "error", id: "tournament-error", role: "alert" }, problem.message));
+          // An unknown tournament, or one the player may not see, stays so: asked again only
+          // when the failure may pass (no answer, a server's fault, too many requests).
+          if (problem.status && problem.status < 500 && problem.status !== 429) return;
+        } else {
+          stale.textContent = tn("The page could not be refreshed: trying again in {count} second.",
+            "The page could not be refreshed: trying again in {count} seconds.", Math.round(wait / 1000));
+          stale.hidden = false;
+        }
+        later(wait);
         return;
       }
+      if (!live() || mine !== asked) return; // left, or overtaken: another page is on show
+      failed = 0;
+      drawn = true;
+      stale.hidden = true;
+      stale.textContent = "";
       document.title = `${view.name} · Yamb`;
-      fill(root, head(view), entry(view, path, ctx, note, draw), note, standings(view), games(view), dice(view));
-      stopRefresh();
-      if (["open", "running", "finished"].includes(view.status)) refresh = setTimeout(draw, REFRESH_MS);
-    };
+      fill(root, head(view), stale, entry(view, path, ctx, note, draw), note, standings(view), games(view), dice(view));
+      if (["open", "running", "finished"].includes(view.status)) later(REFRESH_MS);
+      else {
+        clearTimeout(refresh);
+        refresh = null;
+      }
+    }
     await draw();
   },
   hide: stopRefresh,
