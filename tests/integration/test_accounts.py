@@ -884,7 +884,8 @@ def test_deletion_locks_reminds_then_purges_and_frees_the_names(accounts: Accoun
                           minutes=10, rules={"columns": ["free"]}, ranked=False)  # fmt: skip
     assert tournaments.create(new_tournament(tournament_id, plan, "ab" * 32, now))
     for who, name in ((player_id, nickname), ("someone-else", "Stays")):
-        assert tournaments.enter(tournament_id, Entry(player_id=who, nickname=name, joined_at=now))
+        entry = Entry(player_id=who, nickname=name, joined_at=now)
+        assert tournaments.enter(tournaments.state(tournament_id).tournament, entry) == "written"
     asked = accounts.http("DELETE", "/me", token=token)
 
     # then the account is locked at once, and told when it goes

@@ -22,7 +22,7 @@ def _tournament(store: DynamoTournamentStore, tournament_id: str, *entrants: str
     assert store.create(new_tournament(tournament_id, plan, "cd" * 32, NOW))
     for player_id in entrants:
         entry = Entry(player_id=player_id, nickname=f"name-{player_id[:4]}", joined_at=NOW)
-        assert store.enter(tournament_id, entry)
+        assert store.enter(store.state(tournament_id).tournament, entry) == "written"
 
 
 def test_a_purge_renames_the_players_entries_in_every_tournament_once(
