@@ -165,3 +165,30 @@ def test_web_client_an_operator_creates_a_swiss_from_the_tournaments_screen(
     expect(head).to_have_attribute("data-kind", "swiss")
     expect(head).to_have_attribute("data-status", "open")
     expect(head).to_contain_text("40 · 20")
+
+
+def test_web_client_shows_a_swiss_forfeit_of_a_player_at_another_game(
+    web_stack: LocalStack, players: Any, new_page: NewPage
+) -> None:
+    # given a Swiss of four, one of whom is playing a bot when its first round is paired
+    swiss = Director(web_stack, players, unique("t-ff"), 4)
+    swiss.create(kind="swiss", rounds=2)
+    swiss.enter_all()
+    busy = swiss.players[3]
+    table = busy.act("create_game", settings={"players": 2, "columns": ["free"]})["gameId"]
+    busy.act("add_bot", gameId=table, level="easy")
+    assert busy.act("start_game", gameId=table)["status"] == "running"
+
+    # when the minute job pairs the round
+    swiss.run(minutes=1)
+
+    # then the tournament's page says who won by forfeit, with nothing to watch or replay
+    page_view = swiss.page()
+    (forfeit,) = [g for g in page_view["games"] if g["forfeit"]]
+    assert local_nickname(busy.name) in forfeit["players"]
+    page = new_page()
+    sign_in(page, web_stack, unique("t-ff-viewer"))
+    page.goto(f"{web_stack.web_url}#/tournaments/{swiss.tournament_id}")
+    row = page.locator(f'#tournament-games li[data-game="{forfeit["gameId"]}"]')
+    expect(row.locator(".forfeit")).to_contain_text(f"{forfeit['winners'][0]} won")
+    expect(row.locator("a")).to_have_count(0)

@@ -314,9 +314,15 @@ function games(view) {
         view.kind === "swiss" ? [t("Round {round}", { round: game.round }), ": "] : null,
         game.players.map((name, index) => [index ? " – " : "", name,
           game.ended && name in game.totals ? ` (${formatNumber(game.totals[name])})` : ""]),
-        kept ? null : [" ", game.ended
-          ? h("a", { href: `#/replay/${encodeURIComponent(game.gameId)}` }, t("Replay"))
-          : h("a", { href: `#/game/${encodeURIComponent(game.gameId)}` }, t("Watch"))])))
+        // A forfeit was never played: who sat at another game lost it, nothing to replay.
+        game.forfeit
+          ? [" ", h("span", { class: "forfeit" },
+            game.winners.length
+              ? t("forfeit: {winners} won, the other was at another game", { winners: game.winners.join(", ") })
+              : t("forfeit: both were at other games"))]
+          : kept ? null : [" ", game.ended
+            ? h("a", { href: `#/replay/${encodeURIComponent(game.gameId)}` }, t("Replay"))
+            : h("a", { href: `#/game/${encodeURIComponent(game.gameId)}` }, t("Watch"))])))
       : h("p", { class: "hint" }, t("No game yet.")));
 }
 
