@@ -36,7 +36,7 @@ from yamb.i18n import Text
 from yamb.results.prizes import share_of
 from yamb.session.results import GameResult
 
-from yamb_service.common.observability import MetricUnit, logger, metrics
+from yamb_service.common.observability import JOB_FAILED, MetricUnit, logger, metrics
 from yamb_service.common.ports import TransactionPart
 from yamb_service.competition.tournament_ports import (
     TableSeat,
@@ -200,8 +200,9 @@ class TournamentService:
             try:
                 self._step(tournament_id, now, done)
             except Exception:
+                # Counted as a failed job (its alarm), though the run goes on with the others.
                 logger.exception("tournament run failed", tournament_id=tournament_id)
-                metrics.add_metric(name="TournamentRunFailed", unit=MetricUnit.Count, value=1)
+                metrics.add_metric(name=JOB_FAILED, unit=MetricUnit.Count, value=1)
                 done.failed.append(tournament_id)
         return done
 

@@ -17,6 +17,7 @@ import re
 import shutil
 import sys
 from collections.abc import Iterable
+from datetime import timedelta
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -61,7 +62,29 @@ def _route_params(stack: LocalStack, name: str, player: str, paths: list[str]) -
         params["gameId"] = finished_game(stack, name)
     if any(":clubId" in path for path in paths):
         params["clubId"] = founded_club(stack, player, f"{name} club")
+    if any(":tournamentId" in path for path in paths):
+        params["tournamentId"] = an_arena(stack, name, player)
     return params
+
+
+def an_arena(stack: LocalStack, name: str, player: str) -> str:
+    """An operator's arena starting in an hour, the walker entered: its id."""
+    from yamb_tools.moderation import grant
+
+    from tests.e2e.test_tournaments_e2e import ONE_COLUMN, call
+
+    operator = f"{name}-op"
+    grant(local_nickname(operator), stack.aws.physical_ids["GameTable"],
+          stack.aws.region, stack.aws.endpoint_url, True)  # fmt: skip
+    plan = {"kind": "arena", "name": "Sunday arena", "minutes": 60, "rules": ONE_COLUMN,
+            "prizes": [50, 30, 20],
+            "startsAt": (stack.aws.clock.now() + timedelta(hours=1)).isoformat()}  # fmt: skip
+    status, created = call(stack, "POST", "/tournaments", stack.player_token(operator), plan)
+    assert status == 201, created
+    tournament_id = str(created["tournamentId"])
+    path = f"/tournaments/{tournament_id}/entry"
+    assert call(stack, "POST", path, stack.player_token(player))[0] == 201
+    return tournament_id
 
 
 def screen_drawn(page: Page, screen_id: str) -> None:
