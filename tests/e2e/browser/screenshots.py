@@ -74,12 +74,13 @@ def an_arena(stack: LocalStack, name: str, player: str) -> str:
     from tests.e2e.test_tournaments_e2e import ONE_COLUMN, call
 
     operator = f"{name}-op"
+    token = stack.player_token(operator)  # the account, before it is made an operator
     grant(local_nickname(operator), stack.aws.physical_ids["GameTable"],
           stack.aws.region, stack.aws.endpoint_url, True)  # fmt: skip
     plan = {"kind": "arena", "name": "Sunday arena", "minutes": 60, "rules": ONE_COLUMN,
             "prizes": [50, 30, 20],
             "startsAt": (stack.aws.clock.now() + timedelta(hours=1)).isoformat()}  # fmt: skip
-    status, created = call(stack, "POST", "/tournaments", stack.player_token(operator), plan)
+    status, created = call(stack, "POST", "/tournaments", token, plan)
     assert status == 201, created
     tournament_id = str(created["tournamentId"])
     path = f"/tournaments/{tournament_id}/entry"
