@@ -78,7 +78,7 @@ def an_arena(stack: LocalStack, name: str, player: str) -> str:
     grant(local_nickname(operator), stack.aws.physical_ids["GameTable"],
           stack.aws.region, stack.aws.endpoint_url, True)  # fmt: skip
     plan = {"kind": "arena", "name": "Sunday arena", "minutes": 60, "rules": ONE_COLUMN,
-            "prizes": [50, 30, 20],
+            "ranked": False, "prizes": [50, 30, 20],
             "startsAt": (stack.aws.clock.now() + timedelta(hours=1)).isoformat()}  # fmt: skip
     status, created = call(stack, "POST", "/tournaments", token, plan)
     assert status == 201, created
