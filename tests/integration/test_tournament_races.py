@@ -229,7 +229,9 @@ def test_a_swiss_round_written_in_parts_is_completed_after_a_run_that_stopped(
 
 def test_a_swiss_player_at_another_game_forfeits_the_pairing(tours: Tournaments) -> None:
     # given a 4-player Swiss; dan is at a game of his own under way when it starts
-    tid, players = connected_entrants(tours, "ana", "ben", "cid", "dan", kind="swiss", rounds=2)
+    tid, players = connected_entrants(
+        tours, "ana", "ben", "cid", "dan", kind="swiss", rounds=2, prizes=[40, 30, 20, 10]
+    )
     tours.harness.running_game(players[3], *connected(tours, "eve"), connect=False)
     tours.harness.advance(minutes=10)
     # when the job pairs the first round
@@ -242,6 +244,17 @@ def test_a_swiss_player_at_another_game_forfeits_the_pairing(tours: Tournaments)
     assert state.entries["dan"].results == "L" and state.entries[opponent].results == "W"
     assert forfeits[0].winners == [opponent]
     assert len(tours.under_way(tid)) == 1
+
+    # and when dan is still away for the second round and the Swiss ends, the three who
+    # played share the prizes, dan (four prizes, but no game of his) nothing
+    for _ in range(2):
+        for game_id in tours.under_way(tid):
+            tours.finish(game_id, players)
+        tours.run(tid)
+    state = tours.service.state(tid)
+    assert state.tournament.status == "paid" and state.entries["dan"].results == "LL"
+    paid = balances(tours, *players)
+    assert paid["dan"] == 0 and all(paid[p] > 0 for p in ("ana", "ben", "cid"))
 
 
 def test_an_arena_pairs_nobody_who_is_at_another_game(tours: Tournaments) -> None:
@@ -351,3 +364,61 @@ def test_each_job_sample_in_events_is_a_job_its_function_takes(
     # the samples `sam local invoke -e` and the README use: each a valid job of its function
     job = getattr(load_quietly(function), model).model_validate(load_event(sample))
     assert job.job == sample.removesuffix(".json").rsplit("_", 1)[1]
+
+
+def test_a_tournament_made_before_the_active_markers_is_still_run(tours: Tournaments) -> None:
+    # given an arena due to start whose active marker is missing (made before markers existed)
+    tid, _ = connected_entrants(tours, "ana", "ben")
+    tours.item.get("TOURNAMENTS#ACTIVE", tid).delete()
+    tours.harness.advance(minutes=10)
+    # when the job runs every tournament
+    done = tours.service.run(tours.now)
+    # then it found it in the public list, started and paired it
+    assert done.started == [tid] and done.paired == 1
+
+
+def test_a_duplicate_deals_nobody_at_another_game_until_they_are_free(tours: Tournaments) -> None:
+    # given a duplicate of two; ben is at a game of his own under way
+    tid, players = connected_entrants(tours, "ana", "ben", kind="duplicate", minutes=30)
+    other = tours.harness.running_game(players[1], *connected(tours, "eve"), connect=False)
+    tours.harness.advance(minutes=10)
+    # when the job deals
+    assert tours.run(tid).paired == 1
+    # then ana has her game, ben none and no void game was made for him
+    state = tours.service.state(tid)
+    assert [g.players for g in state.games.values()] == [["ana"]]
+    # and once ben's game is over (he resigns) he is dealt his
+    tours.harness.ack(players[1], tours.harness.act(players[1], "resign", gameId=other))
+    assert tours.run(tid).paired == 1
+
+
+def test_a_swiss_pairing_whose_table_closed_before_its_start_is_paired_again(
+    tours: Tournaments, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a Swiss of two whose first table is closed before it could start (a run died
+    # between making and starting it, and the waiting table was removed)
+    from yamb_service.game.tournament_tables import GameTables
+
+    tid, _ = connected_entrants(tours, "ana", "ben", kind="swiss", rounds=2)
+    tours.harness.advance(minutes=10)
+    real_open = GameTables.open_table
+    tries: list[str] = []
+
+    def closed_once(self: GameTables, tournament_id: str, game_id: str, *args: Any) -> bool:
+        tries.append(game_id)
+        if len(tries) == 1:
+            return False  # the table is gone: nobody is busy, nothing to start
+        return real_open(self, tournament_id, game_id, *args)
+
+    monkeypatch.setattr(GameTables, "open_table", closed_once)
+    # when the job runs, then runs again
+    tours.run(tid)
+    state = tours.service.state(tid)
+    # then the first pairing is void and the same players are paired again, under a new id
+    (void,) = [g for g in state.games.values() if g.void]
+    (again,) = [g for g in state.games.values() if not g.void]
+    assert sorted(again.players) == sorted(void.players) and again.round == 1
+    assert {state.entries[p].game_id for p in again.players} == {again.game_id}
+    tours.run(tid)
+    # and its table is made: the round is played
+    assert tours.under_way(tid) == [again.game_id] and tries[-1] == again.game_id

@@ -264,7 +264,71 @@ def test_a_newcomer_is_in_one_league_a_season_whatever_races(tournaments: Tourna
     from yamb.competition.seasons import Member
 
     late = Member(player_id=ANA, league="silver", points=2, games=1)
-    outcome = service.store.record_game("late-game", season_id, NOW, {}, [late])
+    outcome = service.store.record_game(
+        "late-game", season_id, NOW, {}, [late], newcomer_leagues={ANA: None}
+    )
     # then it is refused (read again), and ana stays in one league
     assert outcome == "moved"
     assert [m.player_id for _, m in service.table(season_id, "silver")] == []
+
+
+def _last_season_won_by_ana(tournaments: Tournaments) -> Any:
+    """Last season: ana beat ben three times, cleo and dan drew three times; its end is due."""
+    season = season_of(NOW)
+    for _ in range(3):
+        tournaments.record(game({ANA: 300, BEN: 200}), game({CLEO: 250, DAN: 250}))
+    return season
+
+
+def test_a_first_game_recorded_while_the_close_runs_moves_with_its_player(
+    tournaments: Tournaments, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given ana's first game of the next season recorded just after the close looked for one
+    season = _last_season_won_by_ana(tournaments)
+    early = season.ends_at + timedelta(minutes=5)
+    service = competition_wiring.season_service()
+    real_members = service.store.members
+    raced: list[bool] = []
+
+    def members(season_id: str, player_ids: Any) -> Any:
+        found = real_members(season_id, player_ids)
+        if season_id != season.season_id and not raced:
+            raced.append(True)
+            tournaments.record(game({ANA: 280, BEN: 150}, at=early))
+        return found
+
+    monkeypatch.setattr(service.store, "members", members)
+    # when the close runs
+    closed = service.close(season.ends_at + timedelta(minutes=20))
+    # then it moved ana up, and her first game of the next season with her
+    assert raced and closed.moved == [f"{ANA} bronze -> silver"]
+    next_id = season_of(early).season_id
+    assert [m.player_id for _, m in service.table(next_id, "silver")] == [ANA]
+    assert ANA not in [m.player_id for _, m in service.table(next_id, "bronze")]
+
+
+def test_a_first_game_whose_league_was_read_before_the_close_is_read_again(
+    tournaments: Tournaments, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given ana's first game of the next season, its league read (bronze) just before the close
+    # moved her up
+    season = _last_season_won_by_ana(tournaments)
+    early = season.ends_at + timedelta(minutes=5)
+    service = competition_wiring.season_service()
+    real_leagues = service.store.leagues_of
+    raced: list[bool] = []
+
+    def leagues_of(player_ids: Any) -> Any:
+        found = real_leagues(player_ids)
+        if not raced:  # the close comes between this read and the game's write
+            raced.append(True)
+            service.close(season.ends_at + timedelta(minutes=20))
+        return found
+
+    monkeypatch.setattr(service.store, "leagues_of", leagues_of)
+    # when that game is recorded
+    tournaments.record(game({ANA: 280, BEN: 150}, at=early))
+    # then it counts in silver, where the close put her
+    next_id = season_of(early).season_id
+    assert raced and service.viewer(ANA, next_id)[0] == "silver"
+    assert [m.player_id for _, m in service.table(next_id, "silver")] == [ANA]

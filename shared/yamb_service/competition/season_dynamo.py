@@ -7,7 +7,7 @@ points, so a redelivered game counts once."""
 import json
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 
 from pynamodb.exceptions import PynamoDBException, TransactWriteError
@@ -27,6 +27,11 @@ _ORDER_CEILING = 99_999_999
 
 def _league_key(season_id: str, league: str) -> str:
     return f"SEASON#{season_id}#{league}"
+
+
+def _league_text(league: str) -> str:
+    """How a player's `LEAGUE` item names their league (json.dumps' spacing)."""
+    return json.dumps({"league": league})[1:-1]
 
 
 class DynamoSeasonStore:
@@ -73,10 +78,12 @@ class DynamoSeasonStore:
         now: datetime,
         before: dict[str, Member],
         after: Sequence[Member],
+        *,
+        newcomer_leagues: Mapping[str, League | None],
     ) -> Rated:
         item = self._item
         # The newcomers' checks go first in what pynamodb sends, the marker's put after them.
-        checks = (len(LEAGUES) - 1) * sum(1 for m in after if m.player_id not in before)
+        checks = len(LEAGUES) * sum(1 for m in after if m.player_id not in before)
         try:
             with TransactWrite(connection=item._get_connection().connection) as write:
                 write.save(
@@ -94,19 +101,36 @@ class DynamoSeasonStore:
                         else item.version == old.version,
                     )
                     if old is None:
-                        # A newcomer is in one league a season: two first games recorded at
-                        # once, one on each side of the season's close, must not make two.
-                        for league in LEAGUES:
-                            if league != member.league:
-                                write.condition_check(
-                                    item,
-                                    _league_key(season_id, league),
-                                    f"{_PLAYER}{member.player_id}",
-                                    condition=item.pk.does_not_exist(),
-                                )
+                        self._newcomer_checks(
+                            write, season_id, member, newcomer_leagues.get(member.player_id)
+                        )
         except TransactWriteError as error:
             return marked_write_lost(error, marker_at=checks)
         return "rated"
+
+    def _newcomer_checks(
+        self, write: TransactWrite, season_id: str, member: Member, read: League | None
+    ) -> None:
+        """A newcomer is in one league a season: in no other league's table (two first games
+        recorded at once must not make two), and their league as read (a season's close that
+        moved them since makes this game read it again)."""
+        item = self._item
+        for league in LEAGUES:
+            if league != member.league:
+                write.condition_check(
+                    item,
+                    _league_key(season_id, league),
+                    f"{_PLAYER}{member.player_id}",
+                    condition=item.pk.does_not_exist(),
+                )
+        write.condition_check(
+            item,
+            player_key(member.player_id),
+            _LEAGUE,
+            condition=item.pk.does_not_exist()
+            if read is None
+            else item.summary.contains(_league_text(read)),
+        )
 
     def _member_item(self, season_id: str, member: Member, version: int) -> TableItem:
         key = _league_key(season_id, member.league)
@@ -129,7 +153,7 @@ class DynamoSeasonStore:
             raise busy_or(error) from error
 
     def close(
-        self, season_id: str, end: LeagueEnd, now: datetime, early: tuple[str, Member] | None = None
+        self, season_id: str, end: LeagueEnd, now: datetime, next_id: str, early: Member | None
     ) -> Closed:
         item = self._item
         try:
@@ -152,8 +176,17 @@ class DynamoSeasonStore:
                         ),
                     )
                 )
+                if early is None and end.move != "stay":
+                    # A first game of the next season recorded since it was read for `early`
+                    # (in the old league) makes this close read it again and move it too.
+                    write.condition_check(
+                        item,
+                        _league_key(next_id, end.league),
+                        f"{_PLAYER}{end.player_id}",
+                        condition=item.pk.does_not_exist(),
+                    )
                 if early is not None:
-                    next_id, member = early
+                    member = early
                     write.delete(
                         item(_league_key(next_id, member.league), f"{_PLAYER}{member.player_id}"),
                         condition=item.version == member.version,
@@ -165,7 +198,8 @@ class DynamoSeasonStore:
                     )
         except TransactWriteError as error:
             reasons = [None if r is None else r.code for r in (error.cancellation_reasons or [])]
-            badge_at = 0 if early is None else 1  # after the delete, as pynamodb sends them
+            # After the check or the delete, as pynamodb sends them.
+            badge_at = 1 if early is not None or end.move != "stay" else 0
             if len(reasons) > badge_at and reasons[badge_at] == "ConditionalCheckFailed":
                 return "closed_before"
             if "ConditionalCheckFailed" in reasons or "TransactionConflict" in reasons:

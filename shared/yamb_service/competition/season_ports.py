@@ -1,6 +1,6 @@
 """What seasons need from storage (yamb_service.competition.season_dynamo), with domain types."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Literal, Protocol
 
@@ -22,19 +22,21 @@ class SeasonStore(Protocol):
 
     def record_game(
         self, game_id: str, season_id: str, now: datetime, before: dict[str, Member],
-        after: Sequence[Member],
+        after: Sequence[Member], *, newcomer_leagues: Mapping[str, League | None],
     ) -> Rated:  # fmt: skip
-        """The members `after`, each on the version read, with the game's season marker."""
+        """The members `after`, each on the version read, with the game's season marker; a
+        newcomer (absent from `before`) only if in no other league and their league is still
+        the one read (`newcomer_leagues`, None: none yet)."""
 
     def league(self, season_id: str, league: League, limit: int | None = None) -> list[Member]:
         """A league's members, best first (all of them when `limit` is None)."""
 
     def close(
-        self, season_id: str, end: LeagueEnd, now: datetime, early: tuple[str, Member] | None = None
+        self, season_id: str, end: LeagueEnd, now: datetime, next_id: str, early: Member | None
     ) -> Closed:
-        """The member's badge and next league, once; with `early` (the next season's id and
-        the member's season there, begun in their old league before this close ran), that
-        season moved to the next league in the same transaction."""
+        """The member's badge and next league, once; with `early` (the member's season
+        `next_id`, begun in their old league before this close ran), that season moved to the
+        next league in the same transaction; "moved" when a first game of it came since."""
 
     def badges(self, player_id: str) -> list[LeagueEnd]:
         """The player's season badges, the latest first."""

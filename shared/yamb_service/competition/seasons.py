@@ -84,8 +84,9 @@ class SeasonService:
                     )
                 )
             outcome = self.store.record_game(
-                game.game_id, season.season_id, self.now(), before, after
-            )
+                game.game_id, season.season_id, self.now(), before, after,
+                newcomer_leagues={p: leagues.get(p) for p in newcomers},
+            )  # fmt: skip
             if outcome == "rated":
                 metrics.add_metric(name="SeasonGameCounted", unit=MetricUnit.Count, value=1)
                 return True
@@ -132,8 +133,8 @@ class SeasonService:
             if end.move != "stay":
                 member = self.store.members(next_id, [end.player_id]).get(end.player_id)
                 if member is not None and member.league != end.next_league:
-                    early = (next_id, member)
-            outcome = self.store.close(season_id, end, now, early)
+                    early = member
+            outcome = self.store.close(season_id, end, now, next_id, early)
             if outcome != "moved":
                 return outcome
             self.store.pause(attempt)

@@ -10,7 +10,7 @@ player), so an entry fee, a refund or a prize is taken or paid once whatever run
 
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from yamb.competition import pairing
@@ -196,7 +196,10 @@ class TournamentService:
         if only:
             self._step(only, now, done)
             return done
-        for tournament_id in self.store.active():
+        # The listed ones too: a tournament made before the active markers existed (or one whose
+        # marker was lost) is still run; the public list holds the weeks around now.
+        listed = [t.tournament_id for t in self.store.listed(LISTED) if t.active]
+        for tournament_id in dict.fromkeys([*self.store.active(), *listed]):
             try:
                 self._step(tournament_id, now, done)
             except Exception:
@@ -381,10 +384,12 @@ class TournamentService:
 
     def _deal_duplicate(self, state: TournamentState, now: datetime, done: Run) -> bool:
         waiting = [
-            (p,) for p, e in state.entries.items()
+            p for p, e in state.entries.items()
             if e.game_id is None and e.games == 0 and p not in done.unseated
         ]  # fmt: skip
-        return self._pair(state, waiting, now, done)
+        # One at another game is dealt once they are free (a table made now would be void).
+        busy = self._tables().busy(waiting, now) if waiting else set()
+        return self._pair(state, [(p,) for p in waiting if p not in busy], now, done)
 
     def _pair(
         self,
@@ -460,14 +465,30 @@ class TournamentService:
             done.unseated.update(game.players)
             if tournament.kind == "swiss" and busy:
                 self._forfeit(state, current, busy, now)
-            elif busy:
-                freed = [
-                    state.entries[p].model_copy(update={"game_id": None}) for p in game.players
-                ]
-                void = current.model_copy(update={"started": True, "ended": True, "void": True})
-                self._write(state, state.tournament, freed, [void])
-            # else: the seat was freed meanwhile; the next run makes the table
+            elif busy or tables.outcome(game.game_id) == "gone":
+                # Someone sits elsewhere, or the table was closed before it started (a run died
+                # between making and starting it): no game. A Swiss pairs the same players again
+                # under a new id, so that nobody loses the round; elsewhere they are free again.
+                self._drop(state, current, now, again=tournament.kind == "swiss" and not busy)
+            # else: the table waits to be started (or a seat was freed meanwhile): next run
         return True
+
+    def _drop(
+        self, state: TournamentState, game: TournamentGame, now: datetime, *, again: bool
+    ) -> None:
+        """A pairing without its game: void, its players free, or paired `again` under the
+        tournament's next game id."""
+        void = game.model_copy(update={"started": True, "ended": True, "void": True})
+        repeat = game.model_copy(
+            update={
+                "game_id": tournament_game_id(state.tournament.tournament_id, len(state.games)),
+                "created_at": now,
+                "version": 0,
+            }
+        )
+        seat = repeat.game_id if again else None
+        moved = [state.entries[p].model_copy(update={"game_id": seat}) for p in game.players]
+        self._write(state, state.tournament, moved, [void, repeat] if again else [void])
 
     def _forfeit(
         self, state: TournamentState, game: TournamentGame, busy: set[str], now: datetime
@@ -549,12 +570,22 @@ class TournamentService:
             )
         payout = Payout(tournament_id)
         prizes = tuple(tournament.plan.prizes)
-        rows = standings(tournament.kind, state.entries.values())
-        # Prizes go to those who played: an entrant who never sat at a game wins nothing, even
+        # Prizes go to those who played, placed among themselves: an entrant who never sat at a
+        # game (no game, or only a bye or a forfeit lost at another table) wins nothing, even
         # where fewer played than there are prizes.
-        rows = [row for row in rows if row.entry.games > 0]
+        played = {
+            p for game in state.games.values() if game.ended and not game.void
+            for p in (game.winners if game.forfeit else game.players)
+        }  # fmt: skip
         if tournament.kind == "duplicate":
-            rows = [row for row in rows if row.entry.score is not None]
+            played = {p for p, e in state.entries.items() if e.score is not None}
+        rows = [row for row in standings(tournament.kind, state.entries.values())
+                if row.entry.player_id in played]  # fmt: skip
+        # Their places as the standings order them, counted among themselves (ties kept).
+        rows = [
+            replace(row, place=1 + sum(1 for other in rows if other.place < row.place))
+            for row in rows
+        ]
         for row in rows:
             tied = sum(1 for other in rows if other.place == row.place)
             tokens = share_of(row.place, tied, prizes) if row.place <= len(prizes) else 0
