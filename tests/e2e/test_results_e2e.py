@@ -146,11 +146,22 @@ def tasks_count_the_game(stack: LocalStack, token: str, played_at: datetime) -> 
     each task as far as one won, full, ranked preset-1 game of 26 turns takes it; the weekly
     job, run by hand as of the week's start, keeps the week's choice."""
     played = week_of(played_at)
-    tasks = get(stack, "/me/tasks", token)
-    assert tasks["week"] == played.id and 0 < tasks["secondsLeft"] <= 7 * 24 * 3600
     one_game = {"games": 1, "turns": 26, "full_sheets": 1, "opponents": 1, "wins": 1,
                 "ranked_wins": 1, "presets": 1, "games_of_preset:1": 1}  # fmt: skip
     chosen = {task.id: task for task in catalogue().tasks}
+
+    def counted() -> bool:
+        # Progression is the results function's last step for a game (after the statistics
+        # this test saw, the ratings, the season and the tournaments): wait for it.
+        return all(
+            task["progress"] == min(task["target"], one_game[chosen[task["id"]].counter])
+            for task in get(stack, "/me/tasks", token)["tasks"]
+            if chosen[task["id"]].counter in one_game
+        )
+
+    wait_until(counted, timeout=30)
+    tasks = get(stack, "/me/tasks", token)
+    assert tasks["week"] == played.id and 0 < tasks["secondsLeft"] <= 7 * 24 * 3600
     for task in tasks["tasks"]:
         counter = chosen[task["id"]].counter
         if counter in one_game:
