@@ -8,6 +8,7 @@ import random
 import time
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
+from typing import Literal
 
 from pynamodb.exceptions import PynamoDBException, TransactWriteError
 from pynamodb.transactions import TransactWrite
@@ -33,17 +34,24 @@ def _order(rating: Rating) -> str:
     return f"{_ORDER_CEILING - round(rating.ordinal * 1000):07d}#{rating.player_id}"
 
 
-def marked_write_lost(error: TransactWriteError, marker_at: int = 0) -> Rated:
-    """What a refused transaction with a game's marker means: the marker was there (the game
-    counted before), or a versioned item moved since it was read (read again); else busy.
-    `marker_at`: the marker's place among the reasons, which follow the order pynamodb sends
-    (its condition checks, then deletes, then puts, then updates), not the order written."""
+def refusal(error: TransactWriteError, marker_at: int | None = None) -> Literal["before", "moved"]:
+    """What a refused transaction means: "before" when its marker (a once-only item, at
+    `marker_at` among the reasons) was there already, "moved" when another write came first
+    (an item's version or a condition changed since it was read: read again); else it raises
+    (busy, or the error). The reasons follow the order pynamodb sends (its condition checks,
+    then deletes, then puts, then updates), not the order written."""
     reasons = [None if r is None else r.code for r in (error.cancellation_reasons or [])]
-    if len(reasons) > marker_at and reasons[marker_at] == "ConditionalCheckFailed":
-        return "rated_before"
+    marker = reasons[marker_at] if marker_at is not None and len(reasons) > marker_at else None
+    if marker == "ConditionalCheckFailed":
+        return "before"
     if "ConditionalCheckFailed" in reasons or "TransactionConflict" in reasons:
         return "moved"
     raise busy_or(error) from error
+
+
+def marked_write_lost(error: TransactWriteError, marker_at: int = 0) -> Rated:
+    """A refused transaction led by a game's marker: counted before, or read again."""
+    return "rated_before" if refusal(error, marker_at) == "before" else "moved"
 
 
 class DynamoRatingStore:

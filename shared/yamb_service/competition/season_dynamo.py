@@ -15,7 +15,7 @@ from pynamodb.transactions import TransactWrite
 from yamb.competition.seasons import LEAGUES, League, LeagueEnd, Member
 
 from yamb_service.common.dynamo import ItemModel, TableItem, busy_or, player_key
-from yamb_service.competition.dynamo import marked_write_lost
+from yamb_service.competition.dynamo import marked_write_lost, refusal
 from yamb_service.competition.ports import Rated
 from yamb_service.competition.season_ports import Closed
 
@@ -197,14 +197,9 @@ class DynamoSeasonStore:
                         condition=item.pk.does_not_exist(),
                     )
         except TransactWriteError as error:
-            reasons = [None if r is None else r.code for r in (error.cancellation_reasons or [])]
-            # After the check or the delete, as pynamodb sends them.
+            # The badge comes after the check or the delete, as pynamodb sends them.
             badge_at = 1 if early is not None or end.move != "stay" else 0
-            if len(reasons) > badge_at and reasons[badge_at] == "ConditionalCheckFailed":
-                return "closed_before"
-            if "ConditionalCheckFailed" in reasons or "TransactionConflict" in reasons:
-                return "moved"
-            raise busy_or(error) from error
+            return "closed_before" if refusal(error, badge_at) == "before" else "moved"
         return "closed"
 
     def badges(self, player_id: str) -> list[LeagueEnd]:

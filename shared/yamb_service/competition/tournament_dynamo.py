@@ -18,6 +18,7 @@ from yamb.i18n import Text
 
 from yamb_service.common.dynamo import DynamoPart, ItemModel, TableItem, busy_or
 from yamb_service.common.ports import TransactionPart
+from yamb_service.competition.dynamo import refusal
 from yamb_service.competition.tournament_ports import TournamentState, Written
 
 _TOURNAMENT, _ENTRY, _GAME = "T", "E#", "G#"
@@ -27,12 +28,6 @@ ACTIVE = "TOURNAMENTS#ACTIVE"
 
 def _key(tournament_id: str) -> str:
     return f"TOURNAMENT#{tournament_id}"
-
-
-def _lost(error: TransactWriteError) -> bool:
-    """A transaction refused on a condition or by a racing one: another write came first."""
-    reasons = [None if r is None else r.code for r in (error.cancellation_reasons or [])]
-    return "ConditionalCheckFailed" in reasons or "TransactionConflict" in reasons
 
 
 class DynamoTournamentStore:
@@ -61,9 +56,8 @@ class DynamoTournamentStore:
                 write.save(self._tournament_item(tournament, 1), condition=item.pk.does_not_exist())
                 write.save(self._marker(tournament.tournament_id))
         except TransactWriteError as error:
-            if _lost(error):
-                return False
-            raise busy_or(error) from error
+            refusal(error)  # raises unless it was there already
+            return False
         return True
 
     def active(self) -> list[str]:
@@ -141,9 +135,7 @@ class DynamoTournamentStore:
             with TransactWrite(connection=self._item._get_connection().connection) as write:
                 self._entered(write, tournament, entry)
         except TransactWriteError as error:
-            if _lost(error):
-                return "moved"
-            raise busy_or(error) from error
+            return refusal(error)
         return "written"
 
     def advance(
@@ -182,9 +174,7 @@ class DynamoTournamentStore:
                         else item.version == game.version,
                     )
         except TransactWriteError as error:
-            if _lost(error):
-                return "moved"
-            raise busy_or(error) from error
+            return refusal(error)
         return "written"
 
     def pause(self, attempt: int) -> None:
