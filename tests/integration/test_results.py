@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from yamb.accounts.profile import AccountStatus, Profile
 from yamb.results import periods
-from yamb.results.boards import MAIN, Board
+from yamb.results.boards import MAIN, Board, Entry, ScoredGame
 from yamb.results.errors import ResultsError
 from yamb.results.facts import SheetFacts
 from yamb.session.results import GameResult, PlayerResult
@@ -435,3 +435,24 @@ def test_results_overlong_nickname_is_no_player_without_a_read(results: Results)
     with pytest.raises(ResultsError) as refused:
         results.service.statistics("n" * 3000)
     assert refused.value.code == "unknown_player"
+
+
+def test_a_board_orders_and_places_totals_below_zero_after_every_other(item: Any) -> None:
+    # given a week's board with totals above, at and below zero (the max-min row can make a
+    # total negative), written in no particular order
+    when = datetime(2026, 12, 2, 18, tzinfo=UTC)
+    board = Board("individual", "1", "best", periods.week_of(when))
+    store = DynamoResultsStore(item)
+    scores = {"p-minus-3": -3, "p-46": 46, "p-minus-10": -10, "p-zero": 0, "p-7": 7}
+    for player, score in scores.items():
+        game = ScoredGame(game_id=f"g-{player}", score=score, at=when, preset=1)
+        row = Entry(entrant=player, players=[player], score=score, games=[game], since=when)
+        assert store.write_row(board, None, row) == "written"
+
+    # when the board is read, and each score's place asked
+    top = [row.score for row in store.top(board, 10)]
+    places = {score: store.place(board, score) for score in scores.values()}
+
+    # then the best comes first and the most negative last, each placed below every higher one
+    assert top == [46, 7, 0, -3, -10]
+    assert places == {46: 1, 7: 2, 0: 3, -3: 4, -10: 5}

@@ -54,11 +54,23 @@ def _board_key(board: Board) -> str:
 
 
 def _count_sk(score: int) -> str:
+    """A score's count, its key in score order (`place` reads a range of them). A total may be
+    below zero (the max-min row): a negative one is "-" and its distance above -ceiling, which
+    sorts before every other and in its order."""
+    if score < 0:
+        return f"{_COUNT}-{_SCORE_CEILING + score:07d}"
     return f"{_COUNT}{score:07d}"
 
 
 def _order(entry: Entry) -> str:
-    return f"{_SCORE_CEILING - entry.score:07d}#{entry.since.isoformat()}#{entry.entrant}"
+    """A row's place in `gsi1`, best first: the inverted score (ties: earliest first). Below
+    zero the inversion would grow a digit and sort first, so a negative score follows every
+    other, the nearest to zero first."""
+    if entry.score < 0:
+        inverted = f"{_SCORE_CEILING:07d}~{-entry.score:07d}"
+    else:
+        inverted = f"{_SCORE_CEILING - entry.score:07d}"
+    return f"{inverted}#{entry.since.isoformat()}#{entry.entrant}"
 
 
 def _reasons(error: TransactWriteError) -> list[str | None]:
